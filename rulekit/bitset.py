@@ -1,0 +1,153 @@
+"""Packed bit vectors over samples.
+
+This is the one module that knows the bit layout: sample ``i`` lives in word
+``i // 64`` at bit ``i % 64`` of a ``uint64`` array, and the unused high bits
+of the last word are always zero.  Everything else (the search engines, the
+models) goes through the helpers below, so the layout can change in one place.
+
+Two flavours of helpers exist:
+
+* numpy functions (``pack``, ``unpack``, ``popcount``, ...) for set-up code;
+* numba-compiled kernels (``popcount_words``, ``count_and``, ...) that the
+  engines call from inside their own ``@njit`` loops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+WORD_BITS = 64
+
+__all__ = [
+    "WORD_BITS",
+    "n_words",
+    "pack",
+    "unpack",
+    "popcount",
+    "ones",
+    "and_",
+    "andnot",
+    "popcount_words",
+    "count_and",
+    "count_andnot",
+    "count_and3",
+    "popcount64",
+]
+
+
+def n_words(n_samples: int) -> int:
+    """Number of ``uint64`` words needed to hold ``n_samples`` bits."""
+    if n_samples < 0:
+        raise ValueError(f"n_samples must be >= 0, got {n_samples}")
+    return (int(n_samples) + WORD_BITS - 1) // WORD_BITS
+
+
+def pack(bits) -> np.ndarray:
+    """Pack a boolean array along its last axis into ``uint64`` words.
+
+    Parameters
+    ----------
+    bits : array_like of bool, shape (N,) or (M, N)
+        One bit per sample.  Any array whose values are 0/1 is accepted.
+
+    Returns
+    -------
+    ndarray of uint64, shape (W,) or (M, W)
+        ``W = n_words(N)``; padding bits are zero.
+    """
+    arr = np.asarray(bits)
+    if arr.ndim not in (1, 2):
+        raise ValueError(f"pack expects a 1-D or 2-D array, got {arr.ndim}-D")
+    arr = arr.astype(bool, copy=False)
+    n = arr.shape[-1]
+    w = n_words(n)
+    padded = np.zeros(arr.shape[:-1] + (w * WORD_BITS,), dtype=bool)
+    padded[..., :n] = arr
+    as_bytes = np.packbits(padded, axis=-1, bitorder="little")
+    # Little-endian byte order inside each word keeps bit i at word i//64.
+    words = np.ascontiguousarray(as_bytes).view("<u8").astype(np.uint64, copy=False)
+    return np.ascontiguousarray(words)
+
+
+def unpack(words, n_samples: int) -> np.ndarray:
+    """Inverse of :func:`pack`: the first ``n_samples`` bits as booleans."""
+    arr = np.ascontiguousarray(np.asarray(words, dtype=np.uint64))
+    if arr.shape[-1] != n_words(n_samples):
+        raise ValueError(
+            f"{arr.shape[-1]} words cannot hold exactly {n_samples} samples "
+            f"(expected {n_words(n_samples)})"
+        )
+    as_bytes = arr.astype("<u8", copy=False).view(np.uint8)
+    bits = np.unpackbits(as_bytes, axis=-1, bitorder="little")
+    return bits[..., :n_samples].astype(bool)
+
+
+def popcount(words) -> np.ndarray | int:
+    """Number of set bits along the last axis (an int for 1-D input)."""
+    arr = np.asarray(words, dtype=np.uint64)
+    counts = np.bitwise_count(arr).sum(axis=-1, dtype=np.int64)
+    return int(counts) if arr.ndim == 1 else counts
+
+
+def ones(n_samples: int) -> np.ndarray:
+    """Packed vector with the first ``n_samples`` bits set."""
+    return pack(np.ones(n_samples, dtype=bool))
+
+
+def and_(a, b) -> np.ndarray:
+    """Bitwise AND of two packed vectors (numpy)."""
+    return np.bitwise_and(a, b)
+
+
+def andnot(a, b) -> np.ndarray:
+    """``a AND NOT b`` of two packed vectors (numpy); padding stays zero."""
+    return np.bitwise_and(a, np.bitwise_not(b))
+
+
+# --- compiled kernels for the engines -------------------------------------
+
+@njit(cache=True, inline="always")
+def popcount64(x):
+    """Set bits in one uint64 word (SWAR; LLVM lowers it to ``popcnt``)."""
+    x = np.uint64(x)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def popcount_words(a):
+    """Set bits in a 1-D packed vector."""
+    total = 0
+    for k in range(a.shape[0]):
+        total += popcount64(a[k])
+    return total
+
+
+@njit(cache=True)
+def count_and(a, b):
+    """``popcount(a & b)`` without a temporary."""
+    total = 0
+    for k in range(a.shape[0]):
+        total += popcount64(a[k] & b[k])
+    return total
+
+
+@njit(cache=True)
+def count_andnot(a, b):
+    """``popcount(a & ~b)`` without a temporary."""
+    total = 0
+    for k in range(a.shape[0]):
+        total += popcount64(a[k] & ~b[k])
+    return total
+
+
+@njit(cache=True)
+def count_and3(a, b, c):
+    """``popcount(a & b & c)`` without a temporary."""
+    total = 0
+    for k in range(a.shape[0]):
+        total += popcount64(a[k] & b[k] & c[k])
+    return total
