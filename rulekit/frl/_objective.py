@@ -7,6 +7,8 @@ arithmetic, so that
 * tests can call them with :class:`fractions.Fraction` arguments and check the
   worked example exactly (the soft bound's analytic infimum needs a square root
   and returns floats);
+  (hence the ``+ 0 * w`` here and there: it gives an integer the type of a
+  parameter, so Fractions stay Fractions and floats stay floats);
 * the search kernels use *compiled twins of the very same source*
   (``numba.njit`` applied to these functions in :mod:`._kernels`), so what the
   tests check is what the search runs.
@@ -46,7 +48,7 @@ def risk_numerator(n_pos, n_neg, w):
     negative row, otherwise ``w`` per positive row.
     """
     if w * n_pos > n_neg:
-        return n_neg + 0.0 * w  # keep the return type of w (float or Fraction)
+        return n_neg + 0 * w  # same type as w * n_pos (float, or Fraction in tests)
     return w * n_pos
 
 
@@ -136,7 +138,8 @@ def list_objective(counts, w, C, C1=None):
         numerator = numerator + risk_numerator(a, b, w)
     value = numerator / n + C * (len(counts) - 1)
     if C1 is not None:
-        props = [a / (a + b) for a, b in counts if a + b > 0]
+        # (a + 0 * C1) keeps Fractions exact; for floats it is the same division
+        props = [(a + 0 * C1) / (a + b) for a, b in counts if a + b > 0]
         value = value + C1 * monotonicity_penalty(props)
     return value
 
@@ -162,8 +165,15 @@ def frl_prefix_bound(prefix_objective, alpha_last, rem_pos, rem_neg, w, C, n):
     rem_pos, rem_neg : int
         Positive / negative rows the prefix leaves uncaptured.
     """
-    extra_rule = (1 / alpha_last - 1) * rem_pos / n + C
-    close_now = min(w * rem_pos, rem_neg) / n
+    # Least risk of one more falling rule taking all remaining positives.
+    # (Self-contained on purpose: the compiled twin cannot call helpers.)
+    if rem_pos == 0:
+        extra_rule = C + 0 * w
+    elif alpha_last == 0:
+        extra_rule = math.inf   # no falling rule can take a positive any more
+    else:
+        extra_rule = (1 / alpha_last - 1) * rem_pos / n + C
+    close_now = min(w * rem_pos, rem_neg + 0 * w) / n
     return prefix_objective + min(extra_rule, close_now)
 
 
@@ -174,7 +184,11 @@ def frl_should_stop(alpha_last, rem_pos, rem_neg, w, C, n):
     i.e. when closing the list now attains the prefix bound, so no falling
     completion of the prefix is better than ``e`` followed by the else clause.
     """
-    return C >= min(w * rem_pos, rem_neg) / n - (1 / alpha_last - 1) * rem_pos / n
+    if rem_pos == 0:
+        return C >= 0       # a remainder without positives costs nothing
+    if alpha_last == 0:
+        return False        # not reachable in FRL (alpha > 1/(1+w) > 0)
+    return C >= min(w * rem_pos, rem_neg + 0 * w) / n - (1 / alpha_last - 1) * rem_pos / n
 
 
 # --- softly falling rule lists -------------------------------------------
@@ -205,10 +219,10 @@ def soft_bound_terms(alpha_min, rem_pos, rem_neg, w, C, C1, n):
     """
     inf = math.inf
     rem = rem_pos + rem_neg
-    alpha_rem = rem_pos / rem
+    alpha_rem = (rem_pos + 0 * w) / rem
     over = alpha_rem - alpha_min
     penalty_now = C1 * over if over > 0 else 0 * C1
-    stop_cost = min(w * rem_pos, rem_neg) / n + penalty_now
+    stop_cost = min(w * rem_pos, rem_neg + 0 * w) / n + penalty_now
     if rem_pos == 0 or rem_neg == 0:
         # A pure remainder cannot be split more cheaply than closing it.
         return inf, inf, stop_cost
@@ -265,8 +279,8 @@ def frl_curiosity(p, q, rem_pos, lam):
     ``p, q`` are the remaining positives / negatives the candidate captures,
     ``rem_pos`` the remaining positives before it is added.
     """
-    alpha = p / (p + q)
-    share = p / rem_pos if rem_pos > 0 else 0 * lam
+    alpha = (p + 0 * lam) / (p + q)
+    share = (p + 0 * lam) / rem_pos if rem_pos > 0 else 0 * lam
     return lam * alpha + (1 - lam) * share
 
 
@@ -278,9 +292,9 @@ def soft_curiosity(p, q, alpha_min, rem_pos, lam):
     candidate does not rise above the prefix minimum and fades to 0 at a 1 %
     rise.
     """
-    alpha = p / (p + q)
+    alpha = (p + 0 * lam) / (p + q)
     first = min(alpha, 101.0 * alpha_min - 100.0 * alpha)
     if first < 0:
         first = 0 * first
-    share = p / rem_pos if rem_pos > 0 else 0 * lam
+    share = (p + 0 * lam) / rem_pos if rem_pos > 0 else 0 * lam
     return lam * first + (1 - lam) * share
