@@ -102,9 +102,92 @@ def _push(buf, count, value):
     return buf
 
 
+# --- prefix memo -----------------------------------------------------------
+#
+# Iterations revisit the same prefixes.  The search remembers, for every
+# prefix it has extended, a lower bound on the objective of all its
+# completions ("node bound"), computed when the prefix was last visited:
+#
+#   min( objective of the prefix closed by the else clause,
+#        bound of every surviving candidate (raised by its own node bound),
+#        least bound of the candidates the incumbent pruned )
+#
+# (the candidate rules the spec filters out -- falling, Cor. 4.5, Prop. 4.2
+# -- lead to no better list by the spec's own arguments).  The incumbent only
+# decreases, so once a prefix's node bound is not below it, no strictly better
+# list starts with that prefix: the prefix is dropped from its parent's
+# candidate set, exactly like a candidate whose prefix bound is too high.
+# This only removes lists that cannot improve the incumbent; among the
+# remaining candidates the draw is the spec's curiosity-weighted draw.  When
+# the root's node bound reaches the incumbent, the search has proved the
+# incumbent optimal (over the lists the program admits).
+
+
+@njit(cache=True)
+def _child(children, node_count, node, l, n_ante, max_nodes):
+    """Node id of prefix ``node`` + antecedent ``l`` (created on demand).
+
+    Returns -1 (nothing remembered below) when the memo is full.
+    """
+    if node < 0:
+        return -1
+    key = node * n_ante + l
+    if key in children:
+        return children[key]
+    if node_count[0] >= max_nodes:
+        return -1
+    nid = node_count[0]
+    node_count[0] += 1
+    children[key] = nid
+    return nid
+
+
+@njit(cache=True)
+def _apply_memo(cand, weight, bounds, n_cand, children, node_lb, node, n_ante,
+                incumbent, extra_b, extra_f):
+    """Raise candidate bounds by the children's node bounds and drop those no
+    longer below the incumbent.  Returns ``(n_kept, least bound seen)``."""
+    low = np.inf
+    if node < 0:
+        for i in range(n_cand):
+            if bounds[i] < low:
+                low = bounds[i]
+        return n_cand, low
+    k = 0
+    for i in range(n_cand):
+        b = bounds[i]
+        key = node * n_ante + cand[i]
+        if key in children:
+            c = children[key]
+            if c in node_lb and node_lb[c] > b:
+                b = node_lb[c]
+        if b < low:
+            low = b
+        if b >= incumbent:
+            continue
+        cand[k] = cand[i]
+        weight[k] = weight[i]
+        bounds[k] = b
+        extra_b[k] = extra_b[i]
+        extra_f[k] = extra_f[i]
+        k += 1
+    return k, low
+
+
+@njit(cache=True)
+def _raise_node_bound(node_lb, node, value):
+    if node < 0:
+        return
+    if node in node_lb:
+        if value > node_lb[node]:
+            node_lb[node] = value
+    else:
+        node_lb[node] = value
+
+
 @njit(cache=True)
 def frl_candidates(pc, qc, active, rp, rn, last_p, last_q, numer, depth,
-                   w, C, n, lam, incumbent, cand, weight, bounds):
+                   w, C, n, lam, incumbent, cand, weight, bounds, pruned_low):
     """FRL candidate set of one prefix (spec 6.1 step c).
 
     Inputs are the counts ``pc``/``qc`` of every active antecedent on the
@@ -113,10 +196,13 @@ def frl_candidates(pc, qc, active, rp, rn, last_p, last_q, numer, depth,
     prefix), ``numer`` = ``n`` times the prefix's risk, ``depth`` = its
     length and the incumbent objective.  Writes the surviving antecedents,
     their curiosities and prefix bounds to ``cand``/``weight``/``bounds``
-    and returns how many there are.  Antecedents capturing no remaining
-    positive are marked inactive (they stay useless deeper in this list).
+    and returns how many there are; ``pruned_low[0]`` receives the least
+    bound among the antecedents pruned by the incumbent (``inf`` if none).
+    Antecedents capturing no remaining positive are marked inactive (they
+    stay useless deeper in this list).
     """
     n_cand = 0
+    pruned_low[0] = np.inf
     for l in range(pc.shape[0]):
         if not active[l]:
             continue
@@ -146,13 +232,15 @@ def frl_candidates(pc, qc, active, rp, rn, last_p, last_q, numer, depth,
             weight[n_cand] = _frl_curiosity(p, q, rp, lam)
             bounds[n_cand] = bound
             n_cand += 1
+        elif bound < pruned_low[0]:
+            pruned_low[0] = bound
     return n_cand
 
 
 @njit(cache=True)
 def soft_candidates(pc, qc, active, rp, rn, alpha_min, numer, penalty, depth,
                     w, C, C1, n, lam, incumbent, cand, weight, stop_after,
-                    cand_pen, bounds):
+                    cand_pen, bounds, pruned_low):
     """softFRL candidate set of one prefix (spec 6.2).
 
     Like :func:`frl_candidates`, with ``alpha_min`` the prefix's minimum
@@ -161,6 +249,7 @@ def soft_candidates(pc, qc, active, rp, rn, alpha_min, numer, penalty, depth,
     (``stop_after``) and the penalty it adds (``cand_pen``).
     """
     n_cand = 0
+    pruned_low[0] = np.inf
     for l in range(pc.shape[0]):
         if not active[l]:
             continue
@@ -187,21 +276,25 @@ def soft_candidates(pc, qc, active, rp, rn, alpha_min, numer, penalty, depth,
             cand_pen[n_cand] = pen
             bounds[n_cand] = bound
             n_cand += 1
+        elif bound < pruned_low[0]:
+            pruned_low[0] = bound
     return n_cand
 
 
 @njit(cache=True)
 def frl_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
               w, C, lam, stop_prob, rng, n_iters,
-              best_prefix, best_len, best_obj, obj_out, best_out):
+              best_prefix, best_len, best_obj, obj_out, best_out,
+              children, node_lb, node_count, max_nodes):
     """Run ``n_iters`` iterations of Algorithm FRL (spec 6.1).
 
     ``best_prefix``/``best_len``/``best_obj`` hold the incumbent and are
     updated in place (strict improvement only).  ``obj_out[i]`` and
     ``best_out[i]`` receive the objective of the list built in iteration ``i``
-    and the incumbent after it.  Returns ``(sizes, offsets)``: the candidate
-    set size of every extension step, iteration ``i`` owning
-    ``sizes[offsets[i]:offsets[i+1]]``.
+    and the incumbent after it.  ``children``/``node_lb``/``node_count`` are
+    the prefix memo (see above), kept by the caller between batches.
+    Returns ``(sizes, offsets)``: the candidate set size of every extension
+    step, iteration ``i`` owning ``sizes[offsets[i]:offsets[i+1]]``.
     """
     n_ante = P.shape[0]
     n = n_pos + n_neg
@@ -212,8 +305,11 @@ def frl_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
     qc = np.zeros(n_ante, dtype=np.int64)
     cand = np.empty(n_ante, dtype=np.int64)
     weight = np.empty(n_ante, dtype=np.float64)
-    prefix = np.empty(n_ante, dtype=np.int64)
     bounds = np.empty(n_ante, dtype=np.float64)
+    unused_b = np.empty(n_ante, dtype=np.bool_)
+    unused_f = np.empty(n_ante, dtype=np.float64)
+    pruned_low = np.empty(1, dtype=np.float64)
+    prefix = np.empty(n_ante, dtype=np.int64)
     sizes = np.empty(64, dtype=np.int32)
     offsets = np.zeros(n_iters + 1, dtype=np.int64)
     n_sizes = 0
@@ -228,8 +324,11 @@ def frl_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
         last_p = 1           # counts of the last rule; (1, 0) = proportion 1
         last_q = 0
         alpha_last = 1.0
+        node = 0             # memo id of the current prefix (-1: not tracked)
         while True:
+            closed = (numer + _risk_numerator(rp, rn, w)) / n + C * depth
             if _frl_should_stop(alpha_last, rp, rn, w, C, n):
+                _raise_node_bound(node_lb, node, closed)
                 break        # Eq. 9: closing now is optimal for this prefix
             if rng.random() < stop_prob:
                 break
@@ -238,13 +337,18 @@ def frl_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
                 qc[:] = root_q
             else:
                 count_candidates(P, Q, rem_p, rem_n, active, pc, qc, False)
+            incumbent = best_obj[0]
             n_cand = frl_candidates(pc, qc, active, rp, rn, last_p, last_q, numer, depth,
-                                    w, C, n, lam, best_obj[0], cand, weight, bounds)
+                                    w, C, n, lam, incumbent, cand, weight, bounds, pruned_low)
+            n_cand, low = _apply_memo(cand, weight, bounds, n_cand, children, node_lb,
+                                      node, n_ante, incumbent, unused_b, unused_f)
+            _raise_node_bound(node_lb, node, min(closed, low, pruned_low[0]))
             sizes = _push(sizes, n_sizes, n_cand)
             n_sizes += 1
             if n_cand == 0:
                 break
             l = cand[_draw(rng, weight, n_cand)]
+            node = _child(children, node_count, node, l, n_ante, max_nodes)
             p = pc[l]
             q = qc[l]
             prefix[depth] = l
@@ -273,7 +377,8 @@ def frl_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
 @njit(cache=True)
 def soft_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
                w, C, C1, lam, stop_prob, rng, n_iters,
-               best_prefix, best_len, best_obj, obj_out, best_out):
+               best_prefix, best_len, best_obj, obj_out, best_out,
+               children, node_lb, node_count, max_nodes):
     """Run ``n_iters`` iterations of Algorithm softFRL (spec 6.2).
 
     Same contract as :func:`frl_chunk`; the objective is
@@ -290,8 +395,9 @@ def soft_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
     weight = np.empty(n_ante, dtype=np.float64)
     stop_after = np.empty(n_ante, dtype=np.bool_)
     cand_pen = np.empty(n_ante, dtype=np.float64)
-    prefix = np.empty(n_ante, dtype=np.int64)
     bounds = np.empty(n_ante, dtype=np.float64)
+    pruned_low = np.empty(1, dtype=np.float64)
+    prefix = np.empty(n_ante, dtype=np.int64)
     sizes = np.empty(64, dtype=np.int32)
     offsets = np.zeros(n_iters + 1, dtype=np.int64)
     n_sizes = 0
@@ -308,8 +414,11 @@ def soft_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
         numer = 0.0
         penalty = 0.0        # S(e), in list order
         alpha_min = 1.0
+        node = 0
+        stopped_by_bound = False
         while True:
             if depth == 0 and root_stop:
+                stopped_by_bound = True
                 break
             if rng.random() < stop_prob:
                 break
@@ -318,15 +427,22 @@ def soft_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
                 qc[:] = root_q
             else:
                 count_candidates(P, Q, rem_p, rem_n, active, pc, qc, True)
+            incumbent = best_obj[0]
             n_cand = soft_candidates(pc, qc, active, rp, rn, alpha_min, numer, penalty,
-                                     depth, w, C, C1, n, lam, best_obj[0], cand, weight,
-                                     stop_after, cand_pen, bounds)
+                                     depth, w, C, C1, n, lam, incumbent, cand, weight,
+                                     stop_after, cand_pen, bounds, pruned_low)
+            n_cand, low = _apply_memo(cand, weight, bounds, n_cand, children, node_lb,
+                                      node, n_ante, incumbent, stop_after, cand_pen)
+            closed = (numer + _risk_numerator(rp, rn, w)) / n + C * depth + C1 * (
+                penalty + max(rp / (rp + rn) - alpha_min, 0.0))
+            _raise_node_bound(node_lb, node, min(closed, low, pruned_low[0]))
             sizes = _push(sizes, n_sizes, n_cand)
             n_sizes += 1
             if n_cand == 0:
                 break
             j = _draw(rng, weight, n_cand)
             l = cand[j]
+            node = _child(children, node_count, node, l, n_ante, max_nodes)
             p = pc[l]
             q = qc[l]
             prefix[depth] = l
@@ -342,6 +458,7 @@ def soft_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
             _remove_rows(rem_p, P[l])
             _remove_rows(rem_n, Q[l])
             if stop_after[j]:
+                stopped_by_bound = True
                 break           # closing the new prefix attains its bound
         if rp + rn > 0:
             numer += _risk_numerator(rp, rn, w)
@@ -349,6 +466,8 @@ def soft_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
             if alpha_else > alpha_min:
                 penalty += alpha_else - alpha_min
         value = numer / n + C * depth + C1 * penalty
+        if stopped_by_bound:
+            _raise_node_bound(node_lb, node, value)
         if value < best_obj[0]:
             best_obj[0] = value
             best_len[0] = depth

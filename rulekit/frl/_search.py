@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+from numba import typed, types
 
 from rulekit.bitset import pack, popcount
 
@@ -25,6 +26,8 @@ __all__ = ["search", "FRLResult", "SearchTrace"]
 # Wall time one kernel batch should take: short enough for a responsive time
 # limit / Ctrl-C, long enough that the Python driver costs nothing.
 _BATCH_SECONDS = 0.1
+# Prefixes remembered by the memo (two dict entries each, ~100 bytes).
+_MAX_MEMO_NODES = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,10 @@ class FRLResult:
         the callback asked to stop).
     n_iter_done : int
         Iterations actually run.
+    proved_optimal : bool
+        True when the bounds showed that no list of the program beats the
+        result (every candidate at the root pruned), which is common on small
+        problems.  False says nothing either way.
     trace : SearchTrace
     """
 
@@ -102,6 +109,7 @@ class FRLResult:
     soft: bool
     status: str
     n_iter_done: int
+    proved_optimal: bool
     trace: SearchTrace
 
 
@@ -165,7 +173,7 @@ def _make_rng(random_state):
 # --- the search -----------------------------------------------------------
 
 def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
-           random_state, time_limit=None, callback=None) -> FRLResult:
+           random_state, time_limit=None, callback=None, prefix_memo=True) -> FRLResult:
     """Monte-Carlo search for a falling or softly falling rule list.
 
     Each iteration builds one compatible rule list top-down: it stops when
@@ -206,6 +214,14 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
     callback : callable or None, default=None
         Called between batches as ``callback(n_iter_done, best_objective)``;
         a truthy return value stops the search (``status="interrupted"``).
+    prefix_memo : bool, default=True
+        Remember a lower bound for every prefix already extended and drop a
+        prefix from its parent's candidate set once that bound is not below
+        the incumbent (no strictly better list starts with it).  This is an
+        addition to the paper's algorithm: it only removes lists that cannot
+        improve the incumbent, so every property of the spec's search holds,
+        but fewer iterations are spent rebuilding known lists.  ``False``
+        runs the spec's algorithm exactly.
 
     Returns
     -------
@@ -284,6 +300,12 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
     batch = 8
     snapshot = (best_prefix.copy(), best_len.copy(), best_obj.copy())
     n_before = 0
+    # Prefix memo (see _kernels): child links and node bounds, kept between
+    # batches.  max_nodes = 0 keeps only the root, i.e. the spec's search.
+    children = typed.Dict.empty(types.int64, types.int64)
+    node_lb = typed.Dict.empty(types.int64, types.float64)
+    node_count = np.ones(1, np.int64)
+    max_nodes = _MAX_MEMO_NODES if prefix_memo else 0
     try:
         while done < n_iter:
             k = min(batch, n_iter - done)
@@ -296,12 +318,14 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
                 sz, off = _kernels.soft_chunk(
                     P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
                     w, C, C1, lam, stop_prob, rng, k,
-                    best_prefix, best_len, best_obj, obj_out, best_out)
+                    best_prefix, best_len, best_obj, obj_out, best_out,
+                    children, node_lb, node_count, max_nodes)
             else:
                 sz, off = _kernels.frl_chunk(
                     P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
                     w, C, lam, stop_prob, rng, k,
-                    best_prefix, best_len, best_obj, obj_out, best_out)
+                    best_prefix, best_len, best_obj, obj_out, best_out,
+                    children, node_lb, node_count, max_nodes)
             batches.append((obj_out, best_out, sz, off))
             elapsed_batch = time.perf_counter() - t0
             done += k
@@ -328,6 +352,8 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
         done = sum(len(b[0]) for b in batches)
 
     prefix = tuple(int(l) for l in best_prefix[: int(best_len[0])])
+    # The root's node bound reaching the incumbent proves it optimal.
+    proved = bool(0 in node_lb and node_lb[0] >= best_obj[0])
     sizes, offsets, total = [], [np.zeros(1, np.int64)], 0
     for _, _, sz, off in batches:
         sizes.append(sz)
@@ -340,7 +366,7 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
                          else np.empty(0, np.int32)),
         candidate_offsets=np.concatenate(offsets),
     )
-    return _finish(A, yb, prefix, w, C, C1 if soft else None, status, done, trace)
+    return _finish(A, yb, prefix, w, C, C1 if soft else None, status, done, trace, proved)
 
 
 def _words(n_bits):
@@ -373,7 +399,7 @@ def capture_counts(A, y, prefix):
     return out
 
 
-def _finish(A, y, prefix, w, C, C1, status, done, trace):
+def _finish(A, y, prefix, w, C, C1, status, done, trace, proved):
     """Recompute the incumbent from scratch and package the result."""
     counts = capture_counts(A, y, prefix)
     totals = counts.sum(axis=1)
@@ -398,6 +424,7 @@ def _finish(A, y, prefix, w, C, C1, status, done, trace):
         soft=soft,
         status=status,
         n_iter_done=int(done),
+        proved_optimal=proved,
         trace=trace,
     )
 
@@ -450,7 +477,7 @@ def candidate_set(A, y, prefix, *, w, C, C1=None, incumbent=math.inf, curiosity_
         k = _kernels.frl_candidates(pc, qc, active, rp, rn, last_p, last_q, numer,
                                     len(prefix), float(w), float(C), n,
                                     float(curiosity_lambda), float(incumbent),
-                                    cand, weight, bounds)
+                                    cand, weight, bounds, np.empty(1))
         for i in range(k):
             l = int(cand[i])
             out[l] = {"p": int(pc[l]), "q": int(qc[l]), "bound": float(bounds[i]),
@@ -464,7 +491,7 @@ def candidate_set(A, y, prefix, *, w, C, C1=None, incumbent=math.inf, curiosity_
     k = _kernels.soft_candidates(pc, qc, active, rp, rn, float(alpha_min), float(numer),
                                  float(penalty), len(prefix), float(w), float(C), float(C1),
                                  n, float(curiosity_lambda), float(incumbent), cand, weight,
-                                 stop_after, cand_pen, bounds)
+                                 stop_after, cand_pen, bounds, np.empty(1))
     for i in range(k):
         l = int(cand[i])
         out[l] = {"p": int(pc[l]), "q": int(qc[l]), "bound": float(bounds[i]),

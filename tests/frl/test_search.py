@@ -44,13 +44,27 @@ def test_example_soft_optimum(example):
 
 def test_example_first_iteration_considers_all_three(example):
     A, y = example
-    r = search(A, y, w=2, C=0.01, n_iter=50, stop_prob=0.0, random_state=0)
+    r = search(A, y, w=2, C=0.01, n_iter=50, stop_prob=0.0, random_state=0,
+               prefix_memo=False)
     # first iteration: no incumbent, so the root candidate set is {a1, a2, a3}
     assert r.trace.candidate_set_sizes(0)[0] == 3
     # once 0.42 is known, a3 is pruned at the root
     later = [r.trace.candidate_set_sizes(i)[0] for i in range(50)
              if r.trace.best_objective[i - 1] <= 0.42 + 1e-12 and i > 0]
     assert later and all(s == 2 for s in later)
+
+
+def test_prefix_memo_proves_example_optimal(example):
+    A, y = example
+    for C1 in (None, 0.5):
+        r = search(A, y, w=2, C=0.01, C1=C1, n_iter=200, stop_prob=0.0, random_state=0)
+        assert r.proved_optimal
+        sizes = [r.trace.candidate_set_sizes(i)[0] for i in range(200)]
+        assert sizes[0] == 3 and sizes[-1] == 0      # the root ends up exhausted
+        assert r.trace.objective[-1] == pytest.approx(0.5)   # then only () is built
+        plain = search(A, y, w=2, C=0.01, C1=C1, n_iter=200, stop_prob=0.0, random_state=0,
+                       prefix_memo=False)
+        assert plain.objective == r.objective and not plain.proved_optimal
 
 
 def test_d1_micro_example_is_falling():

@@ -33,8 +33,10 @@ def _check_frl_output(res, A, y, w):
     assert res.counts.sum() == len(y)
 
 
-def test_frl_and_soft_reach_brute_force_optimum():
+@pytest.mark.parametrize("memo", [True, False])
+def test_frl_and_soft_reach_brute_force_optimum(memo):
     rng = np.random.default_rng(99)
+    proofs = 0
     for i in range(N_INSTANCES):
         A, y = random_instance(rng)
         w = float(rng.choice([0.5, 1.0, 2.0, 3.0, 7.0]))
@@ -43,17 +45,23 @@ def test_frl_and_soft_reach_brute_force_optimum():
         lists = all_lists(A, y)
         frl_opt, soft_opt, soft_reach = _optima(lists, w, C, C1)
 
-        res = search(A, y, w=w, C=C, n_iter=2000, random_state=i)
+        res = search(A, y, w=w, C=C, n_iter=2000, random_state=i, prefix_memo=memo)
         _check_frl_output(res, A, y, w)
         assert res.objective == pytest.approx(frl_opt, abs=1e-9), (A, y, w, C)
         assert res.objective == list_objective(res.counts, w, C)
 
-        soft = search(A, y, w=w, C=C, C1=C1, n_iter=2000, random_state=i)
+        soft = search(A, y, w=w, C=C, C1=C1, n_iter=2000, random_state=i, prefix_memo=memo)
         assert soft_opt - 1e-9 <= soft.objective <= soft_reach + 1e-9, (A, y, w, C, C1)
+        if soft.proved_optimal:     # a proof covers every list, reachable or not
+            assert soft.objective == pytest.approx(soft_opt, abs=1e-9), (A, y, w, C, C1)
+            proofs += 1
         assert soft.objective <= frl_opt + 1e-9                 # invariant 9
         assert np.all(np.diff(soft.probabilities) <= 0)
         assert soft.objective == list_objective(soft.counts, w, C, C1)
 
-        huge = search(A, y, w=w, C=C, C1=1e6, n_iter=2000, random_state=i)
+        huge = search(A, y, w=w, C=C, C1=1e6, n_iter=2000, random_state=i, prefix_memo=memo)
         assert huge.objective == pytest.approx(frl_opt, abs=1e-9), (A, y, w, C)
         assert is_falling([tuple(c) for c in huge.counts])
+        proofs += res.proved_optimal
+    if memo:   # with the memo, tiny instances are usually solved with a proof
+        assert proofs > N_INSTANCES
