@@ -3,6 +3,8 @@
 Chen & Rudin, "An Optimization Approach to Learning Falling Rule Lists",
 AISTATS 2018; the formulas are written out in ``design/frl.md``.
 
+* :class:`FallingRuleListClassifier`, :class:`SoftFallingRuleListClassifier`
+  -- the scikit-learn estimators;
 * :func:`search` -- the Monte-Carlo search engine (pure numpy in, result out);
 * :class:`FRLResult`, :class:`SearchTrace` -- what it returns;
 * the objective, penalty, prefix bounds, stop tests and curiosity functions as
@@ -23,9 +25,12 @@ from ._objective import (
     soft_prefix_bound,
     soft_should_stop,
 )
+from ._estimator import FallingRuleListClassifier, SoftFallingRuleListClassifier
 from ._search import FRLResult, SearchTrace, candidate_set, capture_counts, search
 
 __all__ = [
+    "FallingRuleListClassifier",
+    "SoftFallingRuleListClassifier",
     "search",
     "FRLResult",
     "SearchTrace",
