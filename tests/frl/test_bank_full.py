@@ -51,3 +51,19 @@ def test_short_search_on_bank_full(bank_full):
     soft = search(A, y, w=7, C=1e-6, C1=0.5, n_iter=200, random_state=0)
     assert np.all(np.diff(soft.probabilities) <= 0)
     assert soft.objective == list_objective(soft.counts, 7.0, 1e-6, 0.5)
+
+
+def test_estimator_mines_the_same_270_antecedents():
+    import pandas as pd
+
+    from rulekit.frl import FallingRuleListClassifier
+
+    from ._bankfull import BANK_FULL_FRL
+
+    df = pd.read_csv(BANK_FULL_FRL, dtype=str)
+    y = df.pop("y").astype(int).to_numpy()
+    est = FallingRuleListClassifier(w=7, C=1e-6, n_iter=100, random_state=0).fit(df, y)
+    assert len(est.antecedents_) == 270
+    probs = est.model_.rule_probabilities()[:, 1]
+    assert np.all(np.diff(probs) <= 0)
+    assert est.objective_ < 0.60
