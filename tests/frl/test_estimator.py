@@ -111,3 +111,14 @@ def test_time_limit_status():
         warnings.simplefilter("error")
         est = FallingRuleListClassifier(n_iter=10**8, time_limit=0.2, random_state=0).fit(X, y)
     assert est.status_ == "time_limit"
+
+
+def test_verbose_logs_progress(caplog):
+    X, y = _frame(n=200)
+    with caplog.at_level("INFO", logger="rulekit.frl._estimator"):
+        FallingRuleListClassifier(n_iter=3000, verbose=1, random_state=0).fit(X, y)
+    assert any("best objective" in r.message for r in caplog.records)
+    caplog.clear()
+    with caplog.at_level("INFO", logger="rulekit.frl._estimator"):
+        FallingRuleListClassifier(n_iter=3000, verbose=0, random_state=0).fit(X, y)
+    assert not caplog.records
