@@ -240,3 +240,25 @@ def test_bad_data(example):
     # 0/1 integers and floats are accepted
     r = search(A.astype(np.int8), y.astype(float), w=2, C=0.01, n_iter=50, random_state=0)
     assert r.prefix == (A1, A2)
+
+
+def test_real_ctrl_c_returns_incumbent():
+    import os
+    import signal
+    import threading
+
+    rng = np.random.default_rng(10)
+    A = rng.random((3000, 60)) < 0.3
+    y = (rng.random(3000) < 0.3).astype(int)
+    search(A, y, w=3, C=1e-4, n_iter=20, random_state=0)   # compile / load caches first
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        r = search(A, y, w=3, C=1e-4, n_iter=10**8, random_state=0)
+    finally:
+        timer.cancel()
+    assert r.status == "interrupted" and 0 < r.n_iter_done < 10**8
+    assert len(r.trace.objective) == r.n_iter_done
+    assert r.objective == r.trace.best_objective[-1]
+    assert r.objective == list_objective(r.counts, 3.0, 1e-4)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler   # restored
