@@ -28,8 +28,9 @@ __all__ = ["search", "FRLResult", "SearchTrace"]
 # Wall time one kernel batch should take: short enough for a responsive time
 # limit / Ctrl-C, long enough that the Python driver costs nothing.
 _BATCH_SECONDS = 0.1
-# Prefixes remembered by the memo (two dict entries each, ~100 bytes).
-_MAX_MEMO_NODES = 4_000_000
+# Prefixes remembered by the memo (two typed-dict entries each, ~60 bytes);
+# beyond this the search goes on without remembering new prefixes.
+_MAX_MEMO_NODES = 1_000_000
 
 
 @dataclass(frozen=True)
