@@ -370,10 +370,35 @@ def hash_words(f):
     return h
 
 
+# --- weighted counts ------------------------------------------------------------
+#
+# Samples with identical antecedent rows are always captured together, so the
+# driver collapses them into one bit (a "group") with a per-class weight.  A
+# weight table is stored as bit planes: ``planes[w, j]`` holds bit ``j`` of the
+# weight of each group in word ``w``, so a weighted count is
+# ``sum_j popcount(x & planes[w, j]) << j``.  Without duplicates there is one
+# plane of ones and this is a plain popcount.
+
+@njit(cache=True, inline="always")
+def wcount(x, planes, w):
+    t = 0
+    for j in range(planes.shape[1]):
+        t += popcount64(x & planes[w, j]) << j
+    return t
+
+
+@njit(cache=True, inline="always")
+def wcount_class(x, Y, k, w):
+    t = 0
+    for j in range(Y.shape[2]):
+        t += popcount64(x & Y[k, w, j]) << j
+    return t
+
+
 # --- the search loop ------------------------------------------------------------
 
 @njit(cache=True)
-def run(A, Y, minority, valid, zob, cfg, nodes, free, hkey, hseq, hnode,
+def run(A, T, Y, minority, valid, zob, cfg, nodes, free, hkey, hseq, hnode,
         mhash, mnode, pool, pool_free, S, F, best_prefix, budget, ws):
     """Expand up to ``budget`` prefixes; return an ``R_*`` code.
 
@@ -442,16 +467,16 @@ def run(A, Y, minority, valid, zob, cfg, nodes, free, hkey, hseq, hnode,
                 u[w] &= ~A[a, w]
         nu = 0
         for w in range(W):
-            nu += popcount64(u[w])
+            nu += wcount(u[w], T, w)
         for k in range(C):
             t = 0
             for w in range(W):
-                t += popcount64(u[w] & Y[k, w])
+                t += wcount_class(u[w], Y, k, w)
             ucnt[k] = t
         umin = 0
         if use_eq:
             for w in range(W):
-                umin += popcount64(u[w] & minority[w])
+                umin += wcount(u[w], minority, w)
         zh = np.uint64(0)
         for d in range(K):
             zh ^= zob[path[d]]
@@ -480,9 +505,20 @@ def run(A, Y, minority, valid, zob, cfg, nodes, free, hkey, hseq, hnode,
                 S[S_PR_REJPROP] += 1
                 continue
             # support of s in the context of the prefix (Thm min-capture)
+            # one pass: support, class counts, unavoidable mistakes
             nv = 0
+            bmin = 0
+            for k in range(C - 1):
+                ccnt[k] = 0
             for w in range(W):
-                nv += popcount64(u[w] & A[s, w])
+                x = u[w] & A[s, w]
+                if x == 0:
+                    continue
+                nv += wcount(x, T, w)
+                for k in range(C - 1):
+                    ccnt[k] += wcount_class(x, Y, k, w)
+                if use_eq:
+                    bmin += wcount(x, minority, w)
             if use_minsup and nv <= lam + tol:
                 S[S_PR_MINSUP] += 1
                 if use_rejprop:
@@ -491,11 +527,7 @@ def run(A, Y, minority, valid, zob, cfg, nodes, free, hkey, hseq, hnode,
                 continue
             rest = nv
             for k in range(C - 1):
-                t = 0
-                for w in range(W):
-                    t += popcount64(u[w] & A[s, w] & Y[k, w])
-                ccnt[k] = t
-                rest -= t
+                rest -= ccnt[k]
             ccnt[C - 1] = rest
             nc = -1
             for k in range(C):
@@ -531,12 +563,7 @@ def run(A, Y, minority, valid, zob, cfg, nodes, free, hkey, hseq, hnode,
             best_k = S[S_BEST_K]
             if KQ >= M:
                 continue
-            b0 = 0
-            if use_eq:
-                t = 0
-                for w in range(W):
-                    t += popcount64(u[w] & A[s, w] & minority[w])
-                b0 = umin - t
+            b0 = umin - bmin
             BQ = mistQ + lam * KQ
             lbQ = BQ + b0
             if use_plen and not can_beat(lam * (KQ + 1), KQ + 1, best, best_k, tol):

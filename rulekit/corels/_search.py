@@ -104,25 +104,46 @@ def _check_bounds(bounds) -> frozenset:
 
 # --- helpers ------------------------------------------------------------------
 
-def minority_mask(A: np.ndarray, codes: np.ndarray, n_classes: int) -> np.ndarray:
-    """Samples that every rule list must misclassify (Thm ``thm:identical``).
+def group_samples(A: np.ndarray, codes: np.ndarray, n_classes: int):
+    """Collapse samples with identical antecedent rows.
 
-    Samples with identical antecedent rows are always classified alike; in
-    each such group, all samples outside the group's majority class (lowest
-    class index on ties) are unavoidable mistakes.
+    Every rule list captures such samples with the same rule, so the search
+    can run over the distinct rows with per-class weights; it is exact.  The
+    same groups are the equivalence sets of Thm ``thm:identical``: in each,
+    the samples outside the majority class are unavoidable mistakes.
+
+    Returns
+    -------
+    groups : ndarray of bool, shape (G, M)
+        Distinct rows, in order of first appearance.
+    table : ndarray of int64, shape (G, n_classes)
+        Class counts per distinct row.
     """
-    n = A.shape[0]
-    if A.shape[1] == 0:
+    n, m = A.shape
+    if m == 0:
         group = np.zeros(n, dtype=np.int64)
+        first = np.zeros(1, dtype=np.int64)
     else:
         rows = np.packbits(A, axis=1)
-        _, group = np.unique(rows, axis=0, return_inverse=True)
+        _, first, group = np.unique(rows, axis=0, return_index=True, return_inverse=True)
         group = group.reshape(-1)
-    n_groups = int(group.max()) + 1 if n else 0
-    table = np.zeros((n_groups, n_classes), dtype=np.int64)
+    # renumber groups by first appearance so the layout follows the data order
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    group = rank[group]
+    table = np.zeros((len(order), n_classes), dtype=np.int64)
     np.add.at(table, (group, codes), 1)
-    majority = table.argmax(axis=1)
-    return codes != majority[group]
+    return A[np.sort(first)], table
+
+
+def weight_planes(weights: np.ndarray, n_planes: int | None = None) -> np.ndarray:
+    """Bit planes of non-negative integer weights, shape (W, n_planes) uint64."""
+    weights = np.asarray(weights, dtype=np.int64)
+    if n_planes is None:
+        n_planes = max(1, int(weights.max()).bit_length())
+    planes = np.stack([pack(((weights >> j) & 1).astype(bool)) for j in range(n_planes)], axis=1)
+    return np.ascontiguousarray(planes)
 
 
 def _class_counts(A: np.ndarray, codes: np.ndarray, n_classes: int, prefix) -> np.ndarray:
@@ -209,6 +230,21 @@ class _State:
             raise RuntimeError(f"unknown kernel request {code}")
 
 
+_PRUNE_KEYS = sorted(BOUNDS) + ["symmetry"]
+_TRACE_KEYS = ("time", "nodes", "queue_size", "trie_size", "best_objective",
+               "lower_bound", "log10_remaining")
+_STAT_KEYS = ("nodes_expanded", "nodes_evaluated", "nodes_inserted", "superseded",
+              "dropped_from_queue", "max_queue_size", "max_trie_size", "map_size",
+              "max_map_size", "best_updates")
+
+
+def _zero_stats() -> dict:
+    stats = {k: 0 for k in _STAT_KEYS}
+    stats["pruned"] = {k: 0 for k in _PRUNE_KEYS}
+    stats.update(time_to_best=0.0, total_time=0.0, cpu_time=0.0)
+    return stats
+
+
 def _trivial_result(A, codes, classes, c, status="optimal", stats=None) -> CorelsResult:
     n = A.shape[0]
     counts = _class_counts(A, codes, len(classes), ())
@@ -218,7 +254,9 @@ def _trivial_result(A, codes, classes, c, status="optimal", stats=None) -> Corel
     return CorelsResult(
         prefix=(), rule_labels=(), default_label=classes[default].item(),
         objective=obj, mistakes=mistakes, lower_bound=obj, status=status,
-        classes=classes, counts=counts, c=c, stats=stats or {}, trace={},
+        classes=classes, counts=counts, c=c, stats=stats or _zero_stats(),
+        trace={k: np.array([0.0 if k != "best_objective" and k != "lower_bound" else obj])
+               for k in _TRACE_KEYS} | {"log10_remaining": np.array([-np.inf])},
     )
 
 
@@ -302,16 +340,21 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     empty_mistakes = n - int(np.bincount(codes).max())
     if n_classes == 1 or m == 0 or lam > empty_mistakes + tol:
         # Any rule costs more than the empty list's mistakes: it is optimal.
-        return _trivial_result(A, codes, classes, c, stats={"nodes_expanded": 0})
+        return _trivial_result(A, codes, classes, c)
 
     t_wall0 = time.perf_counter()
     t_cpu0 = time.process_time()
-    w = n_words(n)
+    groups, table = group_samples(A, codes, n_classes)
+    g = groups.shape[0]
+    w = n_words(g)
     wm = max(1, (m + 63) // 64)
-    Ap = np.ascontiguousarray(pack(A.T))
-    Y = np.ascontiguousarray(pack(codes[None, :] == np.arange(n_classes)[:, None]))
-    minority = pack(minority_mask(A, codes, n_classes))
-    valid = pack(np.ones(n, dtype=bool))
+    Ap = np.ascontiguousarray(pack(groups.T))
+    totals = table.sum(axis=1)
+    T = weight_planes(totals)
+    Y = np.ascontiguousarray(np.stack([weight_planes(table[:, k], T.shape[1])
+                                       for k in range(n_classes)]))
+    minority = weight_planes(totals - table.max(axis=1))
+    valid = pack(np.ones(g, dtype=bool))
     zob = np.random.default_rng(0x5EED).integers(1, 2**63, size=m, dtype=np.int64).astype(np.uint64)
     zob ^= np.random.default_rng(0xC0DE).integers(0, 2**63, size=m, dtype=np.int64).astype(np.uint64) << np.uint64(1)
 
@@ -344,7 +387,7 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     root = kr.alloc_node(st.nodes, st.free, S)
     st.nodes[root] = (-1, -1, 0, 0, 0, 2, kr.FL_QUEUE, -1)
     if cfg[kr.G_EQPTS]:
-        st.nodes[root, kr.C_B0] = int(np.bitwise_count(minority).sum())
+        st.nodes[root, kr.C_B0] = int((totals - table.max(axis=1)).sum())
     kr.heap_push(st.hkey, st.hseq, st.hnode, S, 0.0, 0, root)
     S[kr.S_SEQ] = 1
 
@@ -359,8 +402,7 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     pmask = np.zeros(wm, dtype=np.uint64)
     depth_counts = np.zeros(m + 2, dtype=np.int64)
 
-    trace = {k: [] for k in ("time", "nodes", "queue_size", "trie_size",
-                             "best_objective", "lower_bound", "log10_remaining")}
+    trace = {k: [] for k in _TRACE_KEYS}
     trace_every = 0.0
     last_trace = -1.0
 
@@ -390,7 +432,7 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
         while True:
             ws = (path, epath, inpfx, u, fbuf, tmpw, ucnt, ccnt, pmask, st.tmp_hash, st.tmp_node)
             t0 = time.perf_counter()
-            code = kr.run(Ap, Y, minority, valid, zob, cfg, st.nodes, st.free, st.hkey,
+            code = kr.run(Ap, T, Y, minority, valid, zob, cfg, st.nodes, st.free, st.hkey,
                           st.hseq, st.hnode, st.mhash, st.mnode, st.pool, st.pool_free,
                           S, F, best_prefix, budget, ws)
             now = time.perf_counter()
