@@ -96,6 +96,7 @@ G_REJPROP = 11
 G_EQPTS = 12
 G_MAXNODES = 13
 G_WM = 14
+G_LUT = 15  # field width in bits when the byte lookup table is used, else 0
 N_G = 16
 
 POL_LB = 0
@@ -398,7 +399,7 @@ def wcount_class(x, Y, k, w):
 # --- the search loop ------------------------------------------------------------
 
 @njit(cache=True)
-def run(A, T, Y, minority, valid, zob, cfg, nodes, free, hkey, hseq, hnode,
+def run(A, T, Y, minority, lut, valid, zob, cfg, nodes, free, hkey, hseq, hnode,
         mhash, mnode, pool, pool_free, S, F, best_prefix, budget, ws):
     """Expand up to ``budget`` prefixes; return an ``R_*`` code.
 
@@ -422,6 +423,9 @@ def run(A, T, Y, minority, valid, zob, cfg, nodes, free, hkey, hseq, hnode,
     lam = F[F_LAM]
     tol = F[F_TOL]
     N = cfg[G_N]
+    fb = cfg[G_LUT]
+    use_lut = fb > 0
+    fmask = (np.int64(1) << fb) - 1
 
     for _it in range(budget):
         if S[S_HEAP] == 0:
@@ -508,17 +512,31 @@ def run(A, T, Y, minority, valid, zob, cfg, nodes, free, hkey, hseq, hnode,
             # one pass: support, class counts, unavoidable mistakes
             nv = 0
             bmin = 0
-            for k in range(C - 1):
-                ccnt[k] = 0
-            for w in range(W):
-                x = u[w] & A[s, w]
-                if x == 0:
-                    continue
-                nv += wcount(x, T, w)
+            if use_lut:
+                # packed (total, class 0..C-2, minority) sums, 8 bits at a time
+                acc = np.int64(0)
+                for w in range(W):
+                    x = u[w] & A[s, w]
+                    if x == 0:
+                        continue
+                    for b in range(8):
+                        acc += lut[w, b, np.int64((x >> np.uint64(8 * b)) & np.uint64(255))]
+                nv = acc & fmask
                 for k in range(C - 1):
-                    ccnt[k] += wcount_class(x, Y, k, w)
-                if use_eq:
-                    bmin += wcount(x, minority, w)
+                    ccnt[k] = (acc >> (fb * (k + 1))) & fmask
+                bmin = (acc >> (fb * C)) & fmask
+            else:
+                for k in range(C - 1):
+                    ccnt[k] = 0
+                for w in range(W):
+                    x = u[w] & A[s, w]
+                    if x == 0:
+                        continue
+                    nv += wcount(x, T, w)
+                    for k in range(C - 1):
+                        ccnt[k] += wcount_class(x, Y, k, w)
+                    if use_eq:
+                        bmin += wcount(x, minority, w)
             if use_minsup and nv <= lam + tol:
                 S[S_PR_MINSUP] += 1
                 if use_rejprop:
@@ -563,7 +581,7 @@ def run(A, T, Y, minority, valid, zob, cfg, nodes, free, hkey, hseq, hnode,
             best_k = S[S_BEST_K]
             if KQ >= M:
                 continue
-            b0 = umin - bmin
+            b0 = umin - bmin if use_eq else 0
             BQ = mistQ + lam * KQ
             lbQ = BQ + b0
             if use_plen and not can_beat(lam * (KQ + 1), KQ + 1, best, best_k, tol):

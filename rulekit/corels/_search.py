@@ -180,6 +180,26 @@ def _log10_remaining(depth_counts, m: int, kmax: int) -> float:
     return (top + math.log(sum(math.exp(v - top) for v in terms))) / math.log(10)
 
 
+def byte_table(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarray:
+    """Lookup table of packed weighted counts, one entry per byte value.
+
+    ``fields`` (G, F) holds non-negative integer weights per group; they are
+    packed into one int64 per group, ``field_bits`` bits each (sums of up to
+    N samples cannot overflow a field).  ``table[w, b, v]`` is the packed sum
+    over the groups whose bits are set in byte ``v`` at byte ``b`` of word
+    ``w``, so a weighted count of all fields costs 8 look-ups per word.
+    """
+    g = fields.shape[0]
+    packed = np.zeros(n_words_ * 64, dtype=np.int64)
+    for f in range(fields.shape[1]):
+        packed[:g] += fields[:, f].astype(np.int64) << (field_bits * f)
+    per_byte = packed.reshape(n_words_, 8, 8)  # word, byte, bit
+    values = np.arange(256)
+    bits = ((values[:, None] >> np.arange(8)[None, :]) & 1).astype(np.int64)  # (256, 8)
+    table = np.einsum("vi,wbi->wbv", bits, per_byte)
+    return np.ascontiguousarray(table.astype(np.int64))
+
+
 class _State:
     """The flat arrays the kernel works on, plus their growth rules."""
 
@@ -353,8 +373,15 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     T = weight_planes(totals)
     Y = np.ascontiguousarray(np.stack([weight_planes(table[:, k], T.shape[1])
                                        for k in range(n_classes)]))
-    minority = weight_planes(totals - table.max(axis=1))
+    unavoidable = totals - table.max(axis=1)
+    minority = weight_planes(unavoidable)
     valid = pack(np.ones(g, dtype=bool))
+    field_bits = max(1, int(n).bit_length())
+    if (n_classes + 1) * field_bits <= 63:
+        lut = byte_table(np.column_stack([totals, table[:, :-1], unavoidable]), field_bits, w)
+    else:
+        field_bits = 0
+        lut = np.zeros((1, 8, 256), dtype=np.int64)
     zob = np.random.default_rng(0x5EED).integers(1, 2**63, size=m, dtype=np.int64).astype(np.uint64)
     zob ^= np.random.default_rng(0xC0DE).integers(0, 2**63, size=m, dtype=np.int64).astype(np.uint64) << np.uint64(1)
 
@@ -374,6 +401,7 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     cfg[kr.G_EQPTS] = "equivalent_points" in chosen
     cfg[kr.G_MAXNODES] = max_nodes
     cfg[kr.G_WM] = wm
+    cfg[kr.G_LUT] = field_bits
 
     st = _State(m, wm, int(cfg[kr.G_SYM]), max_nodes)
     S, F = st.S, st.F
@@ -432,7 +460,7 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
         while True:
             ws = (path, epath, inpfx, u, fbuf, tmpw, ucnt, ccnt, pmask, st.tmp_hash, st.tmp_node)
             t0 = time.perf_counter()
-            code = kr.run(Ap, T, Y, minority, valid, zob, cfg, st.nodes, st.free, st.hkey,
+            code = kr.run(Ap, T, Y, minority, lut, valid, zob, cfg, st.nodes, st.free, st.hkey,
                           st.hseq, st.hnode, st.mhash, st.mnode, st.pool, st.pool_free,
                           S, F, best_prefix, budget, ws)
             now = time.perf_counter()

@@ -121,3 +121,20 @@ def test_deterministic():
         again = search(A, y, c, policy="curious", symmetry="capture")
         assert again.prefix == first.prefix
         assert again.stats["nodes_expanded"] == first.stats["nodes_expanded"]
+
+
+def test_many_classes_use_the_bit_plane_counts():
+    """8 classes do not fit the packed byte table: the bit-plane path runs."""
+    rng = np.random.default_rng(21)
+    for _ in range(10):
+        n = int(rng.integers(50, 201))
+        A = rng.random((n, 6)) < 0.35
+        A[n // 2:] = A[: n - n // 2]  # duplicate rows -> weights > 1
+        y = rng.integers(0, 8, n)
+        y[A[:, 0]] = 5
+        c = float(rng.choice([0.0, 2 / n, 0.01]))
+        expected = brute_force(A, y, c)
+        for symmetry in SYMMETRIES:
+            for off in (None, "equivalent_points", "min_support"):
+                _check_against(A, y, c, expected, symmetry=symmetry,
+                               bounds=set(BOUNDS) - {off})
