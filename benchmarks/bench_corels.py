@@ -11,9 +11,10 @@ Usage::
     PYTHONPATH=. python benchmarks/bench_corels.py [--repeats 3] [--quick]
         [--time-limit 240] [--reference /path/to/python-with-corels]
 
-``--reference`` points to a Python interpreter that has the PyPI ``corels``
-package installed; it is then run on the same data in the same way (its
-``CorelsClassifier`` with ``max_card=1`` over the 155 given antecedents).
+``--reference`` points to a command-line driver of the reference C++ CORELS
+core (built from the PyPI ``corels`` 1.1.29 sdist, see RESULTS_corels.md);
+it runs on the same three files with the same c, policy and map, in its own
+subprocess, measured the same way.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def load(split="train"):
 A, y = load()
 cfg = json.loads(sys.argv[1])
 r = search(A, y, cfg["c"], policy=cfg["policy"], symmetry=cfg["symmetry"],
-           time_limit=cfg.get("time_limit"), max_nodes=cfg.get("max_nodes", 20_000_000))
+           time_limit=cfg.get("time_limit"), max_nodes=cfg.get("max_nodes", 10_000_000))
 print(json.dumps(dict(objective=r.objective, mistakes=r.mistakes, rules=len(r.prefix),
                       lower_bound=r.lower_bound, status=r.status,
                       expanded=r.stats["nodes_expanded"], inserted=r.stats["nodes_inserted"],
@@ -60,50 +61,10 @@ print(json.dumps(dict(objective=r.objective, mistakes=r.mistakes, rules=len(r.pr
                       search_cpu=r.stats["cpu_time"], search_wall=r.stats["total_time"])))
 """
 
-REFERENCE_CHILD = r"""
-import json, sys, time
-import numpy as np
-from corels import CorelsClassifier
-
-def load(split="train"):
-    rows, names = [], []
-    for line in open({data!r} + f"/compas_{{split}}.out"):
-        parts = line.split()
-        if parts:
-            names.append(parts[0])
-            rows.append([int(v) for v in parts[1:]])
-    A = np.array(rows, dtype=np.uint8).T
-    for line in open({data!r} + f"/compas_{{split}}.label"):
-        parts = line.split()
-        if parts and parts[0] == "{{recidivate-within-two-years:Yes}}":
-            y = np.array([int(v) for v in parts[1:]])
-    return A, y, names
-
-A, y, names = load()
-cfg = json.loads(sys.argv[1])
-policy = {{"lower_bound": "lower_bound", "curious": "curious"}}[cfg["policy"]]
-map_type = {{"permutation": "prefix", "capture": "captured", "none": "none"}}[cfg["symmetry"]]
-clf = CorelsClassifier(c=cfg["c"], n_iter=cfg.get("ref_nodes", 10**9), map_type=map_type,
-                       policy=policy, ablation=0, max_card=1, min_support=0.0,
-                       verbosity=[], )
-t = time.process_time()
-clf.fit(A, y, features=names, prediction_name="recidivate")
-rl = clf.rl()
-pred = clf.predict(A)
-mistakes = int((pred != y).sum())
-k = len(rl.rules) - 1
-print(json.dumps(dict(objective=mistakes / len(y) + cfg["c"] * k, mistakes=mistakes, rules=k,
-                      lower_bound=float("nan"), status="?", expanded=-1, inserted=-1,
-                      max_trie=-1, max_queue=-1, search_cpu=time.process_time() - t,
-                      search_wall=float("nan"))))
-"""
-
-
-def run_child_rusage(python: str, code: str, cfg: dict, timeout: float | None) -> dict:
-    """Run one configuration; reap it with ``os.wait4`` to get its own rusage."""
+def run_child_rusage(cmd: list, timeout: float | None) -> dict:
+    """Run one command; reap it with ``os.wait4`` to get its own rusage."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen([python, "-c", code, json.dumps(cfg)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = None if timeout is None else t0 + timeout
     out_chunks = []
     err_chunks = []
@@ -143,12 +104,30 @@ def run_child_rusage(python: str, code: str, cfg: dict, timeout: float | None) -
     return row
 
 
+def run_reference(cli: str, cfg: dict, n_samples: int, timeout: float | None) -> dict:
+    """The reference C++ CORELS core through a small CLI driver (see RESULTS)."""
+    policy = {"lower_bound": 2, "curious": 1}[cfg["policy"]]
+    map_type = {"permutation": 1, "capture": 2, "none": 0}[cfg["symmetry"]]
+    cmd = [cli, f"{DATA}/compas_train.out", f"{DATA}/compas_train.label",
+           f"{DATA}/compas_train.minor", str(cfg["c"]), str(policy), str(map_type),
+           "1000000000", str(cfg.get("time_limit", 0))]
+    row = run_child_rusage(cmd, timeout)
+    if "error" in row:
+        return row
+    mistakes = int(round((1.0 - row["accuracy"]) * n_samples))
+    k = row["rules"]
+    row.update(objective=mistakes / n_samples + cfg["c"] * k, mistakes=mistakes,
+               status="time_limit" if row["early"] else "optimal", expanded=-1, inserted=-1,
+               search_cpu=float("nan"), lower_bound=float("nan"))
+    return row
+
+
 def summarize(rows: list[dict]) -> dict:
     ok = [r for r in rows if "error" not in r]
     if not ok:
         return rows[-1]
     med = dict(ok[0])
-    for key in ("wall", "cpu", "peak_mb", "search_cpu", "search_wall"):
+    for key in ("wall", "cpu", "peak_mb", "search_cpu"):
         med[key] = statistics.median(r[key] for r in ok)
     med["n"] = len(ok)
     return med
@@ -160,7 +139,11 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats-005", type=int, default=1, help="repeats for c=0.005")
     ap.add_argument("--time-limit", type=float, default=240.0, help="search time limit for c=0.0025")
     ap.add_argument("--quick", action="store_true", help="only c=0.01")
-    ap.add_argument("--reference", default=None, help="python with the PyPI corels package")
+    ap.add_argument("--reference", default=None, help="reference CORELS CLI binary")
+    ap.add_argument("--reference-min-c", type=float, default=0.0025,
+                    help="run the reference only for c >= this")
+    ap.add_argument("--reference-time-limit", type=float, default=600.0,
+                    help="time limit for the reference when c has none")
     ap.add_argument("--json", default=None, help="also write the rows to this file")
     args = ap.parse_args(argv)
 
@@ -184,16 +167,16 @@ def main(argv=None) -> int:
     all_rows = []
     for cfg, reps in configs:
         timeout = None if "time_limit" not in cfg else cfg["time_limit"] + 120
-        rows = [run_child_rusage(sys.executable, code, cfg, timeout) for _ in range(reps)]
+        cmd = [sys.executable, "-c", code, json.dumps(cfg)]
+        rows = [run_child_rusage(cmd, timeout) for _ in range(reps)]
         med = summarize(rows)
         med.update(cfg, engine="rulekit")
         all_rows.append(med)
         _print_row(med)
-        if args.reference:
-            ref_code = REFERENCE_CHILD.format(data=DATA)
-            ref_timeout = cfg.get("time_limit", 900) + 60
-            ref_rows = [run_child_rusage(args.reference, ref_code, cfg, ref_timeout)
-                        for _ in range(1)]
+        if args.reference and cfg["c"] >= args.reference_min_c:
+            rcfg = dict(cfg)
+            rcfg.setdefault("time_limit", args.reference_time_limit)
+            ref_rows = [run_reference(args.reference, rcfg, 6489, rcfg["time_limit"] + 120)]
             rmed = summarize(ref_rows)
             rmed.update(cfg, engine="corels")
             all_rows.append(rmed)

@@ -302,8 +302,7 @@ def map_insert_raw(mhash, mnode, h, n):
 
 
 @njit(cache=True)
-def garbage_collect(nodes, free, pool_free, hkey, hseq, hnode, mhash, mnode,
-                    S, F, cfg, tmp_hash, tmp_node):
+def garbage_collect(nodes, free, pool_free, hkey, hseq, hnode, mhash, mnode, S, F, cfg):
     """After the best objective dropped: purge stale queue and map entries."""
     lam = F[F_LAM]
     tol = F[F_TOL]
@@ -328,6 +327,9 @@ def garbage_collect(nodes, free, pool_free, hkey, hseq, hnode, mhash, mnode,
     heapify(hkey, hseq, hnode, j)
     # map: collect the survivors, clear, re-insert
     if cfg[G_SYM] != SYM_NONE:
+        # temporary copies, allocated only here (the best improves rarely)
+        tmp_hash = np.empty(S[S_MAP], dtype=np.uint64)
+        tmp_node = np.empty(S[S_MAP], dtype=np.int32)
         cnt = 0
         for i in range(mnode.shape[0]):
             nd = mnode[i]
@@ -405,7 +407,7 @@ def run(A, T, Y, minority, lut, valid, zob, cfg, nodes, free, hkey, hseq, hnode,
 
     ``ws`` is a tuple of scratch arrays (see ``_search.py``).
     """
-    path, epath, inpfx, u, fbuf, tmpw, ucnt, ccnt, pmask, tmp_hash, tmp_node = ws
+    path, epath, inpfx, u, fbuf, tmpw, ucnt, ccnt, pmask = ws
     M = cfg[G_M]
     W = cfg[G_W]
     C = cfg[G_C]
@@ -715,8 +717,7 @@ def run(A, T, Y, minority, lut, valid, zob, cfg, nodes, free, hkey, hseq, hnode,
         nodes[p, C_FLAGS] &= ~FL_QUEUE
         release_ref(nodes, free, pool_free, S, p)
         if improved:
-            garbage_collect(nodes, free, pool_free, hkey, hseq, hnode, mhash, mnode,
-                            S, F, cfg, tmp_hash, tmp_node)
+            garbage_collect(nodes, free, pool_free, hkey, hseq, hnode, mhash, mnode, S, F, cfg)
     return R_BUDGET
 
 

@@ -39,7 +39,7 @@ SYMMETRIES = {"none": kr.SYM_NONE, "permutation": kr.SYM_PERM, "capture": kr.SYM
 
 #: Scores closer than ``TOL_FACTOR * N`` samples count as ties.
 TOL_FACTOR = 1e-9
-DEFAULT_MAX_NODES = 20_000_000
+DEFAULT_MAX_NODES = 10_000_000
 _MAX_TRACE = 512
 _CHUNK_SECONDS = 0.05
 
@@ -216,8 +216,6 @@ class _State:
         mcap = 8192 if sym != kr.SYM_NONE else 2
         self.mhash = np.zeros(mcap, dtype=np.uint64)
         self.mnode = np.full(mcap, -1, dtype=np.int32)
-        self.tmp_hash = np.zeros(mcap, dtype=np.uint64)
-        self.tmp_node = np.zeros(mcap, dtype=np.int32)
         self.pool = np.zeros((256, wm), dtype=np.uint64)
         self.pool_free = np.zeros(256, dtype=np.int32)
         self.S = np.zeros(kr.N_S, dtype=np.int64)
@@ -240,8 +238,6 @@ class _State:
             new_node = np.full(cap, -1, dtype=np.int32)
             kr.rehash(self.mhash, self.mnode, new_hash, new_node)
             self.mhash, self.mnode = new_hash, new_node
-            self.tmp_hash = np.zeros(cap, dtype=np.uint64)
-            self.tmp_node = np.zeros(cap, dtype=np.int32)
         elif code == kr.R_GROW_POOL:
             cap = self.pool.shape[0]
             self.pool = np.concatenate([self.pool, np.zeros_like(self.pool)])
@@ -458,7 +454,7 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     record(0.0)
     try:
         while True:
-            ws = (path, epath, inpfx, u, fbuf, tmpw, ucnt, ccnt, pmask, st.tmp_hash, st.tmp_node)
+            ws = (path, epath, inpfx, u, fbuf, tmpw, ucnt, ccnt, pmask)
             t0 = time.perf_counter()
             code = kr.run(Ap, T, Y, minority, lut, valid, zob, cfg, st.nodes, st.free, st.hkey,
                           st.hseq, st.hnode, st.mhash, st.mnode, st.pool, st.pool_free,
