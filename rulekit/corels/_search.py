@@ -319,10 +319,45 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
 
     Notes
     -----
-    Scores are compared as integers ``mistakes + c*N*K`` evaluated in float64;
-    scores closer than ``1e-9 * N`` are ties, broken in favour of the shorter
-    list, then of the lexicographically lower antecedent indices.  The result
-    is the unique minimum of that order when ``status == "optimal"``.
+    Scores are compared as ``mistakes + c*N*K`` (integer mistakes, evaluated
+    in float64); scores closer than ``1e-9 * N`` are ties, broken in favour
+    of the shorter list, then of the lexicographically lower antecedent
+    indices.  The result is the unique minimum of that order when
+    ``status == "optimal"``.  Every bound below only discards lists that are
+    strictly worse in this order than some other list, which is why the
+    support bounds may use ``<=`` where the paper has ``<``.
+
+    Bounds (names for ``bounds=``; theorem labels of corels-jmlr2018.tex),
+    with ``b`` the prefix lower bound and ``b0`` the equivalent-points term:
+
+    ``hierarchical`` (Thm ``thm:bound``)
+        do not queue a prefix whose ``b + b0`` cannot beat the best;
+    ``lookahead`` (Lemma ``lemma:lookahead``)
+        do not queue a prefix whose ``b + b0 + c`` cannot beat the best
+        (a prefix is only queued to be extended; it implies the above);
+    ``prefix_length`` (Thms ``thm:ub-prefix-length``, ``thm:ub-prefix-specific``)
+        do not queue prefixes whose children are longer than the best
+        objective allows (``c * K' >= best``);
+    ``min_support`` (Thm ``thm:min-capture``)
+        reject a rule capturing ``<= c*N`` new samples;
+    ``min_accurate_support`` (Thm ``thm:min-capture-correct``)
+        reject a rule classifying ``<= c*N`` of its new samples correctly;
+    ``rejection_propagation`` (Thm ``thm:reject``)
+        an antecedent rejected by a support bound after prefix P is skipped
+        without evaluation in every extension of P;
+    ``equivalent_points`` (Thm ``thm:identical``)
+        add ``b0``, the unavoidable mistakes among uncaptured samples whose
+        antecedent rows are identical but whose labels differ.
+
+    The prefix-tree nodes that a queue entry, a child or a map entry refers
+    to stay alive; everything else is freed lazily (a popped prefix whose
+    bound went stale or whose ancestor was superseded by a better
+    permutation/capture-equivalent prefix is dropped; queue and map are
+    purged whenever the best objective drops).  Samples with identical
+    antecedent rows are merged into weighted groups before the search, which
+    changes nothing in the objective.  Memory is about 140 bytes per live
+    node on top of ~160 MB for numba itself.
+
     Ctrl-C (``KeyboardInterrupt``) returns the best list so far with status
     ``"interrupted"``.
     """
