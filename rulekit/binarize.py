@@ -333,6 +333,47 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.negation_of_ = self._negations(specs, conditions)
         return self
 
+    @classmethod
+    def from_conditions(cls, conditions, feature_names=None) -> "Binarizer":
+        """A fitted binarizer that evaluates exactly the given conditions.
+
+        This is how a saved model (whose JSON holds only its conditions)
+        predicts on new raw data.  Columns are matched by name.
+
+        Parameters
+        ----------
+        conditions : list of Condition
+            In the order of the condition-matrix columns; conditions on one
+            feature must be contiguous (as :meth:`fit` produces them).
+        feature_names : list of str, optional
+            All input columns; defaults to the features the conditions use.
+        """
+        conditions = list(conditions)
+        names = list(dict.fromkeys(c.feature for c in conditions))
+        self = cls()
+        self._from_array = False
+        self.feature_names_in_ = np.asarray(
+            list(feature_names) if feature_names is not None else names, dtype=object)
+        self.n_features_in_ = len(self.feature_names_in_)
+        specs, k = [], 0
+        while k < len(conditions):
+            name, first = conditions[k].feature, k
+            while k < len(conditions) and conditions[k].feature == name:
+                k += 1
+            block = conditions[first:k]
+            if any(c.feature == name for c in conditions[k:]):
+                raise ValueError(f"conditions on feature {name!r} are not contiguous")
+            numeric = any(c.op in ("<=", ">") for c in block)
+            values = list(dict.fromkeys(c.value for c in block if c.op != "is missing"))
+            has_missing = any(c.op == "is missing" for c in block)
+            specs.append(_ColumnSpec(name, "numeric" if numeric else "categorical", values, has_missing, first, k))
+        self._specs = specs
+        self.conditions_ = conditions
+        index = {n: j for j, n in enumerate(self.feature_names_in_)}
+        self.feature_index_ = np.array([index[c.feature] for c in conditions], dtype=np.int64)
+        self.negation_of_ = cls._negations(specs, conditions)
+        return self
+
     @staticmethod
     def _negations(specs, conditions) -> np.ndarray:
         neg = np.full(len(conditions), -1, dtype=np.int64)

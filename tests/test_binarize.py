@@ -176,3 +176,20 @@ def test_conditions_mean_what_they_say(rows):
             assert B[i, k] == expected, (cond, v)
     # pandas and numpy paths agree on the same data
     assert np.array_equal(B, Binarizer(n_thresholds=3, negations=True).fit(df.to_numpy(dtype=object)).transform(df.to_numpy(dtype=object)))
+
+
+def test_from_conditions_reproduces_transform():
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame({
+        "age": rng.integers(18, 90, 200).astype(float),
+        "job": rng.choice(["a", "b", "c", None], 200),
+        "flag": rng.choice([True, False], 200),
+    })
+    df.loc[::7, "age"] = np.nan
+    fitted = Binarizer(negations=True).fit(df)
+    rebuilt = Binarizer.from_conditions(fitted.conditions_, list(df.columns))
+    new = df.sample(frac=1.0, random_state=1)
+    assert np.array_equal(rebuilt.transform(new), fitted.transform(new))
+    assert np.array_equal(rebuilt.negation_of_, fitted.negation_of_)
+    with pytest.raises(ValueError, match="'job'"):
+        rebuilt.transform(df.drop(columns="job"))

@@ -1,0 +1,76 @@
+"""Result of :func:`rulekit.corels.search`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+STATUSES = ("optimal", "node_limit", "time_limit", "interrupted")
+
+
+@dataclass(frozen=True)
+class CorelsResult:
+    """A rule list found by branch and bound, with its certificate.
+
+    Attributes
+    ----------
+    prefix : tuple of int
+        Antecedent indices (columns of ``A``), in rule order.
+    rule_labels : tuple
+        Predicted label of each rule (original label values of ``y``).
+    default_label : object
+        Label of the default (else) rule.
+    objective : float
+        ``mistakes / N + c * len(prefix)``.
+    mistakes : int
+        Misclassified training samples.
+    lower_bound : float
+        Certified lower bound on the optimal objective; equals ``objective``
+        when ``status == "optimal"``.
+    status : str
+        ``"optimal"``, ``"node_limit"``, ``"time_limit"`` or ``"interrupted"``.
+    classes : ndarray
+        Sorted distinct labels of ``y``; class counts are in this order.
+    counts : ndarray of int, shape (len(prefix) + 1, n_classes)
+        Training class counts captured by each rule, last row = default rule.
+    c : float
+        Regularization used.
+    stats : dict
+        Search statistics (nodes, pruning counts per bound, sizes, times).
+    trace : dict of ndarray
+        Sampled search progress: ``time``, ``nodes``, ``queue_size``,
+        ``trie_size``, ``best_objective``, ``lower_bound``,
+        ``log10_remaining``.
+    """
+
+    prefix: tuple
+    rule_labels: tuple
+    default_label: object
+    objective: float
+    mistakes: int
+    lower_bound: float
+    status: str
+    classes: np.ndarray
+    counts: np.ndarray
+    c: float
+    stats: dict = field(default_factory=dict)
+    trace: dict = field(default_factory=dict)
+
+    @property
+    def is_optimal(self) -> bool:
+        """True when the search certified optimality."""
+        return self.status == "optimal"
+
+    @property
+    def gap(self) -> float:
+        """``objective - lower_bound`` (0 when certified)."""
+        return max(0.0, self.objective - self.lower_bound)
+
+    def __repr__(self) -> str:  # short: the trace and stats are long
+        return (
+            f"CorelsResult(prefix={self.prefix}, rule_labels={self.rule_labels}, "
+            f"default_label={self.default_label!r}, objective={self.objective:.10g}, "
+            f"mistakes={self.mistakes}, lower_bound={self.lower_bound:.10g}, "
+            f"status={self.status!r})"
+        )

@@ -1,0 +1,140 @@
+"""The engine's answer equals exhaustive enumeration's, for every setting.
+
+Answers are compared exactly: the mistakes, and the prefix itself (ties are
+broken canonically: lower score, then shorter list, then lower indices).
+"""
+
+import numpy as np
+import pytest
+
+from corels_testutils import brute_force, random_instance
+from rulekit.corels import BOUNDS, search
+
+POLICIES = ["lower_bound", "curious", "objective", "bfs", "dfs"]
+SYMMETRIES = ["none", "permutation", "capture"]
+SETTINGS = [("all", None)] + [("all_but", b) for b in sorted(BOUNDS)]
+
+
+def _check_against(A, y, c, expected, **kw):
+    mistakes, prefix = expected
+    r = search(A, y, c, **kw)
+    n = A.shape[0]
+    assert r.status == "optimal", kw
+    assert r.mistakes == mistakes, (kw, r, expected)
+    assert r.prefix == prefix, (kw, r, expected)
+    assert r.objective == pytest.approx(mistakes / n + c * len(prefix), abs=1e-12)
+    assert r.lower_bound == r.objective
+    # labels are the majorities of the captured samples
+    assert len(r.rule_labels) == len(prefix)
+    assert r.counts.sum() == n
+    assert r.counts.sum() - r.counts.max(axis=1).sum() == mistakes
+    return r
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_policy_map_and_ablation(seed):
+    """10 instances per seed x 5 policies x 3 maps x (all on + each bound off)."""
+    rng = np.random.default_rng(1000 + seed)
+    for _ in range(10):
+        A, y, c = random_instance(rng, n_max=60, m_max=7)
+        expected = brute_force(A, y, c)
+        for policy in POLICIES:
+            for symmetry in SYMMETRIES:
+                for _, off in SETTINGS:
+                    bounds = set(BOUNDS) - {off}
+                    r = _check_against(A, y, c, expected, policy=policy,
+                                       symmetry=symmetry, bounds=bounds)
+                    if off is not None:
+                        assert r.stats["pruned"][off] == 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_many_instances_default_settings(seed):
+    """300 instances in all, N up to 200, with the default engine settings."""
+    rng = np.random.default_rng(seed)
+    for _ in range(75):
+        A, y, c = random_instance(rng, n_max=200, m_max=7, n_classes_max=4)
+        _check_against(A, y, c, brute_force(A, y, c))
+
+
+@pytest.mark.parametrize("symmetry", SYMMETRIES)
+def test_wider_instances(symmetry):
+    """M up to 12 (c large enough that brute force stays small)."""
+    rng = np.random.default_rng(7)
+    for _ in range(12):
+        n = int(rng.integers(40, 201))
+        m = int(rng.integers(8, 13))
+        A = rng.random((n, m)) < rng.uniform(0.1, 0.5)
+        A[:, 1] = A[:, 0]
+        y = (rng.random(n) < 0.4).astype(int)
+        if rng.random() < 0.5:
+            y[A[:, 2]] = 1 - y[A[:, 2]]
+        empty = min(y.sum(), n - y.sum())
+        # at most 3 rules can beat the empty list: c*N*4 > empty mistakes
+        c = float(np.ceil(empty / 4 + 1)) / n
+        expected = brute_force(A, y, c)
+        for policy in POLICIES:
+            _check_against(A, y, c, expected, policy=policy, symmetry=symmetry)
+
+
+def test_no_bounds_at_all_still_exact():
+    """With every bound off only the map prunes; the answer is unchanged."""
+    rng = np.random.default_rng(11)
+    for _ in range(15):
+        A, y, c = random_instance(rng, n_max=40, m_max=5)
+        expected = brute_force(A, y, c)
+        for symmetry in SYMMETRIES:
+            _check_against(A, y, c, expected, symmetry=symmetry, bounds="none")
+
+
+def test_ties_prefer_shorter_then_lower_indices():
+    # columns 0 and 1 are identical: both one-rule lists tie; index 0 wins
+    A = np.array([[1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 0]], dtype=bool)
+    y = np.array([1, 1, 0, 0])
+    r = search(A, y, 0.0)
+    assert r.prefix == (0,) and r.mistakes == 0
+    # c*N = 1 exactly: one rule fixing one mistake ties with the empty list
+    A = np.array([[1], [0], [0]], dtype=bool)
+    y = np.array([1, 0, 0])
+    r = search(A, y, 1 / 3)
+    assert r.prefix == () and r.mistakes == 1 and r.status == "optimal"
+
+
+def test_multiclass_labels_keep_their_values():
+    rng = np.random.default_rng(3)
+    A = rng.random((90, 5)) < 0.4
+    codes = rng.integers(0, 3, 90)
+    codes[A[:, 0]] = 2
+    y = np.array([7, 3, 11])[codes]
+    r = search(A, y, 0.01)
+    expected = brute_force(A, y, 0.01)
+    assert (r.mistakes, r.prefix) == expected
+    assert set(r.rule_labels) <= {3, 7, 11} and r.default_label in {3, 7, 11}
+    assert list(r.classes) == [3, 7, 11]
+
+
+def test_deterministic():
+    rng = np.random.default_rng(5)
+    A, y, c = random_instance(rng, n_max=100, m_max=7)
+    first = search(A, y, c, policy="curious", symmetry="capture")
+    for _ in range(3):
+        again = search(A, y, c, policy="curious", symmetry="capture")
+        assert again.prefix == first.prefix
+        assert again.stats["nodes_expanded"] == first.stats["nodes_expanded"]
+
+
+def test_many_classes_use_the_bit_plane_counts():
+    """8 classes do not fit the packed byte table: the bit-plane path runs."""
+    rng = np.random.default_rng(21)
+    for _ in range(10):
+        n = int(rng.integers(50, 201))
+        A = rng.random((n, 6)) < 0.35
+        A[n // 2:] = A[: n - n // 2]  # duplicate rows -> weights > 1
+        y = rng.integers(0, 8, n)
+        y[A[:, 0]] = 5
+        c = float(rng.choice([0.0, 2 / n, 0.01]))
+        expected = brute_force(A, y, c)
+        for symmetry in SYMMETRIES:
+            for off in (None, "equivalent_points", "min_support"):
+                _check_against(A, y, c, expected, symmetry=symmetry,
+                               bounds=set(BOUNDS) - {off})
