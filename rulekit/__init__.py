@@ -1,6 +1,9 @@
 """rulekit: learn small, readable rule models and compare them."""
 
 from .binarize import Binarizer, Condition
+from .compare import Comparison, baselines, compare_models
+from .corels import CorelsClassifier
+from .frl import FallingRuleListClassifier, SoftFallingRuleListClassifier
 from .mining import AntecedentSet, mine_antecedents
 from .models import OneVsRestRuleSets, Rule, RuleList, RuleSet, model_from_dict
 
@@ -8,6 +11,12 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Binarizer",
+    "CorelsClassifier",
+    "FallingRuleListClassifier",
+    "SoftFallingRuleListClassifier",
+    "compare_models",
+    "Comparison",
+    "baselines",
     "Condition",
     "AntecedentSet",
     "mine_antecedents",

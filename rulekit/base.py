@@ -146,8 +146,10 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
                 "at least two classes to learn from"
             )
         if classes.size > 2 and not self._multiclass:
+            # sklearn's estimator checks look for this opening sentence
             raise ValueError(
-                f"{type(self).__name__} is a binary classifier but y has "
+                "Only binary classification is supported. The type of the target is "
+                f"multiclass: {type(self).__name__} is a binary classifier but y has "
                 f"{classes.size} classes; pass a y with exactly two classes"
             )
         return classes, codes.astype(np.int64)

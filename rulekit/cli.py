@@ -31,7 +31,11 @@ class CliError(Exception):
 # --- learners the command knows -------------------------------------------------------
 # name -> (import path "module:Class", fixed parameters, description).  Learners
 # are imported only when used, so `rulekit datasets` stays fast.
-LEARNERS: dict = {}
+LEARNERS: dict = {
+    "corels": ("rulekit.corels:CorelsClassifier", {}, "certifiably optimal rule list"),
+    "frl": ("rulekit.frl:FallingRuleListClassifier", {}, "falling rule list"),
+    "softfrl": ("rulekit.frl:SoftFallingRuleListClassifier", {}, "softly falling rule list"),
+}
 # name -> key of rulekit.compare.baselines()
 BASELINES = {
     "cart": "CART depth 4",
@@ -169,25 +173,47 @@ def cmd_compare(args) -> int:
 
 
 def _demo_compas(args) -> None:
-    from .binarize import Binarizer
-    from .mining import mine_antecedents
+    import time
+
+    from .corels import CorelsClassifier
 
     X, y = datasets.load_compas(return_X_y=True)
-    binarizer = Binarizer().fit(X)
-    B = binarizer.transform(X)
-    ants = mine_antecedents(B, y, min_support=0.05, max_card=2, conditions=binarizer.conditions_)
-    print(f"compas: {X.shape[0]} people, {X.shape[1]} features, "
-          f"{int(y.sum())} re-offended within two years\n")
-    print(f"{len(binarizer.conditions_)} binarized conditions:")
-    for c in binarizer.conditions_:
-        print(f"  {c}")
-    print(f"\n{len(ants)} antecedents mined (support >= 5% within a class, at most 2 conditions); "
-          "the 10 with the largest support:")
-    for k in sorted(range(len(ants)), key=lambda k: -ants.support[k])[:10]:
-        print(f"  {ants.names[k]:<45} captures {ants.support[k]}")
+    print(f"compas: {X.shape[0]} people, {X.shape[1]} features "
+          f"({', '.join(X.columns)}); {int(y.sum())} re-offended within two years (1)\n")
+    est = CorelsClassifier(c=0.01, max_card=2, n_thresholds=4)
+    start = time.process_time()
+    est.fit(X, y)
+    cpu = time.process_time() - start
+    print(f"CorelsClassifier(c=0.01, max_card=2, n_thresholds=4): {len(est.binarizer_.conditions_)} "
+          f"conditions, {len(est.antecedents_)} antecedents, {est.stats_['nodes_evaluated']} "
+          f"prefixes evaluated, {cpu:.1f} CPU s\n")
+    print(est)
+    cert = est.certificate_
+    verdict = "certified optimal" if est.is_optimal_ else f"NOT certified ({cert['status']})"
+    print(f"\n{verdict}: objective {cert['objective']:.6f} = mistakes/N + 0.01 x rules, "
+          f"lower bound {cert['lower_bound']:.6f}, over {cert['scope']}")
+    print(f"training accuracy {est.score(X, y):.4f}")
 
 
-DEMOS = {"compas": _demo_compas}
+def _demo_bank(args) -> None:
+    import time
+
+    from .frl import FallingRuleListClassifier
+
+    X, y = datasets.load_bank_marketing(discretized=True, return_X_y=True)
+    print(f"bank marketing (discretized as in the falling-rule-list paper): {X.shape[0]} calls, "
+          f"{int(y.sum())} subscriptions (1)\n")
+    est = FallingRuleListClassifier(w=7.0, C=1e-6, n_iter=3000, min_support=0.1, max_card=2, random_state=0)
+    start = time.process_time()
+    est.fit(X, y)
+    print(f"FallingRuleListClassifier(w=7, C=1e-6, n_iter=3000): {len(est.antecedents_)} antecedents, "
+          f"{time.process_time() - start:.1f} CPU s\n")
+    print(est)
+    print(f"\nobjective {est.objective_:.6f} (weighted risk + C x rules); a row is predicted 1 when its "
+          f"rule's probability exceeds 1/(1+w) = {est.threshold_:.3f}")
+
+
+DEMOS = {"compas": _demo_compas, "bank": _demo_bank}
 
 
 def cmd_demo(args) -> int:

@@ -27,10 +27,47 @@ def test_datasets_lists_every_bundled_dataset():
         assert name in out.stdout
 
 
-def test_demo_runs():
+def test_demo_prints_a_certified_rule_list():
     out = run("demo", "compas")
     assert out.returncode == 0, out.stderr
-    assert "sex == Male" in out.stdout
+    assert "certified optimal" in out.stdout
+    assert "\nif " in out.stdout and "\nelse " in out.stdout
+
+
+@pytest.fixture(scope="module")
+def compas_csv(tmp_path_factory):
+    from rulekit.datasets import load_compas
+
+    X, y = load_compas(return_X_y=True)
+    path = tmp_path_factory.mktemp("cli") / "compas.csv"
+    X.assign(outcome=y).iloc[::3].to_csv(path, index=False)
+    return path
+
+
+def test_fit_save_predict_round_trip(compas_csv, tmp_path):
+    csv_path = compas_csv
+    model = tmp_path / "model.json"
+    out = run("fit", str(csv_path), "--target", "outcome", "--model", "corels", "--c", "0.01",
+              "--n-thresholds", "4", "--save", str(model))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("if ") and "certificate: status=optimal" in out.stdout
+    preds = tmp_path / "preds.csv"
+    out = run("predict", str(model), str(csv_path), "--output", str(preds))
+    assert out.returncode == 0, out.stderr
+    import pandas as pd
+
+    from rulekit import CorelsClassifier
+
+    frame = pd.read_csv(preds)
+    data = pd.read_csv(csv_path)
+    again = CorelsClassifier(c=0.01, n_thresholds=4).fit(data.drop(columns="outcome"), data["outcome"])
+    assert (frame["prediction"] == again.predict(data.drop(columns="outcome"))).all()
+    assert {"p(0)", "p(1)"} <= set(frame.columns)
+
+
+def test_fit_reports_a_bad_target_column(csv_path):
+    out = run("fit", str(csv_path), "--target", "winner", "--model", "corels")
+    assert out.returncode == 2 and "column 'winner'" in out.stderr
 
 
 def test_compare_with_baselines(csv_path, tmp_path):

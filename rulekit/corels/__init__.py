@@ -7,5 +7,6 @@ switched on and off for ablation studies.
 
 from rulekit.corels._result import CorelsResult
 from rulekit.corels._search import BOUNDS, POLICIES, SYMMETRIES, search
+from rulekit.corels._estimator import CorelsClassifier
 
-__all__ = ["search", "CorelsResult", "BOUNDS", "POLICIES", "SYMMETRIES"]
+__all__ = ["search", "CorelsResult", "CorelsClassifier", "BOUNDS", "POLICIES", "SYMMETRIES"]

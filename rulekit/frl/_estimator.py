@@ -13,8 +13,6 @@ import warnings
 
 import numpy as np
 
-from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import column_or_1d
 
 from rulekit.base import RuleClassifierBase, check_nonneg_number, check_positive_int
 from rulekit.binarize import _plain
@@ -36,20 +34,6 @@ class _FallingBase(RuleClassifierBase):
 
     def _soft_weight(self):
         return None
-
-    def _validate_y(self, X, y):
-        # sklearn's checks expect this exact wording for binary-only learners.
-        if y is not None:
-            with np.errstate(invalid="ignore"):   # NaN/inf labels: base reports them
-                y_type = type_of_target(column_or_1d(y, warn=False), input_name="y")
-            if y_type == "multiclass":
-                n_classes = len(np.unique(y))
-                raise ValueError(
-                    "Only binary classification is supported. The type of the target "
-                    f"is {y_type}: y has {n_classes} classes and {type(self).__name__} "
-                    "needs exactly two (choose the positive one with pos_label)."
-                )
-        return super()._validate_y(X, y)
 
     def _positive_code(self):
         if self.pos_label is None:
@@ -105,6 +89,12 @@ class _FallingBase(RuleClassifierBase):
         self.objective_history_ = result.trace.objective
         self.best_objective_history_ = result.trace.best_objective
         self.positive_class_ = self.classes_[pos]
+        # Monte-Carlo search: "optimal" only when the bounds pruned every root candidate
+        self.certificate_ = {
+            "status": "optimal" if result.proved_optimal else result.status,
+            "objective": float(result.objective),
+            "gap": 0.0 if result.proved_optimal else None,
+        }
         if result.status != "completed":
             logger.info("search stopped early (%s) after %d iterations",
                         result.status, result.n_iter_done)

@@ -1,0 +1,116 @@
+"""CorelsClassifier: the sklearn contract, the certificate, and its promises."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+
+from corels_testutils import brute_force
+from helpers import sklearn_checks
+from rulekit import CorelsClassifier, RuleList
+from rulekit.datasets import load_compas
+
+
+@sklearn_checks(CorelsClassifier(c=0.02, max_card=1, n_thresholds=4))
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+def small_frame(seed=0, n=120):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({
+        "age": rng.integers(18, 70, n),
+        "priors": rng.poisson(2, n),
+        "sex": rng.choice(["F", "M"], n),
+        "charge": rng.choice(["F", "M", "O"], n),
+    })
+    logit = -1 + 0.6 * X["priors"] - 0.04 * (X["age"] - 40) + (X["sex"] == "M")
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    return X, y
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_estimator_optimum_matches_brute_force_over_its_antecedents(seed):
+    X, y = small_frame(seed)
+    # c large enough that the independent brute force (plain Python) stays fast
+    est = CorelsClassifier(c=0.1, max_card=1, n_thresholds=2).fit(X, y)
+    A = est.antecedents_.matrix
+    mistakes, _ = brute_force(A, y, 0.1)
+    assert est.is_optimal_
+    assert est.objective_ == pytest.approx(mistakes / len(y) + 0.1 * len(est.model_))
+    # the printed model reproduces the certified objective on the training data
+    train_mistakes = int((est.predict(X) != y).sum())
+    assert train_mistakes == mistakes
+    assert est.lower_bound_ == pytest.approx(est.objective_)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_mining_at_c_loses_no_optimal_antecedent(seed):
+    # theorem min-capture: mining at support c (the default) certifies the same
+    # optimum as mining every antecedent that occurs at all
+    X, y = small_frame(seed, n=90)
+    c = 0.04
+    default = CorelsClassifier(c=c, max_card=2, n_thresholds=3).fit(X, y)
+    everything = CorelsClassifier(c=c, max_card=2, n_thresholds=3, min_support=1 / 90).fit(X, y)
+    assert len(everything.antecedents_) >= len(default.antecedents_)
+    assert default.objective_ == pytest.approx(everything.objective_, abs=1e-12)
+    assert default.certificate_["scope"] == "all antecedents of up to 2 conditions"
+
+
+def test_fitted_attributes_and_certificate():
+    X, y = small_frame(1)
+    est = CorelsClassifier(c=0.02, max_card=2, n_thresholds=3, min_support=0.2).fit(X, y)
+    assert isinstance(est.model_, RuleList)
+    assert est.result_.status == "optimal" and est.is_optimal_
+    assert set(est.certificate_) == {"status", "objective", "lower_bound", "gap", "scope"}
+    assert "mined antecedents" in est.certificate_["scope"]
+    assert est.stats_["nodes_evaluated"] >= 1
+    assert len(est.trace_["time"]) >= 1
+    # predict_proba comes from each rule's training counts
+    proba = est.predict_proba(X)
+    fired = est.model_.apply(est.binarizer_.transform(X))
+    for k, rule in enumerate([*est.model_.rules, est.model_.default]):
+        counts = np.asarray(rule.counts, dtype=float)
+        if (fired == k).any():
+            assert np.allclose(proba[fired == k], counts / counts.sum())
+
+
+def test_limit_warns_once_with_the_gap():
+    X, y = load_compas(return_X_y=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = CorelsClassifier(c=0.001, max_nodes=2000).fit(X, y)
+    conv = [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert len(conv) == 1 and "gap" in str(conv[0].message)
+    assert not est.is_optimal_ and est.result_.status == "node_limit"
+    assert est.lower_bound_ <= est.objective_
+    assert est.score(X, y) > 0.6  # the best list so far is still a real model
+
+
+def test_multiclass_and_string_labels():
+    X, y = small_frame(2)
+    labels = np.array(["low", "mid", "high"])[(X["priors"].clip(0, 4) // 2).to_numpy()]
+    est = CorelsClassifier(c=0.01, max_card=1, n_thresholds=4).fit(X, labels)
+    assert set(est.classes_) == {"high", "low", "mid"}
+    assert est.score(X, labels) > 0.9
+    assert set(np.unique(est.predict(X))) <= set(labels)
+
+
+def test_huge_c_gives_the_certified_empty_list():
+    X, y = small_frame(3)
+    est = CorelsClassifier(c=0.9).fit(X, y)
+    assert len(est.model_) == 0 and est.is_optimal_
+    assert est.model_.default.prediction == np.bincount(y).argmax()
+
+
+@pytest.mark.parametrize("params,error", [
+    ({"c": -0.1}, ValueError), ({"c": "a"}, TypeError), ({"max_nodes": 0}, ValueError),
+    ({"min_support": 2.0}, ValueError), ({"max_card": 0}, ValueError), ({"policy": "random"}, ValueError),
+    ({"symmetry": "mirror"}, ValueError), ({"time_limit": -1}, ValueError),
+])
+def test_bad_parameters(params, error):
+    X, y = small_frame(0, n=40)
+    with pytest.raises(error):
+        CorelsClassifier(**params).fit(X, y)
