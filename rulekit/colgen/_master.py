@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pulp
 
-from ._solvers import PersistentHiGHS, mip_solver
+from ._solvers import PersistentHiGHS, _cbc, mip_solver
 
 
 class SolverFailure(RuntimeError):
@@ -54,7 +54,7 @@ class MasterLP:
         self.cover_pos[self.pos_rows] = np.arange(self.pos_rows.size)
 
         self.prob = pulp.LpProblem("rmlp", pulp.LpMinimize)
-        self.xi = [pulp.LpVariable(f"xi_{u}", lowBound=0) for u in self.pos_rows]
+        self.xi = [self.prob.add_variable(f"xi_{u}", lowBound=0) for u in self.pos_rows]
         self.prob.objective = pulp.LpAffineExpression(
             [(v, float(self.wp[u])) for v, u in zip(self.xi, self.pos_rows)]
         )
@@ -82,7 +82,7 @@ class MasterLP:
     def add_column(self, mask, n_literals):
         """Add one clause (its coverage ``mask`` over distinct rows) to the live model."""
         k = len(self.w)
-        var = pulp.LpVariable(f"w_{k}", lowBound=0)
+        var = self.prob.add_variable(f"w_{k}", lowBound=0)
         cost = self.column_cost(mask, n_literals)
         c_k = 1 + n_literals
         self.prob.objective.addterm(var, cost)
@@ -113,7 +113,7 @@ class MasterLP:
             self._persistent.set_time_limit(time_limit)
             self.prob.solve(self._persistent)
         else:
-            self.prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=max(1, int(np.ceil(time_limit)))))
+            self.prob.solve(_cbc(msg=False, timeLimit=max(1, int(np.ceil(time_limit)))))
         if self.prob.status != pulp.LpStatusOptimal or self.prob.sol_status not in (
             pulp.LpSolutionOptimal,
         ):
@@ -215,8 +215,8 @@ def solve_rmip(A, n_lits, wp, wq, C, lambda0, lambda1, solver, time_limit, warm=
     Asig = Ap[first]
 
     prob = pulp.LpProblem("rmip", pulp.LpMinimize)
-    w = [pulp.LpVariable(f"w_{k}", cat=pulp.LpBinary) for k in range(K)]
-    xi = [pulp.LpVariable(f"xi_{s}", lowBound=0, upBound=1) for s in range(sig.shape[0])]
+    w = [prob.add_variable(f"w_{k}", cat=pulp.LpBinary) for k in range(K)]
+    xi = [prob.add_variable(f"xi_{s}", lowBound=0, upBound=1) for s in range(sig.shape[0])]
     prob += pulp.lpSum(wsig[s] * xi[s] for s in range(len(xi))) + pulp.lpSum(
         float(costs[k]) * w[k] for k in range(K))
     for s in range(len(xi)):

@@ -93,9 +93,9 @@ def price_ip(Xu, r, lam, lambda0, lambda1, max_literals, *, solver="highs",
         return out
 
     prob = pulp.LpProblem("pricing", pulp.LpMinimize)
-    z = [pulp.LpVariable(f"z_{j}", cat=pulp.LpBinary) for j in allowed]
-    dp = [pulp.LpVariable(f"dp_{i}", lowBound=0, upBound=1) for i in range(plus.size)]
-    dz = [pulp.LpVariable(f"dz_{i}", lowBound=0) for i in range(zero.size)]
+    z = [prob.add_variable(f"z_{j}", cat=pulp.LpBinary) for j in allowed]
+    dp = [prob.add_variable(f"dp_{i}", lowBound=0, upBound=1) for i in range(plus.size)]
+    dz = [prob.add_variable(f"dz_{i}", lowBound=0) for i in range(zero.size)]
     nz = pulp.lpSum(z)
     prob += (lam + lambda0) + (lam + lambda1) * nz + pulp.lpSum(
         float(wzero[i]) * dz[i] for i in range(zero.size)) - pulp.lpSum(
@@ -129,7 +129,8 @@ def price_ip(Xu, r, lam, lambda0, lambda1, max_literals, *, solver="highs",
                         n_good[0] += 1
             elif cb_type == highspy.cb.HighsCallbackType.kCallbackMipInterrupt:
                 if n_good[0] >= max_columns or (
-                        n_good[0] > 0 and time.perf_counter() - start > early_stop):
+                        n_good[0] > 0 and early_stop is not None
+                        and time.perf_counter() - start > early_stop):
                     data_in.user_interrupt = True
 
         # gapRel=0: "optimal" must mean proven, not within HiGHS' default 1e-4

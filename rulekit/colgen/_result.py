@@ -85,6 +85,9 @@ class ColGenResult:
         Last RMLP value (``z_MLP`` when proven).
     n_columns : int
         Number of generated columns.
+    lp_proven : bool
+        True when the master LP was proven optimal over *all* clauses
+        (``lp_value`` is then ``z_MLP``).
     """
 
     clauses: tuple
@@ -98,6 +101,7 @@ class ColGenResult:
     constant: int | None = None
     lp_value: float | None = None
     n_columns: int = 0
+    lp_proven: bool = False
 
     @property
     def upper_bound(self) -> float:

@@ -128,9 +128,11 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
         Pricing rows / IP nonzeros above which pricing is sampled (§3.3).
     final_mip_time_limit : float
         Seconds for the restricted master IP (clipped to the time left).
-    ip_early_stop : float
+    ip_early_stop : float or None
         Seconds after which a HiGHS pricing run that already holds an
         improving column is interrupted (it keeps going while it has none).
+        None never interrupts on time, which makes runs whose solver calls
+        finish within their limits exactly reproducible.
     eps : float
         Reduced-cost tolerance.
     record_duals : bool
@@ -400,7 +402,7 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
         clauses=tuple(tuple(int(j) for j in c) for c in sel), form=form,
         objective=float(ub), lower_bound=lower, gap=gap, status=status,
         trace=tuple(trace), complexity=int(sum(1 + len(c) for c in sel)),
-        lp_value=z, n_columns=len(clauses))
+        lp_value=z, n_columns=len(clauses), lp_proven=bool(mlp_proven and not sampled_any))
 
 
 # --------------------------------------------------------------------------

@@ -14,6 +14,7 @@ basis instead of rebuilding the whole LP each round.
 from __future__ import annotations
 
 import functools
+import warnings
 
 import numpy as np
 import pulp
@@ -22,6 +23,13 @@ SOLVER_NAMES = ("highs", "cbc")
 
 
 @functools.lru_cache(maxsize=None)
+def _cbc(**kw):
+    # PuLP 3.3 deprecates the bundled-CBC class name; it is still the bundled solver
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return pulp.PULP_CBC_CMD(**kw)
+
+
 def _is_available(name: str) -> bool:
     if name == "highs":
         try:
@@ -31,7 +39,7 @@ def _is_available(name: str) -> bool:
         return bool(pulp.HiGHS(msg=False).available())
     if name == "cbc":
         try:
-            return bool(pulp.PULP_CBC_CMD(msg=False).available())
+            return bool(_cbc(msg=False).available())
         except Exception:  # pragma: no cover
             return False
     return False
@@ -79,7 +87,7 @@ def mip_solver(name: str, time_limit: float, *, warm_start=False, **highs_kw):
     if name == "highs":
         return pulp.HiGHS(msg=False, timeLimit=time_limit, threads=1, **highs_kw)
     # CBC takes whole seconds.
-    return pulp.PULP_CBC_CMD(
+    return _cbc(
         msg=False, timeLimit=max(1, int(np.ceil(time_limit))), warmStart=warm_start,
         threads=1,
     )
