@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from ._beam import OP_EQ, OP_GT, OP_LE, OP_NE, beam_search
+from ._enum import compatibility, enumerate_pricing
 from ._master import (MasterLP, SolverFailure, greedy_selection, prune_selection,
                       rule_objective, solve_rmip)
 from ._pricing import clause_mask, price_ip, reduced_cost
@@ -77,6 +78,7 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
           beam_width=5, beam_max_literals=5, max_columns_per_iter=10,
           beam_max_candidates=20_000, max_iter=100, sample_rows=2000,
           sample_nnz=100_000, final_mip_time_limit=60.0, ip_early_stop=1.0,
+          exact_work_limit=300_000_000,
           eps=1e-6, record_duals=False):
     """Learn a Boolean rule set (DNF or CNF) by column generation.
 
@@ -128,6 +130,10 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
         Pricing rows / IP nonzeros above which pricing is sampled (§3.3).
     final_mip_time_limit : float
         Seconds for the restricted master IP (clipped to the time left).
+    exact_work_limit : int
+        Row operations allowed to the exact branch-and-bound pricing that
+        ``"auto"`` tries between the beam and the IP (0 disables it).  When
+        it finishes, it certifies the master LP like a solved pricing IP.
     ip_early_stop : float or None
         Seconds after which a HiGHS pricing run that already holds an
         improving column is interrupted (it keeps going while it has none).
@@ -230,6 +236,7 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
             add((int(j),))
 
     trace = []
+    compat = None
     lb_best = None          # best early bound (valid only without sampling)
     sampled_any = False
     mlp_proven = False
@@ -291,7 +298,21 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
                         break
                 if ok:
                     kind, cands = "beam", bc
-                elif pricing == "auto" and use_ip:
+                if not ok and pricing == "auto" and exact_work_limit > 0:
+                    if compat is None:
+                        compat = compatibility(d, meta)
+                    found_e, complete, _ = enumerate_pricing(
+                        Xu, r, lam, lambda0, lambda1, D if C is None else min(D, C - 1),
+                        n_best=max_columns_per_iter, work_limit=exact_work_limit,
+                        eps=eps, compat=compat)
+                    if found_e or complete:
+                        kind, cands = "enum", [c for _, c in found_e]
+                        ok = True
+                        if complete:
+                            bound = found_e[0][0] if found_e else -eps
+                            if not found_e:
+                                mlp_proven = True
+                if not ok and pricing == "auto" and use_ip:
                     warm = found[0][1] if found else None
                     kind, cands, bound, proven, sampled = _ip_round(
                         Xu, r, lam, lambda0, lambda1, D, C, pricing_solver,

@@ -127,3 +127,28 @@ def test_integer_weight_equals_duplicated_rows():
 
 def test_all_clauses_helper_counts():
     assert len(all_clauses(4, 2)) == 4 + 6
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_exact_enumeration_and_beam_match_brute_force(seed):
+    from rulekit.colgen._beam import beam_search
+    from rulekit.colgen._enum import enumerate_pricing
+    from rulekit.colgen._pricing import reduced_cost
+
+    rng = np.random.default_rng(seed)
+    X = rng.random((25, 6)) < 0.6
+    r = rng.normal(size=25)
+    lam, l0, l1 = 0.3, 0.1, 0.05
+    rcs = {c: reduced_cost(X, r, c, lam, l0, l1) for c in all_clauses(6, 4)}
+    best = min(rcs.values())
+    found, complete, _ = enumerate_pricing(X, r, lam, l0, l1, 4, n_best=5)
+    assert complete
+    if best < -1e-6:
+        assert found[0][0] == pytest.approx(best)
+        # the K best are the K smallest reduced costs
+        kth = sorted(v for v in rcs.values() if v < -1e-6)[:5]
+        assert [v for v, _ in found] == pytest.approx(kth)
+    else:
+        assert found == []
+    for v, c in found + beam_search(X.astype(float), r, lam, l0, l1, 4):
+        assert v == pytest.approx(rcs[c])
