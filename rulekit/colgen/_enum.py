@@ -61,7 +61,7 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
         j = order[pos[depth]]
         if not allowed[depth, j]:
             continue
-        nodes += nrows[depth]
+        nodes += nrows[depth] + 16
         if nodes > node_limit:
             complete = False
             break
@@ -105,13 +105,14 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
         nrows[depth + 1] = cnt
         for q in range(d):
             allowed[depth + 1, q] = allowed[depth, q] and compat[j, q]
+        nodes += d
         depth += 1
         pos[depth] = pos[depth - 1]
     return best_val, best_cl, complete, nodes
 
 
 def enumerate_pricing(Xu, r, lam, lambda0, lambda1, max_literals, *, n_best=10,
-                      work_limit=300_000_000, eps=1e-6, compat=None):
+                      work_limit=100_000_000, eps=1e-6, compat=None):
     """Exact minimum-reduced-cost clauses by branch-and-bound.
 
     Returns

@@ -27,6 +27,10 @@ class SolverFailure(RuntimeError):
     """A back-end returned no usable solution."""
 
 
+class LPTimeLimit(SolverFailure):
+    """The master LP hit its time limit."""
+
+
 class MasterLP:
     """The restricted master LP as one PuLP model that grows column by column.
 
@@ -39,6 +43,17 @@ class MasterLP:
     lambda0, lambda1 : float
         Penalty per clause and per literal (loss units).
     solver : {"highs", "cbc"}
+
+    Notes
+    -----
+    With HiGHS the columns go straight into a live ``highspy`` model
+    (:class:`~._solvers.PersistentHiGHS`).  Writing a new column's cover-row
+    coefficients into the PuLP constraint objects costs a few microseconds
+    per nonzero in Python (seconds per round on large data), so those
+    coefficients are written lazily: :meth:`pulp_problem` brings the PuLP
+    model up to date, and it is called before any solve by a solver that
+    reads the PuLP rows (CBC).  Objective and budget terms are always
+    written immediately.
     """
 
     def __init__(self, wp, wq, max_complexity, lambda0, lambda1, solver="highs"):
@@ -73,7 +88,17 @@ class MasterLP:
         self.w = []
         self.costs = []
         self.sizes = []
-        self._persistent = PersistentHiGHS() if solver == "highs" else None
+        self._unwritten = []      # (var, cover positions) not yet in the PuLP rows
+        self._persistent = None
+        if solver == "highs":
+            self._persistent = PersistentHiGHS()
+            ncov = len(self.cover)
+            cons = self.cover + ([self.budget] if self.budget is not None else [])
+            lower = np.r_[np.ones(ncov), [-np.inf] if self.budget is not None else []]
+            upper = np.r_[np.full(ncov, np.inf), [float(self.C)] if self.budget is not None else []]
+            self._persistent.set_rows(cons, lower, upper)
+            for i, (v, u) in enumerate(zip(self.xi, self.pos_rows)):
+                self._persistent.add_column(v, self.wp[u], [i], [1.0])
 
     # -- columns ---------------------------------------------------------
     def column_cost(self, mask, n_literals):
@@ -88,8 +113,7 @@ class MasterLP:
         self.prob.objective.addterm(var, cost)
         rows = self.cover_pos[np.flatnonzero(mask)]
         rows = rows[rows >= 0]
-        for r in rows:
-            self.cover[r].expr.addterm(var, 1.0)
+        self._unwritten.append((var, rows))
         coef = np.ones(rows.size)
         if self.budget is not None:
             self.budget.expr.addterm(var, float(c_k))
@@ -102,21 +126,34 @@ class MasterLP:
         self.costs.append(cost)
         self.sizes.append(c_k)
 
+    def pulp_problem(self):
+        """The PuLP model with every column's cover-row coefficients written in."""
+        for var, rows in self._unwritten:
+            for r in rows:
+                self.cover[r].expr.addterm(var, 1.0)
+        self._unwritten = []
+        return self.prob
+
     # -- solve -----------------------------------------------------------
     def solve(self, time_limit):
         """Solve the RMLP; return ``(z, mu, lam, w)``.
 
         ``mu`` is indexed by distinct row (zero for rows without a cover row).
-        Raises :class:`SolverFailure` when the LP is not solved to optimality.
+        Raises :class:`LPTimeLimit` or :class:`SolverFailure` when the LP is
+        not solved to optimality.
         """
         if self._persistent is not None:
             self._persistent.set_time_limit(time_limit)
             self.prob.solve(self._persistent)
         else:
-            self.prob.solve(_cbc(msg=False, timeLimit=max(1, int(np.ceil(time_limit)))))
+            self.pulp_problem().solve(
+                _cbc(msg=False, timeLimit=max(1, int(np.ceil(time_limit)))))
         if self.prob.status != pulp.LpStatusOptimal or self.prob.sol_status not in (
             pulp.LpSolutionOptimal,
         ):
+            st = getattr(self._persistent, "last_status", None)
+            if st is not None and "TimeLimit" in str(st):
+                raise LPTimeLimit("master LP hit its time limit")
             raise SolverFailure(
                 f"master LP ({self.solver_name}) returned status "
                 f"{pulp.LpStatus.get(self.prob.status)}"
@@ -217,13 +254,19 @@ def solve_rmip(A, n_lits, wp, wq, C, lambda0, lambda1, solver, time_limit, warm=
     prob = pulp.LpProblem("rmip", pulp.LpMinimize)
     w = [prob.add_variable(f"w_{k}", cat=pulp.LpBinary) for k in range(K)]
     xi = [prob.add_variable(f"xi_{s}", lowBound=0, upBound=1) for s in range(sig.shape[0])]
-    prob += pulp.lpSum(wsig[s] * xi[s] for s in range(len(xi))) + pulp.lpSum(
-        float(costs[k]) * w[k] for k in range(K))
+    # expressions built from term lists: much faster than lpSum on big models
+    prob.objective = pulp.LpAffineExpression(
+        [(xi[s], float(wsig[s])) for s in range(len(xi))]
+        + [(w[k], float(costs[k])) for k in range(K)])
     for s in range(len(xi)):
-        ks = np.flatnonzero(Asig[s])
-        prob += xi[s] + pulp.lpSum(w[k] for k in ks) >= 1, f"c{s}"
+        terms = [(xi[s], 1.0)] + [(w[k], 1.0) for k in np.flatnonzero(Asig[s])]
+        prob.addConstraint(pulp.LpConstraint(pulp.LpAffineExpression(terms),
+                                             sense=pulp.LpConstraintGE, rhs=1.0,
+                                             name=f"c{s}"))
     if C is not None:
-        prob += pulp.lpSum(float(1 + n_lits[k]) * w[k] for k in range(K)) <= C, "budget"
+        prob.addConstraint(pulp.LpConstraint(
+            pulp.LpAffineExpression([(w[k], float(1 + n_lits[k])) for k in range(K)]),
+            sense=pulp.LpConstraintLE, rhs=float(C), name="budget"))
     if warm is not None:
         ws = set(int(k) for k in warm)
         for k in range(K):

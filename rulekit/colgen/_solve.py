@@ -11,7 +11,7 @@ import numpy as np
 
 from ._beam import OP_EQ, OP_GT, OP_LE, OP_NE, beam_search
 from ._enum import compatibility, enumerate_pricing
-from ._master import (MasterLP, SolverFailure, greedy_selection, prune_selection,
+from ._master import (LPTimeLimit, MasterLP, SolverFailure, greedy_selection, prune_selection,
                       rule_objective, solve_rmip)
 from ._pricing import clause_mask, price_ip, reduced_cost
 from ._result import ColGenResult, IterationRecord
@@ -78,7 +78,7 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
           beam_width=5, beam_max_literals=5, max_columns_per_iter=10,
           beam_max_candidates=20_000, max_iter=100, sample_rows=2000,
           sample_nnz=100_000, final_mip_time_limit=60.0, ip_early_stop=1.0,
-          exact_work_limit=300_000_000,
+          exact_work_limit=100_000_000,
           eps=1e-6, record_duals=False):
     """Learn a Boolean rule set (DNF or CNF) by column generation.
 
@@ -253,6 +253,9 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
                 break
             try:
                 z, mu, lam, w_lp = master.solve(max(deadline - now - rmip_reserve, 0.1))
+            except LPTimeLimit:
+                timed_out = True
+                break
             except SolverFailure as exc:
                 failed = True
                 warnings.warn(f"column generation stopped: {exc}", RuntimeWarning, stacklevel=2)

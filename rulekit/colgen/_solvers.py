@@ -96,12 +96,13 @@ def mip_solver(name: str, time_limit: float, *, warm_start=False, **highs_kw):
 class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
     """PuLP HiGHS solver that appends new columns to a live ``Highs`` model.
 
-    The master problem registers each new column with
-    :meth:`add_column` (its PuLP variable, objective cost and the indices of
-    the constraints it appears in, with unit coefficients).  The first
-    :meth:`actualSolve` builds the whole model; later ones only call
-    ``addCol`` for the pending columns and re-run, which lets HiGHS start
-    from the previous optimal basis.
+    The owner declares the rows once (:meth:`set_rows`) and registers every
+    column with :meth:`add_column` (its PuLP variable, objective cost, row
+    indices and coefficients).  The first :meth:`actualSolve` loads all of
+    them in one batch; later ones only ``addCols`` the pending columns and
+    re-run, so HiGHS starts from the previous optimal basis instead of
+    rebuilding the LP.  Values and duals are written back to the PuLP
+    variables and constraints as with ``pulp.HiGHS``.
     """
 
     def __init__(self, time_limit=None):
@@ -110,6 +111,13 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
         self._pending = []
         self._vars = []
         self._cons = []
+        self._row_lb = self._row_ub = None
+        self.last_status = None
+
+    def set_rows(self, constraints, lower, upper):
+        self._cons = list(constraints)
+        self._row_lb = np.asarray(lower, dtype=np.float64)
+        self._row_ub = np.asarray(upper, dtype=np.float64)
 
     def add_column(self, var, cost, row_index, coef):
         self._pending.append((var, float(cost), np.asarray(row_index, dtype=np.int32),
@@ -118,30 +126,45 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
     def set_time_limit(self, seconds):
         self.timeLimit = max(float(seconds), 0.05)
 
+    def _flush(self, h):
+        import highspy
+
+        if not self._pending:
+            return
+        inf = highspy.kHighsInf
+        n = len(self._pending)
+        costs = np.array([p[1] for p in self._pending])
+        lens = np.array([p[2].size for p in self._pending], dtype=np.int64)
+        starts = np.zeros(n, dtype=np.int32)
+        starts[1:] = np.cumsum(lens)[:-1]
+        idx = np.concatenate([p[2] for p in self._pending]).astype(np.int32)
+        val = np.concatenate([p[3] for p in self._pending])
+        h.addCols(n, costs, np.zeros(n), np.full(n, inf), int(idx.size), starts, idx, val)
+        for var, *_ in self._pending:
+            var.index = len(self._vars)
+            self._vars.append(var)
+        self._pending = []
+
     def actualSolve(self, lp):
         import highspy
 
         if not self._built:
             self.createAndConfigureSolver(lp)
-            # Columns pending at build time are already in the PuLP model.
-            self._pending = []
-            self.buildSolverModel(lp)
-            self._vars = sorted(lp._variables, key=lambda v: v.index)
-            self._cons = list(lp._constraints.values())
-            self._built = True
-        else:
             h = lp.solverModel
+            m = self._row_lb.size
             inf = highspy.kHighsInf
-            for var, cost, rows, coef in self._pending:
-                h.addCol(cost, 0.0, inf, len(rows), rows, coef)
-                var.index = len(self._vars)
-                self._vars.append(var)
-            self._pending = []
-        if self.timeLimit is not None:
-            lp.solverModel.setOptionValue("time_limit", float(self.timeLimit))
-        lp.solverModel.run()
+            lb = np.where(np.isfinite(self._row_lb), self._row_lb, -inf)
+            ub = np.where(np.isfinite(self._row_ub), self._row_ub, inf)
+            h.addRows(m, lb, ub, 0, np.zeros(m, dtype=np.int32), np.zeros(0, dtype=np.int32),
+                      np.zeros(0))
+            self._built = True
         h = lp.solverModel
+        self._flush(h)
+        if self.timeLimit is not None:
+            h.setOptionValue("time_limit", float(self.timeLimit))
+        h.run()
         status = h.getModelStatus()
+        self.last_status = status
         sol = h.getSolution()
         col_values = np.asarray(sol.col_value)
         row_duals = np.asarray(sol.row_dual)
