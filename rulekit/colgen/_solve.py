@@ -78,7 +78,7 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
           beam_width=5, beam_max_literals=5, max_columns_per_iter=10,
           beam_max_candidates=20_000, max_iter=100, sample_rows=2000,
           sample_nnz=100_000, final_mip_time_limit=60.0, ip_early_stop=1.0,
-          exact_work_limit=100_000_000,
+          exact_work_limit=100_000_000, initial_beam=True,
           eps=1e-6, record_duals=False):
     """Learn a Boolean rule set (DNF or CNF) by column generation.
 
@@ -139,6 +139,9 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
         improving column is interrupted (it keeps going while it has none).
         None never interrupts on time, which makes runs whose solver calls
         finish within their limits exactly reproducible.
+    initial_beam : bool
+        Seed the master with the best multi-literal clauses of one beam round
+        at ``mu = p`` besides all singletons (not with ``pricing="ip"``).
     eps : float
         Reduced-cost tolerance.
     record_duals : bool
@@ -234,6 +237,16 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
     if C is None or C >= 2:
         for j in np.flatnonzero(Xu[wp > 0].any(axis=0)):
             add((int(j),))
+        if initial_beam and D > 1 and pricing != "ip":
+            # one heuristic pricing round at mu = p, lam = 0 (design note §1.2):
+            # clauses that cover many positives and few negatives
+            for _, c in beam_search(Xf, wq - wp, 0.0, lambda0, lambda1,
+                                    min(beam_max_literals, D), width=beam_width,
+                                    max_candidates=beam_max_candidates,
+                                    n_best=max_columns_per_iter, exclude=in_master,
+                                    eps=eps, meta=meta):
+                if len(c) > 1 and (C is None or 1 + len(c) <= C):
+                    add(c)
 
     trace = []
     compat = None
@@ -372,7 +385,8 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
     chosen, ub = greedy_selection(A, n_lits, wp, wq, C, lambda0, lambda1, order)
     if A.shape[1] and not interrupted:
         left = deadline - time.perf_counter()
-        tl = max(min(final_mip_time_limit, left / 2.0), 1.0)
+        # CBC overruns its limit and PuLP spends time writing the model: /3
+        tl = max(min(final_mip_time_limit, left / 3.0), 1.0)
         for name in (mip_solver, fallback_solver(mip_solver)):
             if name is None:
                 continue

@@ -55,7 +55,7 @@ def test_pricing0_returns_x1_and_x2(toy, solver):
 def test_toy_certificate_C4(toy, pricing, lp_solver):
     X, y = toy
     res = solve(X, y, max_complexity=4, max_literals=3, pricing=pricing,
-                lp_solver=lp_solver, record_duals=True)
+                lp_solver=lp_solver, record_duals=True, initial_beam=False)
     t = res.trace
     assert t[0].rmlp == pytest.approx(1.0)
     assert t[0].n_added == 1 and t[0].best_rc == pytest.approx(-1.0)
