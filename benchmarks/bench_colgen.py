@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import StratifiedKFold
 
-from rulekit.colgen import solve
+from rulekit.colgen import choose_complexity, solve
 
 DATA = "/work/shared/data"
 
@@ -156,17 +156,26 @@ def run_dataset(name, n_folds, args):
         binz = MiniBinarizer().fit(X.iloc[tr])
         Btr, Bte = binz.transform(X.iloc[tr]), binz.transform(X.iloc[te])
         c0, w0 = _cpu(), time.perf_counter()
-        res = solve(Btr, y[tr], max_complexity=args.C, time_limit=args.time_limit,
+        meta = binz.metadata()
+        C = args.C
+        if C == "auto":
+            # inner 3-fold CV over the grid; it gets a third of the fold budget
+            C, _ = choose_complexity(Btr, y[tr], time_limit=args.time_limit / 3,
+                                     random_state=fold, **meta)
+        else:
+            C = int(C)
+        left = args.time_limit - (time.perf_counter() - w0)
+        res = solve(Btr, y[tr], max_complexity=C, time_limit=left,
                     pricing_time_limit=args.pricing_time_limit, random_state=fold,
-                    **binz.metadata())
+                    **meta)
         wall, cpu = time.perf_counter() - w0, _cpu() - c0
         acc = float((res.predict(Bte) == y[te]).mean())
         tr_acc = float((res.predict(Btr) == y[tr]).mean())
-        rows.append(dict(dataset=name, fold=fold, n=len(tr), d=Btr.shape[1], acc=acc,
+        rows.append(dict(dataset=name, fold=fold, C=C, n=len(tr), d=Btr.shape[1], acc=acc,
                          train_acc=tr_acc, complexity=res.complexity, wall=wall, cpu=cpu,
                          status=res.status, iters=len(res.trace), cols=res.n_columns,
                          lb=res.lower_bound, obj=res.objective))
-        print(f"  {name} fold {fold}: acc={acc:.4f} train={tr_acc:.4f} C={res.complexity} "
+        print(f"  {name} fold {fold}: budget={C} acc={acc:.4f} train={tr_acc:.4f} C={res.complexity} "
               f"wall={wall:.1f}s cpu={cpu:.1f}s status={res.status} it={len(res.trace)} "
               f"cols={res.n_columns} obj={res.objective:.1f} lb={res.lower_bound}",
               flush=True)
@@ -179,7 +188,7 @@ def main(argv=None):
     p.add_argument("--folds-small", type=int, default=10)
     p.add_argument("--folds-large", type=int, default=5)
     p.add_argument("--max-folds", type=int, default=0)
-    p.add_argument("--C", type=int, default=30)
+    p.add_argument("--C", default="auto", help="an integer, or 'auto' (inner CV)")
     p.add_argument("--time-limit", type=float, default=120.0)
     p.add_argument("--pricing-time-limit", type=float, default=30.0)
     p.add_argument("--out", default=None)
@@ -195,6 +204,7 @@ def main(argv=None):
         "acc %": g["acc"].mean() * 100,
         "sd": g["acc"].std() * 100,
         "train %": g["train_acc"].mean() * 100,
+        "budget C": g["C"].mean(),
         "complexity": g["complexity"].mean(),
         "wall med s": g["wall"].median(),
         "wall max s": g["wall"].max(),

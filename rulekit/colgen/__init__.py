@@ -5,9 +5,10 @@ The engine :func:`solve` works on a boolean condition matrix and returns a
 """
 
 from ._metadata import condition_metadata
+from ._select import choose_complexity
 from ._result import ColGenResult, IterationRecord, predict_clauses
 from ._solve import solve
 from ._solvers import available_solvers
 
 __all__ = ["solve", "ColGenResult", "IterationRecord", "predict_clauses",
-           "condition_metadata", "available_solvers"]
+           "condition_metadata", "available_solvers", "choose_complexity"]

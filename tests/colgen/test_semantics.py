@@ -195,3 +195,13 @@ def test_callback_can_stop():
                 callback=lambda rec: seen.append(rec) or len(seen) >= 2)
     assert len(seen) == 2 and len(res.trace) == 2
     assert res.status == "feasible"
+
+
+def test_choose_complexity_prefers_small_budget_when_enough():
+    from rulekit.colgen import choose_complexity
+
+    rng = np.random.default_rng(1)
+    B = rng.random((120, 6)) < 0.5
+    y = (B[:, 0] & B[:, 1]).astype(int)  # complexity 3 fits exactly
+    best, errors = choose_complexity(B, y, grid=(3, 8), n_splits=3, time_limit=30)
+    assert best == 3 and errors[3] == 0.0
