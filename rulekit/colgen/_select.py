@@ -8,7 +8,7 @@ import numpy as np
 
 from ._solve import solve
 
-DEFAULT_GRID = (4, 8, 16, 32)
+DEFAULT_GRID = (8, 16, 32)
 
 
 def _stratified_folds(y, n_splits, rng):
@@ -22,15 +22,16 @@ def _stratified_folds(y, n_splits, rng):
 
 
 def choose_complexity(B, y, *, grid=DEFAULT_GRID, n_splits=3, time_limit=60.0,
-                      random_state=0, sample_weight=None, **solve_kw):
+                      max_iter=20, random_state=0, sample_weight=None, **solve_kw):
     """Pick ``max_complexity`` from ``grid`` by stratified k-fold validation.
 
     Every candidate is fitted on ``n_splits - 1`` folds and scored by the
     (weighted) misclassification rate on the held-out fold; the smallest
     ``C`` whose mean error is within one standard error of the lowest wins
-    (the one-standard-error rule).  The whole selection gets
-    ``time_limit`` seconds, shared evenly among the ``len(grid) * n_splits``
-    fits.
+    (the one-standard-error rule).  The inner fits are capped at
+    ``max_iter`` column-generation rounds (so the choice does not depend on
+    machine load) and share ``time_limit`` seconds: each gets the time left
+    divided by the number of fits still to run.
 
     Returns
     -------
@@ -48,7 +49,7 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, n_splits=3, time_limit=60.0,
     if n_splits < 2:
         return grid[-1], {}
     folds = _stratified_folds(y, n_splits, np.random.default_rng(random_state))
-    per_fit = time_limit / (len(grid) * n_splits)
+    n_fits = len(grid) * n_splits
     deadline = time.perf_counter() + time_limit
     errors, spread = {}, {}
     for C in grid:
@@ -56,8 +57,10 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, n_splits=3, time_limit=60.0,
         for k in range(n_splits):
             te = folds[k]
             tr = np.concatenate([folds[j] for j in range(n_splits) if j != k])
-            left = deadline - time.perf_counter()
-            res = solve(B[tr], y[tr], max_complexity=C, time_limit=max(min(per_fit, left), 0.5),
+            left = (deadline - time.perf_counter()) / n_fits
+            n_fits -= 1
+            res = solve(B[tr], y[tr], max_complexity=C, time_limit=max(left, 0.5),
+                        max_iter=max_iter,
                         sample_weight=None if sample_weight is None else w[tr],
                         random_state=random_state, **solve_kw)
             errs.append(float((w[te] * (res.predict(B[te]) != y[te])).sum() / w[te].sum()))

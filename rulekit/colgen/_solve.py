@@ -179,6 +179,9 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
             raise ValueError(f"sample_weight must have shape ({N},), got {w.shape}")
         if not np.all(np.isfinite(w)) or np.any(w < 0):
             raise ValueError("sample_weight must be finite and non-negative")
+        if N and not np.any(w > 0):
+            raise ValueError("sample_weight is zero for every sample; at least one "
+                             "weight must be positive")
     if pricing not in ("auto", "beam", "ip"):
         raise ValueError(f"pricing must be 'auto', 'beam' or 'ip', got {pricing!r}")
     time_limit = _check_positive("time_limit", time_limit)
@@ -219,10 +222,15 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
     wp = np.bincount(inv, weights=w * yd, minlength=U)
     wq = np.bincount(inv, weights=w * (1 - yd), minlength=U)
     Xf = Xu.astype(np.float64)
+    if not np.any(wp > 0):
+        # no positive carries weight: the empty DNF (predict 0) costs nothing
+        return ColGenResult(clauses=(), form=form, objective=0.0, lower_bound=0.0, gap=0.0,
+                            status="optimal", trace=(), complexity=0, lp_value=0.0,
+                            lp_proven=True)
     integral = _is_integral(w) and _is_integral([lambda0, lambda1])
 
     deadline = t0 + time_limit
-    rmip_reserve = min(final_mip_time_limit, max(0.2 * time_limit, 0.5))
+    rmip_reserve = min(final_mip_time_limit, max(0.25 * time_limit, 0.5))
 
     master = MasterLP(wp, wq, C, lambda0, lambda1, solver=lp_solver)
     clauses, masks, in_master = [], [], set()
@@ -386,7 +394,7 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
     if A.shape[1] and not interrupted:
         left = deadline - time.perf_counter()
         # CBC overruns its limit and PuLP spends time writing the model: /3
-        tl = max(min(final_mip_time_limit, left / 3.0), 1.0)
+        tl = max(min(final_mip_time_limit, left / 4.0), 1.0)
         for name in (mip_solver, fallback_solver(mip_solver)):
             if name is None:
                 continue

@@ -205,3 +205,12 @@ def test_choose_complexity_prefers_small_budget_when_enough():
     y = (B[:, 0] & B[:, 1]).astype(int)  # complexity 3 fits exactly
     best, errors = choose_complexity(B, y, grid=(3, 8), n_splits=3, time_limit=30)
     assert best == 3 and errors[3] == 0.0
+
+
+def test_zero_weights():
+    B, y = _data(0, n=10)
+    with pytest.raises(ValueError, match="sample_weight is zero"):
+        solve(B, y, sample_weight=np.zeros(10))
+    w = np.where(y == 1, 0.0, 1.0)  # positives weightless: predict 0 everywhere
+    res = solve(B, y, sample_weight=w)
+    assert res.clauses == () and res.objective == 0.0
