@@ -22,7 +22,7 @@ def _stratified_folds(y, n_splits, rng):
 
 
 def choose_complexity(B, y, *, grid=DEFAULT_GRID, n_splits=3, time_limit=60.0,
-                      max_iter=20, random_state=0, sample_weight=None, **solve_kw):
+                      max_iter=30, random_state=0, sample_weight=None, **solve_kw):
     """Pick ``max_complexity`` from ``grid`` by stratified k-fold validation.
 
     Every candidate is fitted on ``n_splits - 1`` folds and scored by the
