@@ -129,22 +129,23 @@ def test_unavailable_solver_lists_available(monkeypatch):
 
 
 def test_solver_failure_mid_run_returns_best_found(monkeypatch):
-    B, y, _, _ = tictactoe_conditions()
+    B, y = _data(4, n=300, d=10)
     calls = {"n": 0}
     real = solve_mod.beam_search
 
     def flaky(*args, **kw):
         calls["n"] += 1
-        if calls["n"] > 3:
+        if calls["n"] > 2:
             raise RuntimeError("solver crashed")
         return real(*args, **kw)
 
     monkeypatch.setattr(solve_mod, "beam_search", flaky)
     with pytest.warns(RuntimeWarning, match="solver"):
-        res = solve(B, y, max_complexity=32, max_literals=3, time_limit=30)
+        res = solve(B, y, max_complexity=20, max_literals=3, time_limit=30)
     assert res.status == "feasible"
     assert len(res.clauses) > 0
-    assert res.objective < min(y.sum(), (1 - y).sum() * 1.0 + 1e9)
+    # still the exact objective of a real rule set, better than predicting one class
+    assert res.objective < min(y.sum(), (1 - y).sum())
 
 
 def test_condition_metadata_adapter():
@@ -189,9 +190,9 @@ def test_predict_clauses_forms():
 
 
 def test_callback_can_stop():
-    B, y, _, _ = tictactoe_conditions()
+    B, y = _data(4, n=300, d=10)
     seen = []
-    res = solve(B, y, max_complexity=32, max_literals=3,
+    res = solve(B, y, max_complexity=20, max_literals=3, initial_beam=False,
                 callback=lambda rec: seen.append(rec) or len(seen) >= 2)
     assert len(seen) == 2 and len(res.trace) == 2
     assert res.status == "feasible"
