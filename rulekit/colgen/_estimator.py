@@ -31,10 +31,15 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         ``"dnf"``: predict the positive class if ANY clause (an AND of
         conditions) holds.  ``"cnf"``: predict it if EVERY clause (an OR of
         conditions) holds.
-    max_complexity : int >= 2 or "auto", default=30
+    max_complexity : int >= 2 or "auto", default="auto"
         Budget on ``#clauses + #literals``.  ``"auto"`` picks it from
-        ``complexity_grid`` by 3-fold cross-validation on the training data
-        (one-standard-error rule), spending a third of ``time_limit`` on it.
+        ``complexity_grid`` (default 8, 16, 32) by 3-fold cross-validation on
+        the training data (one-standard-error rule; inner fits capped at 30
+        rounds), spending a third of ``time_limit`` on it.  This is the
+        default because no single budget suits every data set: tic-tac-toe
+        needs 32 for its exact 8-clause rule, while small noisy sets (heart,
+        pima) overfit at 32 (see benchmarks/RESULTS_colgen.md).  The paper
+        also chose ``C`` by cross-validation.
     max_literals : int >= 1 or None
         Literals per clause; None means ``max_complexity - 1``.
     lambda0, lambda1 : float >= 0
@@ -84,7 +89,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
     _negations = True
     _per_class_mining = False
 
-    def __init__(self, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0,
+    def __init__(self, form="dnf", max_complexity="auto", max_literals=None, lambda0=0.0,
                  lambda1=0.0, class_weight=None, pricing="auto", time_limit=120.0,
                  pricing_time_limit=30.0, lp_solver="highs", pricing_solver="highs",
                  mip_solver="cbc", complexity_grid=DEFAULT_GRID, n_thresholds=9,
