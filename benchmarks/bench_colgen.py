@@ -149,25 +149,28 @@ def _cpu():
 
 
 def _fit_aix360(Xtr, ytr, Xte):
-    """AIX360 BooleanRuleCG with its own FeatureBinarizer (negations=True), defaults."""
-    from aix360.algorithms.rbm import BooleanRuleCG, FeatureBinarizer
+    """AIX360 BooleanRuleCG (its defaults) on the same binarization as ours.
 
-    fb = FeatureBinarizer(negations=True)
-    # AIX360's binarizer needs object dtype for categoricals (pandas>=3 gives StringDtype)
-    Xtr = Xtr.copy()
-    Xte = Xte.copy()
-    for c in Xtr.columns:
-        if not pd.api.types.is_numeric_dtype(Xtr[c]):
-            Xtr[c] = Xtr[c].astype(object)
-            Xte[c] = Xte[c].astype(object)
-    Btr = fb.fit_transform(Xtr)
-    Bte = fb.transform(Xte)
+    AIX360 0.3's own FeatureBinarizer calls ``OneHotEncoder(sparse=...)``,
+    which current scikit-learn rejects, so the conditions come from
+    :class:`MiniBinarizer` as a DataFrame with AIX360's (feature, operation,
+    value) column index.
+    """
+    from aix360.algorithms.rbm import BooleanRuleCG
+
+    binz = MiniBinarizer().fit(Xtr)
+    ops = {"is missing": "==", "not missing": "!="}
+    cols = pd.MultiIndex.from_tuples(
+        [(str(c), ops.get(op, op), "nan" if v is None else v) for c, op, v in binz.rules_],
+        names=["feature", "operation", "value"])
+    Btr = pd.DataFrame(binz.transform(Xtr).astype(int), columns=cols)
+    Bte = pd.DataFrame(binz.transform(Xte).astype(int), columns=cols)
     m = BooleanRuleCG()
     m.fit(Btr, ytr)
     pred_tr = m.predict(Btr)
     pred_te = m.predict(Bte)
     rules = m.explain()["rules"]
-    complexity = sum(1 + r.count(" AND ") + 1 for r in rules)
+    complexity = sum(2 + r.count(" AND ") for r in rules)
     return pred_tr, pred_te, complexity
 
 
