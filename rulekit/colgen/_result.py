@@ -24,7 +24,9 @@ class IterationRecord:
     n_added : int
         Columns added this round.
     pricing : str
-        ``"beam"``, ``"ip"``, ``"ip-sampled"`` or ``"none"``.
+        Which pricing produced this round's columns (or its certificate):
+        ``"beam"``, ``"enum"`` (exact branch-and-bound), ``"ip"``,
+        ``"ip-sampled"`` or ``"none"`` (RMLP already 0).
     best_rc : float or None
         Most negative exact reduced cost among checked candidates.
     time : float

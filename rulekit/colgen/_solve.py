@@ -101,9 +101,12 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
     sample_weight : array_like of float >= 0, shape (N,), optional
         Cost of misclassifying each sample (Hamming loss weights).
     pricing : {"auto", "beam", "ip"}
-        ``"auto"``: beam heuristic, then the pricing IP when the beam finds
-        nothing; ``"ip"``: the IP first (paper order), beam when the IP
-        finds nothing; ``"beam"``: heuristic only (no certificate).
+        ``"auto"``: beam heuristic (widened x4, x16 when it finds nothing),
+        then an exact branch-and-bound enumeration with a work limit
+        (``exact_work_limit``), then the pricing IP when neither found a
+        column nor proved there is none; ``"ip"``: the IP first (paper
+        order), beam when the IP finds nothing; ``"beam"``: heuristic only
+        (no certificate).
     time_limit : float
         Wall-clock seconds for the whole run, enforced by the driver.
     pricing_time_limit : float
