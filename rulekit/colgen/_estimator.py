@@ -1,0 +1,237 @@
+"""``BooleanRuleCGClassifier``: the sklearn wrapper around :func:`rulekit.colgen.solve`."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from ..base import RuleClassifierBase, check_nonneg_number, check_positive_int
+from ..models import OneVsRestRuleSets, RuleSet
+from ._metadata import condition_metadata
+from ._select import DEFAULT_GRID, choose_complexity
+from ._solve import solve
+
+log = logging.getLogger("rulekit.colgen")
+
+__all__ = ["BooleanRuleCGClassifier"]
+
+
+class BooleanRuleCGClassifier(RuleClassifierBase):
+    """Boolean rule set (DNF or CNF) learned by column generation.
+
+    Dash, Günlük and Wei (NeurIPS 2018): a master LP over clauses, priced by a
+    beam heuristic, an exact branch-and-bound and a pricing IP (PuLP with
+    HiGHS/CBC), then a restricted master IP picks the rule set that minimises
+    the Hamming loss within the complexity budget.
+
+    Parameters
+    ----------
+    form : {"dnf", "cnf"}, default="dnf"
+        ``"dnf"``: predict the positive class if ANY clause (an AND of
+        conditions) holds.  ``"cnf"``: predict it if EVERY clause (an OR of
+        conditions) holds.
+    max_complexity : int >= 2 or "auto", default="auto"
+        Budget on ``#clauses + #literals``.  ``"auto"`` picks it from
+        ``complexity_grid`` (default 8, 16, 32) by 3-fold cross-validation on
+        the training data (one-standard-error rule; inner fits capped at 30
+        rounds), spending a third of ``time_limit`` on it.  This is the
+        default because no single budget suits every data set: tic-tac-toe
+        needs 32 for its exact 8-clause rule, while small noisy sets (heart,
+        pima) overfit at 32 (see benchmarks/RESULTS_colgen.md).  The paper
+        also chose ``C`` by cross-validation.
+    max_literals : int >= 1 or None
+        Literals per clause; None means ``max_complexity - 1``.
+    lambda0, lambda1 : float >= 0
+        Penalty per clause / per literal in loss units (samples).
+    class_weight : None, "balanced" or dict
+        Misclassification cost per class (multiplies ``sample_weight``).
+    pricing : {"auto", "beam", "ip"}
+    time_limit : float
+        Seconds for the whole fit (shared between classes for multi-class).
+    pricing_time_limit : float
+        Seconds per pricing IP.
+    lp_solver, pricing_solver, mip_solver : {"highs", "cbc"}
+    complexity_grid : tuple of int
+        Candidates for ``max_complexity="auto"``.
+    n_thresholds : int
+        Quantile thresholds per numeric column for the shared Binarizer.
+    categorical_features : list or None
+        Columns to treat as categorical.
+    random_state : int
+    verbose : bool
+
+    Attributes
+    ----------
+    model_ : RuleSet or OneVsRestRuleSets
+        The rule set; multi-class problems get one rule set per class
+        (one-vs-rest), each printed.
+    complexity_ : int
+    objective_, lower_bound_, gap_, status_, trace_ :
+        From the engine (:class:`rulekit.colgen.ColGenResult`); lists with
+        one entry per class for multi-class problems.
+    max_complexity_ : int or list of int
+        The budget used (the chosen one with ``"auto"``).
+    result_ : ColGenResult or list of ColGenResult
+
+    Notes
+    -----
+    ``predict_proba`` returns, for rows where the rule set holds, the
+    training positive rate among training rows where it holds, and for the
+    other rows the positive rate among training rows where it does not hold
+    (weighted by ``sample_weight`` times ``class_weight``, the same costs the
+    engine minimises; 1 and 0 when a side has no weight).  Multi-class
+    probabilities normalise the members' positive probabilities.
+    """
+
+    _multiclass = True
+    _mines = False
+    _negations = True
+    _per_class_mining = False
+
+    def __init__(self, form="dnf", max_complexity="auto", max_literals=None, lambda0=0.0,
+                 lambda1=0.0, class_weight=None, pricing="auto", time_limit=120.0,
+                 pricing_time_limit=30.0, lp_solver="highs", pricing_solver="highs",
+                 mip_solver="cbc", complexity_grid=DEFAULT_GRID, n_thresholds=9,
+                 categorical_features=None, random_state=0, verbose=False):
+        self.form = form
+        self.max_complexity = max_complexity
+        self.max_literals = max_literals
+        self.lambda0 = lambda0
+        self.lambda1 = lambda1
+        self.class_weight = class_weight
+        self.pricing = pricing
+        self.time_limit = time_limit
+        self.pricing_time_limit = pricing_time_limit
+        self.lp_solver = lp_solver
+        self.pricing_solver = pricing_solver
+        self.mip_solver = mip_solver
+        self.complexity_grid = complexity_grid
+        self.n_thresholds = n_thresholds
+        self.categorical_features = categorical_features
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit the rule set.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+            Misclassification cost of each sample.
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        return self._fit(X, y, sample_weight)
+
+    # -- helpers --------------------------------------------------------------
+    def _check_params(self):
+        if self.form not in ("dnf", "cnf"):
+            raise ValueError(f"form must be 'dnf' or 'cnf', got {self.form!r}")
+        if not (isinstance(self.max_complexity, str) and self.max_complexity == "auto"):
+            check_positive_int(self.max_complexity, "max_complexity", minimum=2)
+        check_positive_int(self.max_literals, "max_literals", allow_none=True)
+        check_nonneg_number(self.lambda0, "lambda0")
+        check_nonneg_number(self.lambda1, "lambda1")
+        check_nonneg_number(self.time_limit, "time_limit", strictly_positive=True)
+        if self.class_weight is not None and not isinstance(self.class_weight, dict) and (
+                self.class_weight != "balanced"):
+            raise ValueError(
+                f"class_weight must be None, 'balanced' or a dict, got {self.class_weight!r}")
+
+    def _weights(self, y_bin, y_codes, sample_weight):
+        w = np.ones(y_bin.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
+        cw = self.class_weight
+        if cw is None:
+            return None if sample_weight is None else w
+        if cw == "balanced":
+            n = y_bin.shape[0]
+            npos = max(int(y_bin.sum()), 1)
+            nneg = max(n - int(y_bin.sum()), 1)
+            return w * np.where(y_bin == 1, n / (2.0 * npos), n / (2.0 * nneg))
+        factors = np.array([float(cw.get(c, 1.0)) for c in self.classes_])
+        if np.any(factors < 0) or not np.all(np.isfinite(factors)):
+            raise ValueError("class_weight values must be finite and non-negative")
+        return w * factors[y_codes]
+
+    def _fit_model(self, *, B, A, y, antecedents, sample_weight):
+        conditions = self.binarizer_.conditions_
+        meta = condition_metadata(conditions)
+        n_classes = len(self.classes_)
+        targets = [1] if n_classes == 2 else list(range(n_classes))
+        budget = float(self.time_limit) / len(targets)
+        members, results, budgets = [], [], []
+        for k in targets:
+            yk = (y == k).astype(np.int64)
+            wk = self._weights(yk, y, sample_weight)
+            kw = dict(form=self.form, max_literals=self.max_literals, lambda0=self.lambda0,
+                      lambda1=self.lambda1, pricing=self.pricing,
+                      pricing_time_limit=self.pricing_time_limit, lp_solver=self.lp_solver,
+                      pricing_solver=self.pricing_solver, mip_solver=self.mip_solver,
+                      random_state=self.random_state, **meta)
+            left = budget
+            if isinstance(self.max_complexity, str):
+                C, errs = choose_complexity(B, yk, grid=self.complexity_grid,
+                                            time_limit=budget / 3.0, sample_weight=wk, **kw)
+                left = budget * 2.0 / 3.0
+                if self.verbose:
+                    log.info("class %r: validation errors %s -> C=%d",
+                             self.classes_[k], errs, C)
+            else:
+                C = int(self.max_complexity)
+            res = solve(B, yk, max_complexity=C, time_limit=left, sample_weight=wk, **kw)
+            if self.verbose:
+                log.info("class %r: %s, objective %.4g, bound %s", self.classes_[k],
+                         res.status, res.objective, res.lower_bound)
+            members.append(self._rule_set(res, B, yk, k, wk))
+            results.append(res)
+            budgets.append(C)
+        if n_classes == 2:
+            res = results[0]
+            self.result_ = res
+            self.objective_, self.lower_bound_, self.gap_ = res.objective, res.lower_bound, res.gap
+            self.status_, self.trace_ = res.status, res.trace
+            self.max_complexity_ = budgets[0]
+            model = members[0]
+        else:
+            self.result_ = results
+            self.objective_ = [r.objective for r in results]
+            self.lower_bound_ = [r.lower_bound for r in results]
+            self.gap_ = [r.gap for r in results]
+            self.status_ = [r.status for r in results]
+            self.trace_ = [r.trace for r in results]
+            self.max_complexity_ = budgets
+            model = OneVsRestRuleSets(members, conditions, list(self.classes_))
+        self.complexity_ = int(model.complexity)
+        return model
+
+    def _rule_set(self, res, B, yk, k, sample_weight):
+        """RuleSet for one binary problem, with training positive rates."""
+        conditions = self.binarizer_.conditions_
+        holds = res.predict(B).astype(bool)
+        clauses = list(res.clauses)
+        if res.constant is not None:
+            # single-class target: the trivial rule set; "always true" as a DNF
+            # is written as the empty CNF
+            form = "cnf" if res.constant == 1 else "dnf"
+            clauses = []
+        else:
+            form = self.form
+        n_t, n_f = int(holds.sum()), int((~holds).sum())
+        pos_t, pos_f = int(yk[holds].sum()), int(yk[~holds].sum())
+        sw = np.ones(yk.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
+        w_t, w_f = sw[holds].sum(), sw[~holds].sum()
+        p_t = float((sw * yk)[holds].sum() / w_t) if w_t > 0 else 1.0
+        p_f = float((sw * yk)[~holds].sum() / w_f) if w_f > 0 else 0.0
+        if len(self.classes_) == 2:
+            classes = list(self.classes_)
+        else:
+            label = self.classes_[k]
+            classes = [f"not {label}", label]
+        return RuleSet(clauses, form, conditions, classes, proba_true=p_t, proba_false=p_f,
+                       counts_true=(n_t - pos_t, pos_t), counts_false=(n_f - pos_f, pos_f))

@@ -1,0 +1,286 @@
+"""Master problems: the restricted master LP (kept alive) and the restricted MIP.
+
+Rows of the problem are the *distinct* binary rows of the data (identical rows
+are merged, their weights summed): ``wp[u]`` is the total false-negative cost
+of the positives in row ``u`` and ``wq[u]`` the total cost of the negatives.
+A clause ``k`` covers row ``u`` when ``A[u, k]`` is true.
+
+RMLP (design note §1.2)::
+
+    min  sum_u wp_u xi_u + sum_k cost_k w_k
+    s.t. xi_u + sum_k A[u,k] w_k >= 1      for u with wp_u > 0   (dual mu_u >= 0)
+         sum_k (1 + |k|) w_k     <= C                            (dual lam >= 0)
+         xi, w >= 0
+
+with ``cost_k = sum_u wq_u A[u,k] + lambda0 + lambda1 |k|``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pulp
+
+from ._solvers import PersistentHiGHS, _cbc, mip_solver
+
+
+class SolverFailure(RuntimeError):
+    """A back-end returned no usable solution."""
+
+
+class LPTimeLimit(SolverFailure):
+    """The master LP hit its time limit."""
+
+
+class MasterLP:
+    """The restricted master LP as one PuLP model that grows column by column.
+
+    Parameters
+    ----------
+    wp, wq : ndarray of float, shape (U,)
+        Positive / negative weight of each distinct row.
+    max_complexity : int or None
+        Budget ``C``; None drops the budget row.
+    lambda0, lambda1 : float
+        Penalty per clause and per literal (loss units).
+    solver : {"highs", "cbc"}
+
+    Notes
+    -----
+    With HiGHS the columns go straight into a live ``highspy`` model
+    (:class:`~._solvers.PersistentHiGHS`).  Writing a new column's cover-row
+    coefficients into the PuLP constraint objects costs a few microseconds
+    per nonzero in Python (seconds per round on large data), so those
+    coefficients are written lazily: :meth:`pulp_problem` brings the PuLP
+    model up to date, and it is called before any solve by a solver that
+    reads the PuLP rows (CBC).  Objective and budget terms are always
+    written immediately.
+    """
+
+    def __init__(self, wp, wq, max_complexity, lambda0, lambda1, solver="highs"):
+        self.wp = np.asarray(wp, dtype=float)
+        self.wq = np.asarray(wq, dtype=float)
+        self.C = max_complexity
+        self.lambda0 = float(lambda0)
+        self.lambda1 = float(lambda1)
+        self.solver_name = solver
+        self.pos_rows = np.flatnonzero(self.wp > 0)
+        # position of each distinct row among the cover rows (-1: none)
+        self.cover_pos = np.full(self.wp.shape[0], -1, dtype=np.int64)
+        self.cover_pos[self.pos_rows] = np.arange(self.pos_rows.size)
+
+        self.prob = pulp.LpProblem("rmlp", pulp.LpMinimize)
+        self.xi = [self.prob.add_variable(f"xi_{u}", lowBound=0) for u in self.pos_rows]
+        self.prob.objective = pulp.LpAffineExpression(
+            [(v, float(self.wp[u])) for v, u in zip(self.xi, self.pos_rows)]
+        )
+        self.cover = []
+        for v, u in zip(self.xi, self.pos_rows):
+            con = pulp.LpConstraint(pulp.LpAffineExpression([(v, 1.0)]),
+                                    sense=pulp.LpConstraintGE, rhs=1.0, name=f"cover_{u}")
+            self.prob.addConstraint(con)
+            self.cover.append(con)
+        self.budget = None
+        if self.C is not None:
+            self.budget = pulp.LpConstraint(pulp.LpAffineExpression(),
+                                            sense=pulp.LpConstraintLE,
+                                            rhs=float(self.C), name="budget")
+            self.prob.addConstraint(self.budget)
+        self.w = []
+        self.costs = []
+        self.sizes = []
+        self._unwritten = []      # (var, cover positions) not yet in the PuLP rows
+        self._persistent = None
+        if solver == "highs":
+            self._persistent = PersistentHiGHS()
+            ncov = len(self.cover)
+            cons = self.cover + ([self.budget] if self.budget is not None else [])
+            lower = np.r_[np.ones(ncov), [-np.inf] if self.budget is not None else []]
+            upper = np.r_[np.full(ncov, np.inf), [float(self.C)] if self.budget is not None else []]
+            self._persistent.set_rows(cons, lower, upper)
+            for i, (v, u) in enumerate(zip(self.xi, self.pos_rows)):
+                self._persistent.add_column(v, self.wp[u], [i], [1.0])
+
+    # -- columns ---------------------------------------------------------
+    def column_cost(self, mask, n_literals):
+        return float(self.wq[mask].sum() + self.lambda0 + self.lambda1 * n_literals)
+
+    def add_column(self, mask, n_literals):
+        """Add one clause (its coverage ``mask`` over distinct rows) to the live model."""
+        k = len(self.w)
+        var = self.prob.add_variable(f"w_{k}", lowBound=0)
+        cost = self.column_cost(mask, n_literals)
+        c_k = 1 + n_literals
+        self.prob.objective.addterm(var, cost)
+        rows = self.cover_pos[np.flatnonzero(mask)]
+        rows = rows[rows >= 0]
+        self._unwritten.append((var, rows))
+        coef = np.ones(rows.size)
+        if self.budget is not None:
+            self.budget.expr.addterm(var, float(c_k))
+            rows = np.append(rows, len(self.cover))
+            coef = np.append(coef, float(c_k))
+        self.prob._register_variable(var)
+        if self._persistent is not None:
+            self._persistent.add_column(var, cost, rows, coef)
+        self.w.append(var)
+        self.costs.append(cost)
+        self.sizes.append(c_k)
+
+    def pulp_problem(self):
+        """The PuLP model with every column's cover-row coefficients written in."""
+        for var, rows in self._unwritten:
+            for r in rows:
+                self.cover[r].expr.addterm(var, 1.0)
+        self._unwritten = []
+        return self.prob
+
+    # -- solve -----------------------------------------------------------
+    def solve(self, time_limit):
+        """Solve the RMLP; return ``(z, mu, lam, w)``.
+
+        ``mu`` is indexed by distinct row (zero for rows without a cover row).
+        Raises :class:`LPTimeLimit` or :class:`SolverFailure` when the LP is
+        not solved to optimality.
+        """
+        if self._persistent is not None:
+            self._persistent.set_time_limit(time_limit)
+            self.prob.solve(self._persistent)
+        else:
+            self.pulp_problem().solve(
+                _cbc(msg=False, timeLimit=max(1, int(np.ceil(time_limit)))))
+        if self.prob.status != pulp.LpStatusOptimal or self.prob.sol_status not in (
+            pulp.LpSolutionOptimal,
+        ):
+            st = getattr(self._persistent, "last_status", None)
+            if st is not None and "TimeLimit" in str(st):
+                raise LPTimeLimit("master LP hit its time limit")
+            raise SolverFailure(
+                f"master LP ({self.solver_name}) returned status "
+                f"{pulp.LpStatus.get(self.prob.status)}"
+            )
+        mu = np.zeros(self.wp.shape[0])
+        pis = np.array([c.pi if c.pi is not None else 0.0 for c in self.cover])
+        mu[self.pos_rows] = np.clip(pis, 0.0, None) if pis.size else pis
+        lam = 0.0
+        if self.budget is not None and self.budget.pi is not None:
+            lam = max(-float(self.budget.pi), 0.0)
+        xi = np.array([v.varValue or 0.0 for v in self.xi])
+        w = np.array([v.varValue or 0.0 for v in self.w])
+        z = float(self.wp[self.pos_rows] @ xi + np.dot(self.costs, w)) if (xi.size or w.size) else 0.0
+        return z, mu, lam, w
+
+    def dual_value(self, mu, lam):
+        """Dual objective ``sum mu - C lam`` (equals the RMLP value at an optimum)."""
+        val = float(mu.sum())
+        if self.C is not None:
+            val -= self.C * lam
+        return val
+
+
+def rule_objective(A_sel, sizes, wp, wq, lambda0, lambda1):
+    """Exact objective of a rule set: Hamming loss + penalties.
+
+    ``A_sel`` is the (U, m) coverage of the selected clauses, ``sizes`` their
+    literal counts.
+    """
+    counts = A_sel.sum(axis=1) if A_sel.size else np.zeros(wp.shape[0])
+    loss = float(wp[counts == 0].sum() + (wq * counts).sum())
+    pen = float(sum(lambda0 + lambda1 * s for s in sizes))
+    return loss + pen
+
+
+def greedy_selection(A, n_lits, wp, wq, C, lambda0, lambda1, order):
+    """Greedy fallback: add columns in ``order``, keep each that lowers the objective."""
+    chosen = []
+    used = 0
+    best = rule_objective(A[:, []], [], wp, wq, lambda0, lambda1)
+    for k in order:
+        c_k = 1 + n_lits[k]
+        if C is not None and used + c_k > C:
+            continue
+        trial = chosen + [k]
+        val = rule_objective(A[:, trial], [n_lits[j] for j in trial], wp, wq, lambda0, lambda1)
+        if val < best - 1e-12:
+            chosen, best, used = trial, val, used + c_k
+    return chosen, best
+
+
+def prune_selection(chosen, A, n_lits, wp, wq, lambda0, lambda1):
+    """Drop clauses whose removal does not increase the objective (design note §5)."""
+    chosen = list(chosen)
+    best = rule_objective(A[:, chosen], [n_lits[j] for j in chosen], wp, wq, lambda0, lambda1)
+    changed = True
+    while changed:
+        changed = False
+        # try the biggest clauses first: removing them saves the most complexity
+        for k in sorted(chosen, key=lambda j: -n_lits[j]):
+            trial = [j for j in chosen if j != k]
+            val = rule_objective(A[:, trial], [n_lits[j] for j in trial], wp, wq, lambda0, lambda1)
+            if val <= best + 1e-9:
+                chosen, best, changed = trial, min(best, val), True
+                break
+    return chosen, best
+
+
+def solve_rmip(A, n_lits, wp, wq, C, lambda0, lambda1, solver, time_limit, warm=None):
+    """Restricted master IP over the generated columns.
+
+    Positive rows with identical coverage over the columns are merged first
+    (an exact reduction), and positives no column covers become a constant.
+
+    Returns
+    -------
+    chosen : list of int or None
+        Selected column indices (None if the solver gave no integer solution).
+    proven : bool
+        True when the solver proved optimality.
+    """
+    K = A.shape[1]
+    if K == 0:
+        return [], True
+    n_lits = np.asarray(n_lits)
+    costs = (wq[:, None] * A).sum(axis=0) + lambda0 + lambda1 * n_lits
+    pos = np.flatnonzero(wp > 0)
+    Ap = A[pos]
+    covered = Ap.any(axis=1)
+    Ap, wpp = Ap[covered], wp[pos][covered]
+    sig, inv = np.unique(np.packbits(Ap, axis=1), axis=0, return_inverse=True)
+    inv = inv.ravel()
+    wsig = np.bincount(inv, weights=wpp, minlength=sig.shape[0])
+    first = np.zeros(sig.shape[0], dtype=np.int64)
+    first[inv[::-1]] = np.arange(inv.size)[::-1]
+    Asig = Ap[first]
+
+    prob = pulp.LpProblem("rmip", pulp.LpMinimize)
+    w = [prob.add_variable(f"w_{k}", cat=pulp.LpBinary) for k in range(K)]
+    xi = [prob.add_variable(f"xi_{s}", lowBound=0, upBound=1) for s in range(sig.shape[0])]
+    # expressions built from term lists: much faster than lpSum on big models
+    prob.objective = pulp.LpAffineExpression(
+        [(xi[s], float(wsig[s])) for s in range(len(xi))]
+        + [(w[k], float(costs[k])) for k in range(K)])
+    for s in range(len(xi)):
+        terms = [(xi[s], 1.0)] + [(w[k], 1.0) for k in np.flatnonzero(Asig[s])]
+        prob.addConstraint(pulp.LpConstraint(pulp.LpAffineExpression(terms),
+                                             sense=pulp.LpConstraintGE, rhs=1.0,
+                                             name=f"c{s}"))
+    if C is not None:
+        prob.addConstraint(pulp.LpConstraint(
+            pulp.LpAffineExpression([(w[k], float(1 + n_lits[k])) for k in range(K)]),
+            sense=pulp.LpConstraintLE, rhs=float(C), name="budget"))
+    if warm is not None:
+        ws = set(int(k) for k in warm)
+        for k in range(K):
+            w[k].setInitialValue(1 if k in ws else 0)
+        covered_by_warm = Asig[:, sorted(ws)].any(axis=1) if ws else np.zeros(len(xi), bool)
+        for s in range(len(xi)):
+            xi[s].setInitialValue(0 if covered_by_warm[s] else 1)
+    prob.solve(mip_solver(solver, time_limit, warm_start=warm is not None))
+    if prob.status != pulp.LpStatusOptimal:
+        return None, False
+    vals = np.array([v.varValue if v.varValue is not None else np.nan for v in w])
+    if np.any(np.isnan(vals)) or np.any(np.abs(vals - np.round(vals)) > 1e-6):
+        return None, False
+    chosen = [int(k) for k in np.flatnonzero(np.round(vals) == 1)]
+    if C is not None and sum(1 + n_lits[k] for k in chosen) > C:
+        return None, False
+    return chosen, prob.sol_status == pulp.LpSolutionOptimal

@@ -1,0 +1,131 @@
+"""Result types of the column-generation engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class IterationRecord:
+    """One column-generation round.
+
+    Attributes
+    ----------
+    iteration : int
+    rmlp : float
+        Value of the restricted master LP.
+    dual_value : float
+        ``sum(mu) - C * lam`` (equals ``rmlp`` by strong duality).
+    bound : float or None
+        Early-termination (Lagrangian) lower bound of this round, when the
+        pricing produced a valid bound on the minimum reduced cost.
+    n_added : int
+        Columns added this round.
+    pricing : str
+        Which pricing produced this round's columns (or its certificate):
+        ``"beam"``, ``"enum"`` (exact branch-and-bound), ``"ip"``,
+        ``"ip-sampled"`` or ``"none"`` (RMLP already 0).
+    best_rc : float or None
+        Most negative exact reduced cost among checked candidates.
+    time : float
+        Seconds since the start of ``solve``.
+    n_columns : int
+        Columns in the master after this round.
+    lam : float
+        Budget-row dual.
+    duals : ndarray or None
+        Per-sample cover duals (only with ``record_duals=True``; zero for
+        negatives; for CNF they refer to the negated problem).
+    """
+
+    iteration: int
+    rmlp: float
+    dual_value: float
+    bound: float | None
+    n_added: int
+    pricing: str
+    best_rc: float | None
+    time: float
+    n_columns: int
+    lam: float
+    duals: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class ColGenResult:
+    """Outcome of :func:`rulekit.colgen.solve`.
+
+    Attributes
+    ----------
+    clauses : tuple of tuple of int
+        Selected clauses as sorted condition indices.  DNF: each clause is a
+        conjunction and the model is their OR.  CNF: each clause is a
+        *disjunction* of the original conditions and the model is their AND.
+    form : {"dnf", "cnf"}
+    objective : float
+        Hamming loss (weighted) plus penalties of the returned rule set.
+    lower_bound : float or None
+        Proven lower bound on the optimal objective over all rule sets within
+        the budget; None when pricing was sampled (no certificate).
+    gap : float or None
+        ``(objective - lower_bound) / max(objective, 1e-9)`` (0 when both are 0).
+    status : str
+        ``"optimal"`` (objective equals the bound), ``"lp_optimal"`` (master
+        LP solved to proven optimality, integrality gap remains),
+        ``"time_limit"``, ``"feasible"`` (heuristic/sampled pricing, iteration
+        cap, solver failure) or ``"interrupted"`` (Ctrl-C).
+    trace : tuple of IterationRecord
+    complexity : int
+        Number of clauses plus number of literals.
+    constant : int or None
+        When the training labels had a single class, the prediction (0 or 1)
+        of the trivial rule set returned (empty DNF is 0, empty CNF is 1;
+        a single-class-1 DNF is "always true").
+    lp_value : float or None
+        Last RMLP value (``z_MLP`` when proven).
+    n_columns : int
+        Number of generated columns.
+    lp_proven : bool
+        True when the master LP was proven optimal over *all* clauses
+        (``lp_value`` is then ``z_MLP``).
+    """
+
+    clauses: tuple
+    form: str
+    objective: float
+    lower_bound: float | None
+    gap: float | None
+    status: str
+    trace: tuple
+    complexity: int
+    constant: int | None = None
+    lp_value: float | None = None
+    n_columns: int = 0
+    lp_proven: bool = False
+
+    @property
+    def upper_bound(self) -> float:
+        return self.objective
+
+    def predict(self, B) -> np.ndarray:
+        """Predictions (0/1) of the rule set on a boolean condition matrix."""
+        return predict_clauses(self.clauses, self.form, B, self.constant)
+
+
+def predict_clauses(clauses, form, B, constant=None) -> np.ndarray:
+    """Evaluate a DNF (OR of ANDs) or CNF (AND of ORs) on ``B``."""
+    B = np.asarray(B, dtype=bool)
+    n = B.shape[0]
+    if constant is not None:
+        return np.full(n, int(constant), dtype=np.int64)
+    if form == "dnf":
+        out = np.zeros(n, dtype=bool)
+        for c in clauses:
+            out |= B[:, list(c)].all(axis=1)
+    else:
+        out = np.ones(n, dtype=bool)
+        for c in clauses:
+            out &= B[:, list(c)].any(axis=1)
+    return out.astype(np.int64)

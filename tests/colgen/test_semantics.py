@@ -1,0 +1,217 @@
+"""CNF by De Morgan, sampling, single class, bad input, solver failure, metadata."""
+
+from collections import namedtuple
+
+import numpy as np
+import pytest
+
+from colgen_helpers import brute_force_optimum, tictactoe_conditions
+from rulekit.colgen import available_solvers, condition_metadata, predict_clauses, solve
+from rulekit.colgen import _solve as solve_mod
+
+
+def _data(seed, n=40, d=6):
+    rng = np.random.default_rng(seed)
+    B = rng.random((n, d)) < 0.5
+    y = ((B[:, 0] | B[:, 1]) & (B[:, 2] | B[:, 3])).astype(int)
+    flip = rng.random(n) < 0.1
+    y[flip] = 1 - y[flip]
+    return B, y
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cnf_equals_dnf_on_negated_problem(seed):
+    B, y = _data(seed)
+    cnf = solve(B, y, form="cnf", max_complexity=8, max_literals=3)
+    dnf = solve(~B, 1 - y, form="dnf", max_complexity=8, max_literals=3)
+    assert cnf.objective == dnf.objective
+    assert cnf.lower_bound == dnf.lower_bound
+    assert cnf.complexity == dnf.complexity
+    assert cnf.clauses == dnf.clauses
+    np.testing.assert_array_equal(cnf.predict(B), 1 - dnf.predict(~B))
+    # the displayed CNF, evaluated literally over the original conditions
+    lit = np.ones(B.shape[0], dtype=bool)
+    for c in cnf.clauses:
+        lit &= B[:, list(c)].any(axis=1)
+    np.testing.assert_array_equal(lit.astype(int), cnf.predict(B))
+
+
+def test_cnf_with_negation_map_matches_explicit_complement():
+    B0, y = _data(5, d=4)
+    B = np.hstack([B0, ~B0])  # columns j and j+4 complement each other
+    neg = np.r_[np.arange(4, 8), np.arange(0, 4)]
+    a = solve(B, y, form="cnf", max_complexity=8, max_literals=3, negation_of=neg)
+    b = solve(B, y, form="cnf", max_complexity=8, max_literals=3)
+    assert a.clauses == b.clauses and a.objective == b.objective
+    bad = neg.copy()
+    bad[0] = 1
+    with pytest.raises(ValueError, match="negation_of"):
+        solve(B, y, form="cnf", negation_of=bad)
+
+
+def test_cnf_optimum_is_brute_force_on_complement():
+    B, y = _data(9, n=14, d=4)
+    res = solve(B, y, form="cnf", max_complexity=6, max_literals=3, pricing="ip")
+    opt = brute_force_optimum(~B, 1 - y, np.ones(B.shape[0]), 6, 3)
+    assert res.lower_bound <= opt <= res.objective
+
+
+def test_sampling_path():
+    rng = np.random.default_rng(0)
+    n, d = 400, 10
+    B = rng.random((n, d)) < 0.5
+    y = ((B[:, 0] & B[:, 1]) | (B[:, 2] & B[:, 3] & B[:, 4])).astype(int)
+    flip = rng.random(n) < 0.1
+    y[flip] = 1 - y[flip]
+    kw = dict(max_complexity=10, max_literals=3, pricing="ip", sample_rows=60,
+              random_state=3, ip_early_stop=None)
+    a = solve(B, y, **kw)
+    b = solve(B, y, **kw)
+    assert a.lower_bound is None and a.gap is None
+    assert a.status == "feasible"
+    assert any(t.pricing == "ip-sampled" for t in a.trace)
+    added = [t for t in a.trace if t.n_added]
+    assert added and all(t.best_rc < -1e-6 for t in added)
+    assert a.clauses == b.clauses and a.objective == b.objective
+    # exact objective of the returned rules on the full data
+    counts = sum(B[:, list(c)].all(axis=1).astype(int) for c in a.clauses)
+    assert a.objective == float(((counts == 0) & (y == 1)).sum() + counts[y == 0].sum())
+    # a full (unsampled) run on the same data certifies a bound
+    full = solve(B, y, max_complexity=10, max_literals=3, pricing="ip")
+    assert full.lower_bound is not None and full.lower_bound <= a.objective
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+@pytest.mark.parametrize("cls", [0, 1])
+def test_single_class(form, cls):
+    B, _ = _data(0, n=10)
+    y = np.full(10, cls)
+    res = solve(B, y, form=form)
+    assert res.clauses == ()
+    np.testing.assert_array_equal(res.predict(B), y)
+    assert res.objective == 0.0 and res.status == "optimal"
+
+
+def test_bad_input():
+    B, y = _data(0, n=10)
+    with pytest.raises(ValueError, match="B must be boolean"):
+        solve(B.astype(int) * 2, y)
+    with pytest.raises(ValueError, match="B must be"):
+        solve(np.array([["a"] * 3] * 10), y)
+    with pytest.raises(ValueError, match="max_complexity"):
+        solve(B, y, max_complexity=1)
+    with pytest.raises(ValueError, match="max_literals"):
+        solve(B, y, max_literals=0)
+    with pytest.raises(ValueError, match="sample_weight"):
+        solve(B, y, sample_weight=-np.ones(10))
+    with pytest.raises(ValueError, match="y must"):
+        solve(B, np.arange(10))
+    with pytest.raises(ValueError, match="lambda0"):
+        solve(B, y, lambda0=-1)
+    with pytest.raises(ValueError, match="pricing"):
+        solve(B, y, pricing="greedy")
+    with pytest.raises(ValueError, match="form"):
+        solve(B, y, form="dnnf")
+    with pytest.raises(ValueError, match=r"available solvers: \["):
+        solve(B, y, lp_solver="gurobi")
+    with pytest.raises(ValueError, match="mip_solver"):
+        solve(B, y, mip_solver="cplex")
+
+
+def test_unavailable_solver_lists_available(monkeypatch):
+    from rulekit.colgen import _solvers
+
+    monkeypatch.setattr(_solvers, "available_solvers", lambda: ["cbc"])
+    B, y = _data(0, n=10)
+    with pytest.raises(ValueError, match=r"'highs' is not installed.*\['cbc'\]"):
+        solve(B, y, pricing_solver="highs")
+    assert set(available_solvers()) <= {"highs", "cbc"}
+
+
+def test_solver_failure_mid_run_returns_best_found(monkeypatch):
+    B, y = _data(4, n=300, d=10)
+    calls = {"n": 0}
+    real = solve_mod.beam_search
+
+    def flaky(*args, **kw):
+        calls["n"] += 1
+        if calls["n"] > 2:
+            raise RuntimeError("solver crashed")
+        return real(*args, **kw)
+
+    monkeypatch.setattr(solve_mod, "beam_search", flaky)
+    with pytest.warns(RuntimeWarning, match="solver"):
+        res = solve(B, y, max_complexity=20, max_literals=3, time_limit=30)
+    assert res.status == "feasible"
+    assert len(res.clauses) > 0
+    # still the exact objective of a real rule set, better than predicting one class
+    assert res.objective < min(y.sum(), (1 - y).sum())
+
+
+def test_condition_metadata_adapter():
+    Cond = namedtuple("Cond", "feature op value")
+    conds = [Cond("age", "<=", 30), Cond("age", ">", 30), Cond("sex", "==", "M"),
+             Cond("sex", "!=", "M"), Cond("age", "is missing", None), Cond("age", "<=", 50)]
+    meta = condition_metadata(conds)
+    np.testing.assert_array_equal(meta["column_groups"], [0, 0, 1, 1, 0, 0])
+    np.testing.assert_array_equal(meta["column_ops"], [0, 1, 2, 3, 4, 0])
+    np.testing.assert_array_equal(meta["negation_of"], [1, 0, 3, 2, -1, -1])
+    assert meta["column_thresholds"][0] == 30 and np.isnan(meta["column_thresholds"][2])
+
+
+def test_metadata_pruning_keeps_optimum():
+    # x <= t / x > t literals of one numeric feature plus noise columns
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 10, 60)
+    z = rng.random(60) < 0.5
+    y = (((x > 2) & (x <= 6)) | z & (x > 8)).astype(int)
+    cols, g, o, t = [], [], [], []
+    for thr in (2, 4, 6, 8):
+        cols += [x <= thr, x > thr]
+        g += [0, 0]
+        o += [0, 1]
+        t += [thr, thr]
+    cols += [z, ~z]
+    g += [1, 1]
+    o += [2, 3]
+    t += [np.nan, np.nan]
+    B = np.column_stack(cols)
+    res = solve(B, y, max_complexity=6, max_literals=2, column_groups=g, column_ops=o,
+                column_thresholds=t)
+    assert res.objective == 0.0
+    assert res.status == "optimal"
+
+
+def test_predict_clauses_forms():
+    B = np.array([[1, 0], [0, 1], [1, 1], [0, 0]], dtype=bool)
+    np.testing.assert_array_equal(predict_clauses(((0,), (1,)), "dnf", B), [1, 1, 1, 0])
+    np.testing.assert_array_equal(predict_clauses(((0,), (1,)), "cnf", B), [0, 0, 1, 0])
+    np.testing.assert_array_equal(predict_clauses((), "cnf", B), [1, 1, 1, 1])
+
+
+def test_callback_can_stop():
+    B, y = _data(4, n=300, d=10)
+    seen = []
+    res = solve(B, y, max_complexity=20, max_literals=3, initial_beam=False,
+                callback=lambda rec: seen.append(rec) or len(seen) >= 2)
+    assert len(seen) == 2 and len(res.trace) == 2
+    assert res.status == "feasible"
+
+
+def test_choose_complexity_prefers_small_budget_when_enough():
+    from rulekit.colgen import choose_complexity
+
+    rng = np.random.default_rng(1)
+    B = rng.random((120, 6)) < 0.5
+    y = (B[:, 0] & B[:, 1]).astype(int)  # complexity 3 fits exactly
+    best, errors = choose_complexity(B, y, grid=(3, 8), n_splits=3, time_limit=30)
+    assert best == 3 and errors[3] == 0.0
+
+
+def test_zero_weights():
+    B, y = _data(0, n=10)
+    with pytest.raises(ValueError, match="sample_weight is zero"):
+        solve(B, y, sample_weight=np.zeros(10))
+    w = np.where(y == 1, 0.0, 1.0)  # positives weightless: predict 0 everywhere
+    res = solve(B, y, sample_weight=w)
+    assert res.clauses == () and res.objective == 0.0
