@@ -2,6 +2,7 @@
 
 from .binarize import Binarizer, Condition
 from .compare import Comparison, baselines, compare_models
+from .colgen import BooleanRuleCGClassifier
 from .corels import CorelsClassifier
 from .frl import FallingRuleListClassifier, SoftFallingRuleListClassifier
 from .mining import AntecedentSet, mine_antecedents
@@ -12,6 +13,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Binarizer",
     "CorelsClassifier",
+    "BooleanRuleCGClassifier",
     "FallingRuleListClassifier",
     "SoftFallingRuleListClassifier",
     "compare_models",

@@ -35,6 +35,9 @@ LEARNERS: dict = {
     "corels": ("rulekit.corels:CorelsClassifier", {}, "certifiably optimal rule list"),
     "frl": ("rulekit.frl:FallingRuleListClassifier", {}, "falling rule list"),
     "softfrl": ("rulekit.frl:SoftFallingRuleListClassifier", {}, "softly falling rule list"),
+    "cg-dnf": ("rulekit.colgen:BooleanRuleCGClassifier", {"form": "dnf"}, "DNF rule set, column generation"),
+    "cg-cnf": ("rulekit.colgen:BooleanRuleCGClassifier", {"form": "cnf"}, "CNF rule set, column generation"),
+    "cg": ("rulekit.colgen:BooleanRuleCGClassifier", {"form": "dnf"}, "DNF rule set, column generation"),
 }
 # name -> key of rulekit.compare.baselines()
 BASELINES = {
@@ -213,7 +216,24 @@ def _demo_bank(args) -> None:
           f"rule's probability exceeds 1/(1+w) = {est.threshold_:.3f}")
 
 
-DEMOS = {"compas": _demo_compas, "bank": _demo_bank}
+def _demo_tictactoe(args) -> None:
+    import time
+
+    from .colgen import BooleanRuleCGClassifier
+
+    X, y = datasets.load_tictactoe(return_X_y=True)
+    print(f"tic-tac-toe endgames: {X.shape[0]} boards, x wins in {int((y == 'positive').sum())}\n")
+    est = BooleanRuleCGClassifier(form="dnf", max_complexity=32, max_literals=3, time_limit=120)
+    start = time.process_time()
+    est.fit(X, y)
+    print(f"BooleanRuleCGClassifier(form='dnf', max_complexity=32, max_literals=3): "
+          f"{len(est.binarizer_.conditions_)} conditions, {time.process_time() - start:.1f} CPU s\n")
+    print(est)
+    print(f"\nstatus {est.status_}, Hamming loss {est.objective_:g}, lower bound {est.lower_bound_}, "
+          f"complexity {est.complexity_}, training accuracy {est.score(X, y):.4f}")
+
+
+DEMOS = {"compas": _demo_compas, "bank": _demo_bank, "tictactoe": _demo_tictactoe}
 
 
 def cmd_demo(args) -> int:

@@ -208,6 +208,13 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             self.max_complexity_ = budgets
             model = OneVsRestRuleSets(members, conditions, list(self.classes_))
         self.complexity_ = int(model.complexity)
+        gaps = [r.gap for r in results]
+        self.certificate_ = {
+            "status": "optimal" if all(r.status == "optimal" for r in results)
+            else ", ".join(sorted({r.status for r in results})),
+            "objective": float(sum(r.objective for r in results)),
+            "gap": None if any(g is None for g in gaps) else float(max(gaps)),
+        }
         return model
 
     def _rule_set(self, res, B, yk, k, sample_weight):
