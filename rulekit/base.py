@@ -1,0 +1,276 @@
+"""The part every rulekit estimator shares.
+
+Contract for a learner's estimator (``rulekit/<learner>/_estimator.py``):
+
+* subclass :class:`RuleClassifierBase`; ``__init__`` stores its parameters
+  untouched (sklearn rule), using the shared names ``min_support``,
+  ``max_card``, ``n_thresholds``, ``categorical_features``, ``time_limit``,
+  ``random_state``, ``verbose`` where they apply;
+* set the class attributes ``_multiclass`` (may ``y`` have more than two
+  classes?), ``_mines`` (does the learner search over mined antecedents, or
+  over the binarized conditions directly?), ``_negations`` (should the
+  binarizer emit ``!=`` conditions?) and ``_per_class_mining``;
+* implement :meth:`RuleClassifierBase._fit_model`, which receives the
+  arrays the engine needs and returns a fitted model object from
+  :mod:`rulekit.models` (anything with ``predict``/``predict_proba`` over the
+  condition matrix).  It may set further fitted attributes (``result_``,
+  ``stats_``...);
+* optionally override :meth:`RuleClassifierBase._resolve_min_support`.
+
+:meth:`fit` then validates ``X``/``y``, sets ``classes_``, ``n_features_in_``
+(and ``feature_names_in_`` for DataFrames), fits ``binarizer_``, mines
+``antecedents_`` and stores ``model_``; ``predict``, ``predict_proba``,
+``score`` and ``str()`` work for every learner the same way.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d, validate_data
+
+from .binarize import Binarizer, _plain
+from .mining import AntecedentSet, mine_antecedents
+from .models import Rule, RuleList
+
+__all__ = ["RuleClassifierBase", "check_positive_int", "check_fraction", "check_nonneg_number"]
+
+
+# --- parameter checks shared by the learners ----------------------------------
+
+def check_positive_int(value, name: str, *, minimum: int = 1, allow_none: bool = False):
+    """Raise ``ValueError`` unless ``value`` is an integer >= ``minimum``."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def check_nonneg_number(value, name: str, *, strictly_positive: bool = False, allow_none: bool = False):
+    """Raise ``ValueError``/``TypeError`` unless ``value`` is a finite number >= 0 (> 0)."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    if not np.isfinite(value) or value < 0 or (strictly_positive and value == 0):
+        bound = "> 0" if strictly_positive else ">= 0"
+        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
+    return float(value)
+
+
+def check_fraction(value, name: str, *, allow_none: bool = False):
+    """Raise unless ``value`` is a number in (0, 1]."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number in (0, 1], got {value!r}")
+    if not 0 < value <= 1:
+        raise ValueError(f"{name} must be in (0, 1], got {value!r}")
+    return float(value)
+
+
+class RuleClassifierBase(ClassifierMixin, BaseEstimator):
+    """Shared validation, binarization, mining and prediction.
+
+    Subclasses provide ``__init__`` and :meth:`_fit_model`; see the module
+    docstring for the full contract.
+    """
+
+    _multiclass = True
+    _mines = True
+    _negations = False
+    _per_class_mining = True
+
+    # -- hooks ------------------------------------------------------------
+    def _resolve_min_support(self) -> float:
+        return check_fraction(getattr(self, "min_support", 0.05), "min_support")
+
+    def _fit_model(self, *, B: np.ndarray, A: np.ndarray | None, y: np.ndarray,
+                   antecedents: AntecedentSet | None, sample_weight):
+        """Run the engine; return a model from :mod:`rulekit.models`.
+
+        Parameters
+        ----------
+        B : ndarray of bool, shape (n_samples, n_conditions)
+            Binarized conditions (``self.binarizer_.conditions_``).
+        A : ndarray of bool, shape (n_samples, n_antecedents) or None
+            Mined antecedents (``antecedents``), when ``_mines`` is true.
+        y : ndarray of int, shape (n_samples,)
+            Class codes ``0..len(classes_)-1``.
+        antecedents : AntecedentSet or None
+        sample_weight : ndarray or None
+        """
+        raise NotImplementedError
+
+    # -- validation ---------------------------------------------------------
+    def _validate_X(self, X, *, reset: bool):
+        if isinstance(X, pd.DataFrame):
+            if not reset and hasattr(self, "feature_names_in_"):
+                missing = [c for c in self.feature_names_in_ if c not in X.columns]
+                if missing:
+                    raise ValueError(f"column(s) {missing} seen at fit time are missing from X")
+            validate_data(self, X, reset=reset, skip_check_array=True)
+            if not reset and X.shape[1] != self.n_features_in_:
+                raise ValueError(
+                    f"X has {X.shape[1]} features, but {type(self).__name__} is "
+                    f"expecting {self.n_features_in_} features as input"
+                )
+        else:
+            X = validate_data(
+                self, X, reset=reset, dtype=None, ensure_all_finite="allow-nan",
+                accept_sparse=False, ensure_min_samples=1, ensure_min_features=1,
+            )
+        if X.shape[0] == 0:
+            raise ValueError("X has 0 samples; at least one is required")
+        if X.shape[1] == 0:
+            raise ValueError("X has 0 features; at least one is required")
+        return X
+
+    def _validate_y(self, X, y):
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        y = column_or_1d(y, warn=True)
+        check_consistent_length(X, y)
+        if pd.isna(y).any():
+            raise ValueError("y contains missing values (NaN/None); drop or label those rows")
+        check_classification_targets(y)
+        classes, codes = np.unique(y, return_inverse=True)
+        if classes.size < 2:
+            raise ValueError(
+                f"y has only one class ({_plain(classes[0])!r}); a classifier needs "
+                "at least two classes to learn from"
+            )
+        if classes.size > 2 and not self._multiclass:
+            raise ValueError(
+                f"{type(self).__name__} is a binary classifier but y has "
+                f"{classes.size} classes; pass a y with exactly two classes"
+            )
+        return classes, codes.astype(np.int64)
+
+    def _validate_weights(self, sample_weight, n: int):
+        if sample_weight is None:
+            return None
+        w = np.asarray(sample_weight, dtype=float).reshape(-1)
+        if w.shape[0] != n:
+            raise ValueError(f"sample_weight has {w.shape[0]} entries but X has {n} rows")
+        if not np.isfinite(w).all() or (w < 0).any():
+            raise ValueError("sample_weight must be finite and non-negative")
+        return w
+
+    def _binarizer(self) -> Binarizer:
+        return Binarizer(
+            n_thresholds=getattr(self, "n_thresholds", 9),
+            categorical_features=getattr(self, "categorical_features", None),
+            negations=self._negations,
+        )
+
+    # -- sklearn API ------------------------------------------------------------
+    def fit(self, X, y):
+        """Binarize ``X``, mine antecedents (where the learner uses them) and search.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Numeric and categorical columns; missing values allowed.
+        y : array-like of shape (n_samples,)
+            Class labels (strings, ints or bools).
+
+        Returns
+        -------
+        self
+        """
+        return self._fit(X, y, None)
+
+    def _fit(self, X, y, sample_weight):
+        """Shared body of ``fit``; learners with weights call it from their own ``fit``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Numeric and categorical columns; missing values allowed.
+        y : array-like of shape (n_samples,)
+            Class labels (strings, ints or bools).
+        sample_weight : array-like of shape (n_samples,) or None
+        """
+        X = self._validate_X(X, reset=True)
+        self.classes_, codes = self._validate_y(X, y)
+        weights = self._validate_weights(sample_weight, len(codes))
+        self.binarizer_ = self._binarizer().fit(X)
+        B = self.binarizer_.transform(X)
+        A, antecedents = None, None
+        if self._mines:
+            antecedents = mine_antecedents(
+                B, codes,
+                min_support=self._resolve_min_support(),
+                max_card=check_positive_int(getattr(self, "max_card", 2), "max_card"),
+                per_class=self._per_class_mining,
+                conditions=self.binarizer_.conditions_,
+            )
+            self.antecedents_ = antecedents
+            A = antecedents.matrix
+        self.model_ = self._fit_model(B=B, A=A, y=codes, antecedents=antecedents, sample_weight=weights)
+        return self
+
+    def _conditions(self, X) -> np.ndarray:
+        check_is_fitted(self, "model_")
+        X = self._validate_X(X, reset=False)
+        return self.binarizer_.transform(X)
+
+    def _to_labels(self, values) -> np.ndarray:
+        index = {_plain(c): k for k, c in enumerate(self.classes_)}
+        return self.classes_[np.fromiter((index[_plain(v)] for v in values), dtype=np.int64, count=len(values))]
+
+    def predict(self, X):
+        """Predicted class of each row."""
+        B = self._conditions(X)
+        return self._to_labels(self.model_.predict(B))
+
+    def predict_proba(self, X):
+        """Class probabilities, columns in ``classes_`` order."""
+        B = self._conditions(X)
+        return self.model_.predict_proba(B)
+
+    def __str__(self) -> str:
+        if hasattr(self, "model_"):
+            return str(self.model_)
+        return self.__repr__()
+
+    def _repr_html_(self) -> str:
+        if hasattr(self, "model_"):
+            return self.model_._repr_html_()
+        return f"<pre>{self.__repr__()}</pre>"
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.classifier_tags.multi_class = self._multiclass
+        return tags
+
+    # -- helpers for learners that produce rule lists --------------------------
+    def _rule_list(self, items, rule_codes, default_code, B, y, *, probabilities=None) -> RuleList:
+        """Build a :class:`RuleList` from antecedents given as condition tuples.
+
+        ``rule_codes``/``default_code`` are class codes; training counts per
+        rule are recomputed here from ``B`` and ``y`` by first-match capture,
+        so every learner reports them the same way.  ``probabilities``
+        optionally gives each rule's (and, last, the default's) stated
+        probability of each class.
+        """
+        n_classes = len(self.classes_)
+        free = np.ones(B.shape[0], dtype=bool)
+        rules = []
+        for k, (item, code) in enumerate(zip(items, rule_codes)):
+            hit = free & np.all(B[:, list(item)], axis=1)
+            counts = tuple(int(v) for v in np.bincount(y[hit], minlength=n_classes))
+            probs = None if probabilities is None else tuple(float(p) for p in probabilities[k])
+            rules.append(Rule(tuple(int(j) for j in item), _plain(self.classes_[code]), counts, probs))
+            free &= ~hit
+        counts = tuple(int(v) for v in np.bincount(y[free], minlength=n_classes))
+        probs = None if probabilities is None else tuple(float(p) for p in probabilities[len(rules)])
+        default = Rule((), _plain(self.classes_[default_code]), counts, probs)
+        return RuleList(rules, default, self.binarizer_.conditions_, list(self.classes_))

@@ -1,0 +1,280 @@
+"""The ``rulekit`` command.
+
+Sub-commands::
+
+    rulekit fit DATA.csv --target COL --model corels [options] [--save model.json]
+    rulekit predict model.json DATA.csv [--output preds.csv]
+    rulekit compare DATA.csv --target COL --models corels,cart,rf [--cv 5] [--plot out.png]
+    rulekit demo [compas|tictactoe|bank]
+    rulekit datasets
+
+Mistakes (a missing file, an unknown column or model, a bad option) are
+reported as one line on stderr with exit status 2, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import __version__, datasets
+
+MODEL_FORMAT = "rulekit-model"
+
+
+class CliError(Exception):
+    """A user mistake: reported as one line, exit status 2."""
+
+
+# --- learners the command knows -------------------------------------------------------
+# name -> (import path "module:Class", fixed parameters, description).  Learners
+# are imported only when used, so `rulekit datasets` stays fast.
+LEARNERS: dict = {}
+# name -> key of rulekit.compare.baselines()
+BASELINES = {
+    "cart": "CART depth 4",
+    "cart-full": "CART",
+    "rf": "random forest",
+    "logreg": "logistic regression",
+}
+
+# option name -> estimator parameter it sets (when the estimator has it)
+OPTIONS = {
+    "c": float, "max_card": int, "min_support": float, "n_thresholds": int,
+    "time_limit": float, "random_state": int, "w": float, "C": float, "C1": float,
+    "n_iter": int, "max_complexity": int, "max_literals": int, "max_nodes": int,
+}
+
+
+def _learner(name: str, options: dict):
+    if name not in LEARNERS:
+        known = sorted(LEARNERS) or ["(none installed)"]
+        raise CliError(f"unknown model {name!r}; choose one of {', '.join(known)}")
+    import importlib
+
+    path, fixed, _ = LEARNERS[name]
+    module, cls = path.split(":")
+    estimator_cls = getattr(importlib.import_module(module), cls)
+    est = estimator_cls(**fixed)
+    valid = est.get_params()
+    est.set_params(**{k: v for k, v in options.items() if v is not None and k in valid})
+    return est
+
+
+def _estimator(name: str, options: dict, random_state: int = 0):
+    if name in BASELINES:
+        from .compare import baselines
+
+        return baselines(random_state)[BASELINES[name]]
+    return _learner(name, options)
+
+
+def _read_csv(path: str, target: str | None = None):
+    import pandas as pd
+
+    p = Path(path)
+    if not p.is_file():
+        raise CliError(f"no such file: {path}")
+    try:
+        frame = pd.read_csv(p)
+    except Exception as exc:  # pandas raises many types for malformed files
+        raise CliError(f"cannot read {path} as CSV: {exc}") from None
+    if target is None:
+        return frame, None
+    if target not in frame.columns:
+        raise CliError(f"column {target!r} is not in {path}; columns are: {', '.join(map(str, frame.columns))}")
+    return frame.drop(columns=[target]), frame[target]
+
+
+def _options(args) -> dict:
+    return {k: getattr(args, k, None) for k in OPTIONS}
+
+
+# --- commands -----------------------------------------------------------------------------
+
+def cmd_fit(args) -> int:
+    X, y = _read_csv(args.data, args.target)
+    est = _learner(args.model, _options(args))
+    est.set_params(**({"verbose": args.verbose} if "verbose" in est.get_params() else {}))
+    est.fit(X, y)
+    print(est)
+    print(f"\ntraining accuracy: {est.score(X, y):.4f}")
+    cert = getattr(est, "certificate_", None)
+    if cert:
+        print("certificate: " + ", ".join(f"{k}={v}" for k, v in cert.items()))
+    if args.save:
+        payload = {
+            "format": MODEL_FORMAT,
+            "rulekit_version": __version__,
+            "estimator": type(est).__name__,
+            "target": args.target,
+            "feature_names": [str(c) for c in X.columns],
+            "model": est.model_.to_dict(),
+        }
+        Path(args.save).write_text(json.dumps(payload, indent=1))
+        print(f"saved to {args.save}")
+    return 0
+
+
+def cmd_predict(args) -> int:
+    from .binarize import Binarizer
+    from .models import model_from_dict
+
+    p = Path(args.model)
+    if not p.is_file():
+        raise CliError(f"no such file: {args.model}")
+    try:
+        payload = json.loads(p.read_text())
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{args.model} is not JSON: {exc}") from None
+    if not isinstance(payload, dict) or payload.get("format") != MODEL_FORMAT:
+        raise CliError(f"{args.model} is not a model saved by 'rulekit fit --save'")
+    model = model_from_dict(payload["model"])
+    X, _ = _read_csv(args.data)
+    binarizer = Binarizer.from_conditions(model.conditions, payload["feature_names"])
+    B = binarizer.transform(X)
+    out = X.copy()
+    out["prediction"] = model.predict(B)
+    proba = model.predict_proba(B)
+    for k, label in enumerate(model.classes):
+        out[f"p({label})"] = proba[:, k].round(6)
+    text = out.to_csv(index=False)
+    if args.output:
+        Path(args.output).write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from .compare import compare_models
+
+    X, y = _read_csv(args.data, args.target)
+    names = [n.strip() for n in args.models.split(",") if n.strip()]
+    if not names:
+        raise CliError("--models needs at least one model name")
+    models = {n: _estimator(n, _options(args), args.random_state or 0) for n in names}
+    comp = compare_models(models, X, y, cv=args.cv, n_jobs=args.n_jobs, refit=False,
+                          random_state=args.random_state or 0, verbose=args.verbose)
+    print(comp.to_markdown())
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        comp.plot().savefig(args.plot, dpi=120)
+        print(f"plot saved to {args.plot}")
+    return 0
+
+
+def _demo_compas(args) -> None:
+    from .binarize import Binarizer
+    from .mining import mine_antecedents
+
+    X, y = datasets.load_compas(return_X_y=True)
+    binarizer = Binarizer().fit(X)
+    B = binarizer.transform(X)
+    ants = mine_antecedents(B, y, min_support=0.05, max_card=2, conditions=binarizer.conditions_)
+    print(f"compas: {X.shape[0]} people, {X.shape[1]} features, "
+          f"{int(y.sum())} re-offended within two years\n")
+    print(f"{len(binarizer.conditions_)} binarized conditions:")
+    for c in binarizer.conditions_:
+        print(f"  {c}")
+    print(f"\n{len(ants)} antecedents mined (support >= 5% within a class, at most 2 conditions); "
+          "the 10 with the largest support:")
+    for k in sorted(range(len(ants)), key=lambda k: -ants.support[k])[:10]:
+        print(f"  {ants.names[k]:<45} captures {ants.support[k]}")
+
+
+DEMOS = {"compas": _demo_compas}
+
+
+def cmd_demo(args) -> int:
+    if args.dataset not in DEMOS:
+        raise CliError(f"no demo for {args.dataset!r} yet; available: {', '.join(DEMOS)}")
+    DEMOS[args.dataset](args)
+    return 0
+
+
+def cmd_datasets(args) -> int:
+    width = max(len(n) for n in datasets.DATASETS)
+    for name, (desc, source) in datasets.DATASETS.items():
+        print(f"{name:<{width}}  {desc}  [{source}]")
+    return 0
+
+
+# --- parser ---------------------------------------------------------------------------------
+
+def _add_model_options(p):
+    g = p.add_argument_group("model options (used by the learners that have them)")
+    g.add_argument("--c", type=float, help="CORELS: penalty per rule")
+    g.add_argument("--max-card", dest="max_card", type=int, help="most conditions per mined antecedent")
+    g.add_argument("--min-support", dest="min_support", type=float, help="mining support threshold in (0, 1]")
+    g.add_argument("--n-thresholds", dest="n_thresholds", type=int, help="quantile thresholds per numeric column")
+    g.add_argument("--time-limit", dest="time_limit", type=float, help="search time limit in seconds")
+    g.add_argument("--max-nodes", dest="max_nodes", type=int, help="CORELS: node limit")
+    g.add_argument("--random-state", dest="random_state", type=int, help="seed")
+    g.add_argument("--w", type=float, help="FRL: weight of a missed positive")
+    g.add_argument("--C", dest="C", type=float, help="FRL: penalty per rule")
+    g.add_argument("--C1", dest="C1", type=float, help="softly falling FRL: monotonicity penalty")
+    g.add_argument("--n-iter", dest="n_iter", type=int, help="FRL: Monte-Carlo iterations")
+    g.add_argument("--max-complexity", dest="max_complexity", type=int, help="column generation: clause+literal budget")
+    g.add_argument("--max-literals", dest="max_literals", type=int, help="column generation: literals per clause")
+    g.add_argument("-v", "--verbose", type=int, default=0, help="progress on stderr (0 = quiet)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rulekit", description="Learn small, readable rule models and compare them.")
+    parser.add_argument("--version", action="version", version=f"rulekit {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("fit", help="learn a model from a CSV file and print it")
+    p.add_argument("data", help="CSV file with a header row")
+    p.add_argument("--target", required=True, help="name of the label column")
+    p.add_argument("--model", required=True, help="learner: " + ", ".join(sorted(LEARNERS) or ["(none yet)"]))
+    p.add_argument("--save", help="write the fitted model to this JSON file")
+    _add_model_options(p)
+    p.set_defaults(func=cmd_fit)
+
+    p = sub.add_parser("predict", help="apply a saved model to a CSV file")
+    p.add_argument("model", help="JSON file written by 'rulekit fit --save'")
+    p.add_argument("data", help="CSV file with the model's feature columns")
+    p.add_argument("--output", help="write predictions here instead of stdout")
+    p.set_defaults(func=cmd_predict)
+
+    p = sub.add_parser("compare", help="cross-validate several models on a CSV file")
+    p.add_argument("data", help="CSV file with a header row")
+    p.add_argument("--target", required=True, help="name of the label column")
+    p.add_argument("--models", required=True,
+                   help="comma-separated: " + ", ".join(sorted(LEARNERS) + sorted(BASELINES)))
+    p.add_argument("--cv", type=int, default=5, help="number of stratified folds (default 5)")
+    p.add_argument("--n-jobs", dest="n_jobs", type=int, default=None, help="parallel fits")
+    p.add_argument("--plot", help="save accuracy-vs-size plot to this PNG file")
+    _add_model_options(p)
+    p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("demo", help="learn and print a model on a bundled dataset")
+    p.add_argument("dataset", nargs="?", default="compas", help="one of: " + ", ".join(DEMOS))
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("datasets", help="list the bundled datasets")
+    p.set_defaults(func=cmd_datasets)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (CliError, ValueError, TypeError, OSError, ImportError) as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"rulekit: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("rulekit: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,226 @@
+"""Antecedent mining: frequent conjunctions of conditions by FP-growth.
+
+CORELS and the falling-rule-list search choose rules from a fixed pool of
+*antecedents* (conjunctions of conditions).  :func:`mine_antecedents` builds
+that pool with mlxtend's FP-growth over the boolean condition matrix, drops
+conjunctions that put two redundant conditions on one feature, and packs the
+result into bit vectors for the engines.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from . import bitset
+from .binarize import Condition
+
+__all__ = ["AntecedentSet", "mine_antecedents", "redundant_pair"]
+
+
+@dataclass(frozen=True)
+class AntecedentSet:
+    """A pool of antecedents over one condition matrix.
+
+    Attributes
+    ----------
+    items : list of tuple of int
+        Each antecedent as the sorted indices of the conditions it ANDs.
+    names : list of str
+        Readable form, e.g. ``"age <= 25 and priors > 3"``.
+    packed : ndarray of uint64, shape (M, W)
+        Antecedent-by-sample capture bits on the mining data.
+    n_samples : int
+        Number of samples the bits cover.
+    support : ndarray of int, shape (M,)
+        Samples each antecedent captures on the mining data.
+    """
+
+    items: list
+    names: list
+    packed: np.ndarray
+    n_samples: int
+    support: np.ndarray = field(repr=False)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """Boolean (n_samples, M) antecedent matrix, as the engines take it."""
+        if not self.items:
+            return np.zeros((self.n_samples, 0), dtype=bool)
+        return bitset.unpack(self.packed, self.n_samples).T.copy()
+
+    def transform(self, B) -> np.ndarray:
+        """Evaluate the antecedents on a new boolean condition matrix ``B``."""
+        return evaluate_antecedents(B, self.items)
+
+
+def evaluate_antecedents(B, items) -> np.ndarray:
+    """Boolean (N, len(items)) matrix: row satisfies every condition of the item."""
+    B = np.asarray(B, dtype=bool)
+    out = np.ones((B.shape[0], len(items)), dtype=bool)
+    for m, item in enumerate(items):
+        for j in item:
+            out[:, m] &= B[:, j]
+    return out
+
+
+def redundant_pair(a: Condition, b: Condition) -> bool:
+    """True if two conditions on one feature contradict or imply each other.
+
+    Such a pair never belongs in one conjunction: it is either always false
+    or equal to one of its two conditions alone.  Conditions on different
+    features, two ``!=`` tests, and a ``>``/``<=`` pair that forms a proper
+    interval are not redundant.
+    """
+    if a.feature != b.feature:
+        return False
+    if "is missing" in (a.op, b.op):
+        return True  # missing makes every other condition on the column false
+    ops = {a.op, b.op}
+    if ops <= {"<=", ">"}:
+        if a.op == b.op:
+            return True  # one threshold implies the other
+        low, high = (a, b) if a.op == ">" else (b, a)
+        return not low.value < high.value  # empty interval otherwise
+    if ops == {"!="}:
+        return a.value == b.value
+    return True  # ==/== contradict; ==/!= contradict or imply; mixed kinds cannot meet
+
+
+def _check_params(min_support, max_card, max_antecedents):
+    if isinstance(min_support, bool) or not isinstance(min_support, numbers.Real):
+        raise TypeError(f"min_support must be a number in (0, 1], got {min_support!r}")
+    if not 0 < min_support <= 1:
+        raise ValueError(f"min_support must be in (0, 1], got {min_support}")
+    if isinstance(max_card, bool) or not isinstance(max_card, numbers.Integral) or max_card < 1:
+        raise ValueError(f"max_card must be an integer >= 1, got {max_card!r}")
+    if max_antecedents is not None and (
+        isinstance(max_antecedents, bool)
+        or not isinstance(max_antecedents, numbers.Integral)
+        or max_antecedents < 1
+    ):
+        raise ValueError(f"max_antecedents must be None or an integer >= 1, got {max_antecedents!r}")
+
+
+ALGORITHMS = ("auto", "fpgrowth", "apriori")
+
+
+def _frequent(B: np.ndarray, min_support: float, max_card: int, algorithm: str) -> set:
+    """Frequent itemsets of one block of rows, as sorted tuples."""
+    from mlxtend.frequent_patterns import apriori, fpgrowth
+
+    if B.shape[0] == 0 or B.shape[1] == 0:
+        return set()
+    if algorithm == "auto":
+        # Binarized data is dense (every row satisfies about half of each
+        # column's threshold conditions), which makes FP-growth's trees large;
+        # for short itemsets apriori's one vectorized counting pass per level
+        # is far faster (adult, 0.1 within a class, pairs: 23 s vs 0.2 s).
+        algorithm = "apriori" if max_card <= 2 else "fpgrowth"
+    frame = pd.DataFrame(B, columns=range(B.shape[1]))
+    miner = fpgrowth if algorithm == "fpgrowth" else apriori
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        found = miner(frame, min_support=min_support, max_len=max_card, use_colnames=True)
+    return {tuple(sorted(int(j) for j in s)) for s in found["itemsets"]}
+
+
+def mine_antecedents(
+    B,
+    y=None,
+    *,
+    min_support: float,
+    max_card: int,
+    per_class: bool = True,
+    max_antecedents: int | None = None,
+    conditions: list | None = None,
+    algorithm: str = "auto",
+) -> AntecedentSet:
+    """Mine frequent conjunctions of conditions with FP-growth (or apriori).
+
+    Parameters
+    ----------
+    B : array-like of bool, shape (n_samples, n_conditions)
+        Condition matrix, e.g. from :meth:`rulekit.Binarizer.transform`.
+    y : array-like, shape (n_samples,), optional
+        Labels; needed when ``per_class`` is true.
+    min_support : float in (0, 1]
+        Minimum fraction of rows an itemset must cover.  With ``per_class``
+        the fraction is measured inside each class separately.
+    max_card : int >= 1
+        Most conditions per antecedent (1 gives single conditions).
+    per_class : bool, default=True
+        Keep an itemset frequent within at least one class (the
+        falling-rule-list paper's choice, which keeps rules that are rare
+        overall but common among the minority class).  Ignored without ``y``.
+    max_antecedents : int, optional
+        Keep at most this many, preferring higher support (ties by order).
+    conditions : list of Condition, optional
+        What each column of ``B`` tests; with it, conjunctions holding two
+        conditions on one feature that contradict or imply each other are
+        dropped (see :func:`redundant_pair`).
+    algorithm : {"auto", "fpgrowth", "apriori"}, default="auto"
+        mlxtend miner to use; both return exactly the frequent itemsets.
+        ``"auto"`` takes apriori for ``max_card <= 2`` (one vectorized pass
+        per level beats FP-growth's tree on dense binarized data) and
+        FP-growth otherwise.
+
+    Returns
+    -------
+    AntecedentSet
+        Antecedents ordered by size, then by condition indices.
+    """
+    _check_params(min_support, max_card, max_antecedents)
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {algorithm!r}")
+    B = np.asarray(B)
+    if B.ndim != 2:
+        raise ValueError(f"B must be 2-D (samples x conditions), got {B.ndim}-D")
+    if B.dtype != bool:
+        if not np.isin(B, (0, 1)).all():
+            raise ValueError("B must be a boolean (0/1) condition matrix")
+        B = B.astype(bool)
+    if conditions is not None and len(conditions) != B.shape[1]:
+        raise ValueError(
+            f"conditions has {len(conditions)} entries but B has {B.shape[1]} columns"
+        )
+
+    if per_class and y is not None:
+        y = np.asarray(y)
+        if y.shape[0] != B.shape[0]:
+            raise ValueError(f"y has {y.shape[0]} labels but B has {B.shape[0]} rows")
+        found = set()
+        for label in np.unique(y):
+            found |= _frequent(B[y == label], min_support, max_card, algorithm)
+    else:
+        found = _frequent(B, min_support, max_card, algorithm)
+
+    if conditions is not None:
+        found = {
+            s for s in found
+            if not any(
+                redundant_pair(conditions[i], conditions[j])
+                for a, i in enumerate(s) for j in s[a + 1:]
+            )
+        }
+    items = sorted(found, key=lambda s: (len(s), s))
+    dense = evaluate_antecedents(B, items)
+    support = dense.sum(axis=0).astype(np.int64)
+    if max_antecedents is not None and len(items) > max_antecedents:
+        keep = np.sort(np.argsort(-support, kind="stable")[:max_antecedents])
+        items = [items[k] for k in keep]
+        dense, support = dense[:, keep], support[keep]
+
+    if conditions is not None:
+        names = [" and ".join(str(conditions[j]) for j in s) for s in items]
+    else:
+        names = [" and ".join(f"c{j}" for j in s) for s in items]
+    packed = bitset.pack(dense.T) if items else np.zeros((0, bitset.n_words(B.shape[0])), np.uint64)
+    return AntecedentSet(items, names, packed, B.shape[0], support)

@@ -1,0 +1,322 @@
+"""Figures for comparisons and for how each learner searched.
+
+matplotlib is an optional dependency (``pip install 'rulekit[plot]'``).
+Every function returns the :class:`matplotlib.figure.Figure` it drew and
+never calls ``show()``, so figures can be saved, embedded or tested.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "plot_comparison",
+    "plot_corels_trace",
+    "corels_ablation",
+    "plot_corels_ablation",
+    "plot_falling_rule_list",
+    "plot_candidate_sizes",
+    "plot_colgen_trace",
+]
+
+
+def _pyplot():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - exercised only without the extra
+        raise ImportError(
+            "plotting needs matplotlib: pip install 'rulekit[plot]'"
+        ) from exc
+    return plt
+
+
+def _figure(ax, **kwargs):
+    plt = _pyplot()
+    if ax is None:
+        fig, ax = plt.subplots(**kwargs)
+        return fig, ax
+    return ax.figure, ax
+
+
+def plot_comparison(comparison, *, score=None, size="n_conditions", ax=None):
+    """Score against model size, one point per model, Pareto front joined.
+
+    Parameters
+    ----------
+    comparison : Comparison
+        From :func:`rulekit.compare_models`.
+    score : str, optional
+        A column of ``comparison.table``; defaults to the first score's mean.
+    size : {"n_conditions", "n_rules"}
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    score = score or f"{comparison.scoring[0]}_mean"
+    table = comparison.table
+    fig, ax = _figure(ax, figsize=(6.5, 4.5))
+    sized = table.dropna(subset=[size])
+    se_col = score.replace("_mean", "_se")
+    yerr = sized[se_col] if se_col in sized else None
+    ax.errorbar(sized[size], sized[score], yerr=yerr, fmt="o", color="tab:blue", capsize=3, label="models")
+    for name, row in sized.iterrows():
+        ax.annotate(name, (row[size], row[score]), textcoords="offset points", xytext=(5, 4), fontsize=8)
+    front = comparison.pareto_front(score, size)
+    if front:
+        pts = sized.loc[front].sort_values(size)
+        ax.step(pts[size], pts[score], where="post", color="tab:red", lw=1.5, label="Pareto front")
+        ax.plot(pts[size], pts[score], "o", mfc="none", mec="tab:red", ms=11)
+    unsized = table[table[size].isna()]
+    for name, row in unsized.iterrows():  # black boxes: a horizontal reference line
+        ax.axhline(row[score], ls=":", color="gray", lw=1)
+        ax.annotate(f"{name} (no rule size)", (0.01, row[score]), xycoords=("axes fraction", "data"),
+                    fontsize=8, color="gray", va="bottom")
+    if len(sized) and sized[size].max() > 50 * max(sized[size].min(), 1):
+        ax.set_xscale("symlog")
+    ax.set_xlabel("conditions in the model" if size == "n_conditions" else "rules in the model")
+    ax.set_ylabel(score.replace("_mean", "").replace("_", " ") + " (cross-validated)")
+    ax.legend(loc="lower right", fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def _result(obj):
+    """A search result, from itself or from a fitted estimator's ``result_``."""
+    return getattr(obj, "result_", obj)
+
+
+# --- CORELS ----------------------------------------------------------------------------
+
+def plot_corels_trace(result):
+    """How a CORELS search converged: the four views the CORELS authors planned.
+
+    Panels: best objective and smallest queued lower bound against time and
+    against nodes evaluated; queue and prefix-tree size against time; log10
+    of the upper bound on the remaining search space against time.
+
+    Parameters
+    ----------
+    result : CorelsResult or fitted CorelsClassifier
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    res = _result(result)
+    tr = {k: np.asarray(v, dtype=float) for k, v in res.trace.items()}
+    if tr["time"].size == 0:
+        raise ValueError("the result has an empty trace")
+    plt = _pyplot()
+    fig, axes = plt.subplots(2, 2, figsize=(10, 7))
+    for ax, x, label in ((axes[0, 0], tr["time"], "time (s)"), (axes[0, 1], tr["nodes"], "nodes evaluated")):
+        ax.step(x, tr["best_objective"], where="post", color="tab:blue", label="best objective")
+        ax.step(x, tr["lower_bound"], where="post", color="tab:orange", label="lower bound")
+        ax.set_xlabel(label)
+        ax.set_ylabel("objective")
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    ax = axes[1, 0]
+    ax.plot(tr["time"], tr["queue_size"], color="tab:green", label="queue")
+    ax.plot(tr["time"], tr["trie_size"], color="tab:purple", label="prefix tree")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("entries")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    ax = axes[1, 1]
+    ax.plot(tr["time"], tr["log10_remaining"], color="tab:red")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("log10 upper bound on remaining lists")
+    ax.grid(alpha=0.3)
+    fig.suptitle(f"CORELS search: status {res.status}, objective {res.objective:.6f}")
+    fig.tight_layout()
+    return fig
+
+
+def corels_ablation(A, y, c, *, bounds=None, **search_kwargs):
+    """Run one CORELS problem with all bounds on, then with each one off.
+
+    Parameters
+    ----------
+    A, y, c
+        As for :func:`rulekit.corels.search`.
+    bounds : iterable of str, optional
+        Bounds to switch off one at a time (default: all of them).
+    **search_kwargs
+        Passed to every search (``time_limit``, ``max_nodes``, ``policy``...);
+        a time limit keeps a run whose bound matters a lot from running away.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run (``"all bounds"`` first): ``cpu_time``, ``time``,
+        ``nodes``, ``status``, ``objective``.
+    """
+    import time as _time
+
+    import pandas as pd
+
+    from .corels import BOUNDS, search
+
+    names = list(BOUNDS if bounds is None else bounds)
+    unknown = set(names) - set(BOUNDS)
+    if unknown:
+        raise ValueError(f"unknown bounds {sorted(unknown)}; choose from {list(BOUNDS)}")
+    rows = []
+    for off in [None, *names]:
+        active = set(BOUNDS) - ({off} if off else set())
+        c0 = _time.process_time()
+        res = search(A, y, c, bounds=active, **search_kwargs)
+        rows.append({
+            "run": "all bounds" if off is None else f"without {off}",
+            "cpu_time": _time.process_time() - c0,
+            "time": res.stats.get("total_time", float("nan")),
+            "nodes": res.stats.get("nodes_evaluated", float("nan")),
+            "status": res.status,
+            "objective": res.objective,
+        })
+    return pd.DataFrame(rows).set_index("run")
+
+
+def plot_corels_ablation(ablation, *more, **kwargs):
+    """Bar charts of time and nodes per switched-off bound.
+
+    Parameters
+    ----------
+    ablation : DataFrame from :func:`corels_ablation`, or the antecedent matrix
+        ``A`` followed by ``y, c`` and search keywords, in which case the
+        ablation is run first (one call does everything).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import pandas as pd
+
+    table = ablation if isinstance(ablation, pd.DataFrame) else corels_ablation(ablation, *more, **kwargs)
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(11, 0.45 * len(table) + 1.8), sharey=True)
+    labels = list(table.index)
+    pos = np.arange(len(labels))
+    colors = ["tab:gray" if s == "optimal" else "tab:red" for s in table["status"]]
+    axes[0].barh(pos, table["time"], color=colors)
+    axes[0].set_xlabel("wall time (s)")
+    axes[1].barh(pos, table["nodes"], color=colors)
+    axes[1].set_xlabel("nodes evaluated")
+    axes[0].set_yticks(pos, labels)
+    axes[0].invert_yaxis()
+    for ax in axes:
+        ax.grid(axis="x", alpha=0.3)
+    if any(s != "optimal" for s in table["status"]):
+        axes[1].annotate("red: stopped by a limit before proving optimality", (0.98, 0.02),
+                         xycoords="axes fraction", ha="right", fontsize=8, color="tab:red")
+    fig.suptitle("What each CORELS bound buys (each run switches one bound off)")
+    fig.tight_layout()
+    return fig
+
+
+# --- falling rule lists --------------------------------------------------------------------
+
+def plot_falling_rule_list(model, *, ax=None, max_label=48):
+    """A falling rule list as horizontal bars of each rule's stated probability.
+
+    Parameters
+    ----------
+    model : RuleList or a fitted (Soft)FallingRuleListClassifier
+    ax : matplotlib Axes, optional
+    max_label : int
+        Longer rule texts are shortened with an ellipsis.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    rl = getattr(model, "model_", model)
+    probs = rl.rule_probabilities()[:, -1]
+    rules = [*rl.rules, rl.default]
+    labels = [" and ".join(rl.condition_text(j) for j in r.conditions) or "else" for r in rules]
+    labels = [t if len(t) <= max_label else t[: max_label - 1] + "…" for t in labels]
+    fig, ax = _figure(ax, figsize=(8, 0.5 * len(rules) + 1.5))
+    pos = np.arange(len(rules))
+    ax.barh(pos, probs, color=["tab:red"] * (len(rules) - 1) + ["tab:gray"])
+    for k, r in enumerate(rules):
+        neg, pos_count = (r.counts[0], r.counts[-1]) if len(r.counts) == 2 else (None, None)
+        note = f"{probs[k]:.2f}" + (f"  ({pos_count}+ / {neg}-)" if neg is not None else "")
+        ax.annotate(note, (probs[k], k), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8)
+    ax.set_yticks(pos, labels)
+    ax.invert_yaxis()
+    ax.set_xlim(0, min(1.0, probs.max() * 1.35 + 0.05))
+    ax.set_xlabel(f"P({rl.classes[-1]})")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def plot_candidate_sizes(result, *, max_depth=6, ax=None):
+    """Candidate-set size at each depth across iterations (FRL paper, fig. 4).
+
+    As the incumbent improves, the bounds prune more and fewer antecedents
+    are considered at each step.
+
+    Parameters
+    ----------
+    result : FRLResult or fitted falling-rule-list estimator
+    max_depth : int
+        Plot depths 0 .. max_depth-1 (rule positions).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    tr = _result(result).trace
+    n_iter = len(tr.candidate_offsets) - 1
+    sizes = np.full((n_iter, max_depth), np.nan)
+    for i in range(n_iter):
+        row = tr.candidate_set_sizes(i)[:max_depth]
+        sizes[i, : len(row)] = row
+    fig, ax = _figure(ax, figsize=(7, 4.5))
+    iters = np.arange(1, n_iter + 1)
+    for d in range(max_depth):
+        if np.isfinite(sizes[:, d]).any():
+            ax.plot(iters, sizes[:, d], ".", ms=2, label=f"rule {d + 1}")
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("antecedents considered")
+    ax.legend(fontsize=8, markerscale=4)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+# --- column generation ------------------------------------------------------------------------
+
+def plot_colgen_trace(result, *, ax=None):
+    """Restricted-master LP value and lower bound per column-generation round.
+
+    Parameters
+    ----------
+    result : ColGenResult or fitted BooleanRuleCGClassifier
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    res = _result(result)
+    trace = res.trace
+    it = np.array([r.iteration for r in trace], dtype=float)
+    rmlp = np.array([r.rmlp for r in trace], dtype=float)
+    bound = np.array([np.nan if r.bound is None else r.bound for r in trace], dtype=float)
+    fig, ax = _figure(ax, figsize=(7, 4.5))
+    ax.plot(it, rmlp, "o-", color="tab:blue", label="restricted master LP")
+    if np.isfinite(bound).any():
+        ax.plot(it, np.fmax.accumulate(np.where(np.isfinite(bound), bound, -np.inf)), "s--",
+                color="tab:orange", label="best lower bound")
+    if getattr(res, "objective", None) is not None:
+        ax.axhline(res.objective, color="tab:green", ls=":", label="final rule set (integer)")
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("Hamming loss")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,133 @@
+"""The estimator contract, exercised through a deliberately tiny learner."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers import sklearn_checks
+from rulekit.base import RuleClassifierBase, check_fraction
+from rulekit.models import RuleList
+
+
+class OneRule(RuleClassifierBase):
+    """Test learner: greedy sequential covering, at most ``max_rules`` rules.
+
+    Each step adds the antecedent whose captured remaining samples are most
+    often of one class (ties: larger capture); stops when nothing improves.
+    """
+
+    def __init__(self, min_support=0.1, max_card=1, n_thresholds=9, categorical_features=None, max_rules=8):
+        self.min_support = min_support
+        self.max_card = max_card
+        self.n_thresholds = n_thresholds
+        self.categorical_features = categorical_features
+        self.max_rules = max_rules
+
+    def _resolve_min_support(self):
+        return check_fraction(self.min_support, "min_support")
+
+    def _fit_model(self, *, B, A, y, antecedents, sample_weight):
+        k = len(self.classes_)
+        free = np.ones(len(y), dtype=bool)
+        items, labels = [], []
+        for _ in range(self.max_rules):
+            rest = np.bincount(y[free], minlength=k)
+            best, choice = rest.max(), None
+            for m in range(A.shape[1]):
+                hit = free & A[:, m]
+                if not hit.any() or hit.sum() == free.sum():
+                    continue
+                right = np.bincount(y[hit], minlength=k).max() + np.bincount(y[free & ~hit], minlength=k).max()
+                if right > best:
+                    best, choice = right, m
+            if choice is None:
+                break
+            hit = free & A[:, choice]
+            items.append(antecedents.items[choice])
+            labels.append(int(np.bincount(y[hit], minlength=k).argmax()))
+            free &= ~hit
+        default = int(np.bincount(y[free], minlength=k).argmax()) if free.any() else 0
+        return self._rule_list(items, labels, default, B, y)
+
+
+@sklearn_checks(OneRule())
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+def frame():
+    return pd.DataFrame({
+        "age": [22, 25, 31, 45, 52, 60, 23, 35, 41, 70],
+        "sex": ["M", "F", "M", "F", "M", "F", "M", "M", "F", "F"],
+    })
+
+
+def test_fit_sets_the_fitted_attributes_and_prints_the_model():
+    X, y = frame(), np.array(["yes", "yes", "no", "no", "no", "no", "yes", "no", "no", "no"])
+    est = OneRule().fit(X, y)
+    assert list(est.classes_) == ["no", "yes"]
+    assert list(est.feature_names_in_) == ["age", "sex"]
+    assert est.n_features_in_ == 2
+    assert isinstance(est.model_, RuleList)
+    assert str(est) == str(est.model_) and str(est).startswith("if age <= 25 then yes")
+    assert len(est.model_) == 1
+    assert est.score(X, y) == 1.0
+    assert est.predict_proba(X).shape == (10, 2)
+    # counts are recomputed from the training data by capture
+    assert est.model_.rules[0].counts == (0, 3)
+
+
+@pytest.mark.parametrize("labels", [[0, 1], [True, False], ["a", "b"], [-3, 8]])
+def test_any_two_labels(labels):
+    y = np.array([labels[i % 2] for i in range(10)])
+    est = OneRule().fit(frame(), y)
+    assert set(est.predict(frame())) <= set(labels)
+    assert est.predict(frame()).dtype == y.dtype
+
+
+def test_binary_only_learners_refuse_more_classes():
+    class Binary(OneRule):
+        _multiclass = False
+
+    with pytest.raises(ValueError, match="binary classifier but y has 3 classes"):
+        Binary().fit(frame(), [0, 1, 2] * 3 + [0])
+    OneRule().fit(frame(), [0, 1, 2] * 3 + [0])
+
+
+@pytest.mark.parametrize("X,y,match", [
+    (pd.DataFrame({"a": []}), [], "0 sample"),
+    (pd.DataFrame({"a": [1]}), [1], "one class"),
+    (pd.DataFrame({"a": [1, 2, 3]}), [1, 1, 1], "only one class"),
+    (pd.DataFrame({"a": [1, 2, 3]}), [1, np.nan, 0], "NaN"),
+    (pd.DataFrame({"a": [1, 2, 3]}), [1, 0], "inconsistent numbers of samples"),
+    (pd.DataFrame({"a": [1.0, np.inf, 3.0]}), [1, 0, 1], "'a'.*infinite"),
+    (np.array([[1.0], [np.inf], [3.0]]), [1, 0, 1], "infinity"),
+    (pd.DataFrame({"a": [1, "x", 3]}, dtype=object), [1, 0, 1], "'a'.*mixes numbers and text"),
+])
+def test_bad_input_is_a_clear_error(X, y, match):
+    with pytest.raises(ValueError, match=match):
+        OneRule().fit(X, y)
+
+
+@pytest.mark.parametrize("params,match", [
+    ({"min_support": 0}, "min_support"),
+    ({"min_support": 1.5}, "min_support"),
+    ({"max_card": 0}, "max_card"),
+])
+def test_bad_parameters(params, match):
+    with pytest.raises(ValueError, match=match):
+        OneRule(**params).fit(frame(), [0, 1] * 5)
+
+
+def test_predict_checks_columns():
+    est = OneRule().fit(frame(), [0, 1] * 5)
+    with pytest.raises(ValueError, match="'sex'"):
+        est.predict(frame()[["age"]])
+    with pytest.raises(ValueError, match="features"):
+        OneRule().fit(np.zeros((4, 2)) + np.arange(4)[:, None], [0, 1, 0, 1]).predict(np.zeros((2, 3)))
+
+
+def test_unknown_category_at_predict_time_falls_to_other_rules():
+    X = pd.DataFrame({"c": ["a", "a", "b", "b", "c", "c"]})
+    est = OneRule().fit(X, [1, 1, 0, 0, 0, 0])
+    assert est.predict(pd.DataFrame({"c": ["zzz"]})).tolist() == [0]

@@ -1,0 +1,73 @@
+import subprocess
+import sys
+
+import pytest
+
+from rulekit.datasets import load_tictactoe
+
+
+def run(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "rulekit.cli", *args], capture_output=True,
+                          text=True, timeout=600, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def csv_path(tmp_path_factory):
+    X, y = load_tictactoe(return_X_y=True)
+    frame = X.assign(outcome=y).iloc[::4]
+    path = tmp_path_factory.mktemp("cli") / "games.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_datasets_lists_every_bundled_dataset():
+    out = run("datasets")
+    assert out.returncode == 0
+    for name in ("compas", "fico", "tictactoe", "mushroom", "bank_marketing", "adult", "monks", "heart"):
+        assert name in out.stdout
+
+
+def test_demo_runs():
+    out = run("demo", "compas")
+    assert out.returncode == 0, out.stderr
+    assert "sex == Male" in out.stdout
+
+
+def test_compare_with_baselines(csv_path, tmp_path):
+    png = tmp_path / "cmp.png"
+    out = run("compare", str(csv_path), "--target", "outcome", "--models", "cart,logreg", "--cv", "3",
+              "--plot", str(png))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("| model | accuracy_mean")
+    assert any(l.startswith("| cart |") for l in lines)
+    assert png.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["compare", "nope.csv", "--target", "y", "--models", "cart"], "no such file"),
+    (["compare", "{csv}", "--target", "nope", "--models", "cart"], "column 'nope'"),
+    (["compare", "{csv}", "--target", "outcome", "--models", "alchemy"], "unknown model 'alchemy'"),
+    (["fit", "{csv}", "--target", "outcome", "--model", "alchemy"], "unknown model 'alchemy'"),
+    (["predict", "nope.json", "{csv}"], "no such file"),
+    (["demo", "iris"], "no demo for 'iris'"),
+])
+def test_errors_are_one_line(csv_path, args, needle):
+    out = run(*[a.format(csv=csv_path) for a in args])
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    assert needle in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_predict_rejects_foreign_json(csv_path, tmp_path):
+    bogus = tmp_path / "m.json"
+    bogus.write_text('{"hello": 1}')
+    out = run("predict", str(bogus), str(csv_path))
+    assert out.returncode == 2 and "not a model saved by" in out.stderr
+
+
+@pytest.mark.parametrize("command", ["fit", "predict", "compare", "demo", "datasets"])
+def test_help_on_every_command(command):
+    out = run(command, "--help")
+    assert out.returncode == 0 and "usage: rulekit" in out.stdout

@@ -1,0 +1,101 @@
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.tree import DecisionTreeClassifier
+
+from rulekit.compare import baselines, compare_models, model_size
+from rulekit.datasets import load_tictactoe
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y = load_tictactoe(return_X_y=True)
+    X = pd.get_dummies(X).astype(float)  # plain numeric for the sklearn models
+    return X.iloc[::3].reset_index(drop=True), y.iloc[::3].reset_index(drop=True)
+
+
+def models():
+    return {
+        "tree": DecisionTreeClassifier(max_depth=3, random_state=0),
+        "logreg": LogisticRegression(max_iter=500),
+    }
+
+
+def test_table_columns_and_folds(data):
+    X, y = data
+    comp = compare_models(models(), X, y, cv=4)
+    t = comp.table
+    for s in ("accuracy", "balanced_accuracy", "roc_auc"):
+        assert f"{s}_mean" in t and f"{s}_se" in t
+    assert {"n_rules", "n_conditions", "fit_time", "certificate"} <= set(t.columns)
+    assert list(t.index) == ["tree", "logreg"]
+    # same folds for every model: each fold's test rows are scored by both
+    assert comp.folds.groupby("fold")["model"].nunique().eq(2).all()
+    assert len(comp.folds) == 8
+    assert 0.5 < t.loc["tree", "accuracy_mean"] <= 1
+    assert np.isnan(t.loc["logreg", "n_rules"])
+    assert t.loc["tree", "n_rules"] <= 8  # depth 3 -> at most 8 leaves
+
+
+def test_refit_models_are_fitted_on_all_data(data):
+    X, y = data
+    comp = compare_models(models(), X, y, cv=3)
+    tree = comp.models["tree"]
+    assert tree.predict(X).shape == (len(y),)
+    assert tree.get_depth() <= 3
+    assert comp.models["tree"] is not models()["tree"]
+
+
+def test_parallel_gives_the_same_table(data):
+    X, y = data
+    serial = compare_models(models(), X, y, cv=3, refit=False).table.drop(columns="fit_time")
+    parallel = compare_models(models(), X, y, cv=3, n_jobs=2, refit=False).table.drop(columns="fit_time")
+    pd.testing.assert_frame_equal(serial, parallel)
+
+
+def test_tree_read_as_rules():
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5, dtype=float)
+    y = np.array([0, 1, 1, 1] * 5)
+    tree = DecisionTreeClassifier(random_state=0).fit(X, y)
+    rules, conditions = model_size(tree)
+    assert rules == tree.get_n_leaves()
+    # leaves at depths 1 and 2,2 -> 5 conditions, or 2,2,2,2 -> 8
+    assert conditions in (5.0, 8.0)
+
+
+def test_markdown_and_pareto(data):
+    X, y = data
+    comp = compare_models(models(), X, y, cv=3, refit=False)
+    md = comp.to_markdown().splitlines()
+    assert md[0].startswith("| model | accuracy_mean")
+    assert md[2].startswith("| tree |")
+    assert comp.pareto_front() == ["tree"]
+
+
+def test_baselines_take_mixed_frames():
+    X, y = load_tictactoe(return_X_y=True)
+    X, y = X.iloc[::4], y.iloc[::4]
+    comp = compare_models({"cart": baselines()["CART depth 4"]}, X, y, cv=3, refit=False)
+    assert comp.table.loc["cart", "accuracy_mean"] > 0.6
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="non-empty dict"):
+        compare_models({}, [[0]], [0])
+    with pytest.raises(TypeError, match="not an estimator"):
+        compare_models({"x": 3}, [[0]], [0])
+
+
+def test_comparison_plot_returns_a_figure(data):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    X, y = data
+    comp = compare_models(models(), X, y, cv=3, refit=False)
+    fig = comp.plot()
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "conditions in the model"
+    labels = [t.get_text() for t in ax.texts]
+    assert "tree" in labels and any("logreg" in s for s in labels)
+    assert "Pareto front" in [t.get_text() for t in ax.get_legend().get_texts()]

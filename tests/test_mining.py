@@ -1,0 +1,137 @@
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from rulekit import Binarizer, Condition, bitset, mine_antecedents
+from rulekit.mining import redundant_pair
+
+
+def brute_force(B, y, min_support, max_card, per_class):
+    """Every itemset of size <= max_card that is frequent (in some class)."""
+    blocks = [B[y == c] for c in np.unique(y)] if per_class else [B]
+    out = set()
+    for size in range(1, max_card + 1):
+        for items in combinations(range(B.shape[1]), size):
+            for block in blocks:
+                if block.shape[0] and np.all(block[:, list(items)], axis=1).mean() >= min_support - 1e-12:
+                    out.add(items)
+                    break
+    return out
+
+
+@given(
+    arrays(bool, st.tuples(st.integers(1, 30), st.integers(1, 6))),
+    st.sampled_from([0.1, 0.25, 0.5, 1.0]),
+    st.integers(1, 3),
+    st.booleans(),
+    st.sampled_from(["auto", "fpgrowth", "apriori"]),
+    st.data(),
+)
+@settings(max_examples=90, deadline=None)
+def test_mining_matches_brute_force(B, min_support, max_card, per_class, algorithm, data):
+    y = np.asarray(data.draw(arrays(np.int64, B.shape[0], elements=st.integers(0, 1))))
+    got = mine_antecedents(B, y, min_support=min_support, max_card=max_card, per_class=per_class,
+                           algorithm=algorithm)
+    assert set(got.items) == brute_force(B, y, min_support, max_card, per_class)
+    # the packed bits are exactly the conjunctions
+    dense = got.matrix
+    for m, items in enumerate(got.items):
+        assert np.array_equal(dense[:, m], np.all(B[:, list(items)], axis=1))
+    assert np.array_equal(bitset.popcount(got.packed), got.support) if len(got) else True
+
+
+def test_per_class_keeps_minority_patterns():
+    # condition 0 covers 3 of 4 positives but only 3 of 40 rows overall
+    B = np.zeros((40, 2), dtype=bool)
+    y = np.zeros(40, dtype=int)
+    y[:4] = 1
+    B[:3, 0] = True
+    B[:, 1] = True
+    assert (0,) in mine_antecedents(B, y, min_support=0.5, max_card=1).items
+    assert (0,) not in mine_antecedents(B, y, min_support=0.5, max_card=1, per_class=False).items
+
+
+def test_order_names_and_single_conditions():
+    df = pd.DataFrame({"a": ["x", "y", "x", "y"], "b": [1, 2, 3, 4]})
+    binz = Binarizer().fit(df)
+    ants = mine_antecedents(binz.transform(df), min_support=0.25, max_card=1, conditions=binz.conditions_)
+    assert all(len(s) == 1 for s in ants.items)
+    assert ants.names == [str(c) for c in binz.conditions_]
+    two = mine_antecedents(binz.transform(df), min_support=0.25, max_card=2, conditions=binz.conditions_)
+    sizes = [len(s) for s in two.items]
+    assert sizes == sorted(sizes)
+    assert "a == x and b <= 1" in two.names
+
+
+def test_no_redundant_pairs_on_one_feature():
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({"age": rng.integers(18, 80, 300), "job": rng.choice(list("abcd"), 300)})
+    binz = Binarizer(negations=True).fit(df)
+    ants = mine_antecedents(binz.transform(df), min_support=0.01, max_card=3, conditions=binz.conditions_)
+    conds = binz.conditions_
+    for items in ants.items:
+        for i, j in combinations(items, 2):
+            assert not redundant_pair(conds[i], conds[j])
+    # intervals survive: "age > a and age <= b" with a < b
+    assert any(
+        len(s) == 2 and {conds[s[0]].op, conds[s[1]].op} == {">", "<="} and conds[s[0]].feature == conds[s[1]].feature == "age"
+        for s in ants.items
+    )
+
+
+@pytest.mark.parametrize("a,b,expected", [
+    (Condition("x", "<=", 3), Condition("x", "<=", 5), True),
+    (Condition("x", ">", 3), Condition("x", ">", 5), True),
+    (Condition("x", ">", 3), Condition("x", "<=", 5), False),
+    (Condition("x", ">", 5), Condition("x", "<=", 3), True),
+    (Condition("x", ">", 5), Condition("x", "<=", 5), True),
+    (Condition("c", "==", "a"), Condition("c", "==", "b"), True),
+    (Condition("c", "==", "a"), Condition("c", "!=", "b"), True),
+    (Condition("c", "!=", "a"), Condition("c", "!=", "b"), False),
+    (Condition("c", "is missing"), Condition("c", "!=", "b"), True),
+    (Condition("c", "==", "a"), Condition("d", "==", "a"), False),
+])
+def test_redundant_pair(a, b, expected):
+    assert redundant_pair(a, b) is expected
+    assert redundant_pair(b, a) is expected
+
+
+def test_max_antecedents_keeps_highest_support():
+    rng = np.random.default_rng(2)
+    B = rng.random((100, 8)) < np.linspace(0.1, 0.9, 8)
+    full = mine_antecedents(B, min_support=0.05, max_card=2, per_class=False)
+    top = mine_antecedents(B, min_support=0.05, max_card=2, per_class=False, max_antecedents=5)
+    assert len(top) == 5
+    assert sorted(top.support, reverse=True) == sorted(full.support, reverse=True)[:5]
+
+
+def test_transform_evaluates_on_new_rows():
+    B = np.array([[1, 1, 0], [1, 0, 1], [0, 1, 1]], dtype=bool)
+    ants = mine_antecedents(B, min_support=0.3, max_card=2, per_class=False)
+    new = np.array([[1, 1, 1], [0, 0, 0]], dtype=bool)
+    out = ants.transform(new)
+    assert out[0].all() and not out[1].any()
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"min_support": 0, "max_card": 2}, "min_support"),
+    ({"min_support": 1.5, "max_card": 2}, "min_support"),
+    ({"min_support": 0.1, "max_card": 0}, "max_card"),
+    ({"min_support": 0.1, "max_card": 2, "max_antecedents": 0}, "max_antecedents"),
+    ({"min_support": 0.1, "max_card": 2, "algorithm": "eclat"}, "algorithm"),
+])
+def test_bad_parameters(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        mine_antecedents(np.ones((3, 2), dtype=bool), **kwargs)
+
+
+def test_bad_matrix():
+    with pytest.raises(ValueError, match="boolean"):
+        mine_antecedents(np.array([[2, 0]]), min_support=0.5, max_card=1)
+    with pytest.raises(TypeError, match="min_support"):
+        mine_antecedents(np.ones((2, 2), bool), min_support="x", max_card=1)

@@ -1,0 +1,141 @@
+import json
+
+import numpy as np
+import pytest
+
+from rulekit import Condition, OneVsRestRuleSets, Rule, RuleList, RuleSet, model_from_dict
+
+CONDS = [Condition("age", "<=", 25), Condition("priors", ">", 3), Condition("sex", "==", "Male")]
+
+
+def rule_list():
+    return RuleList(
+        [Rule((0, 2), "yes", (10, 30)), Rule((1,), "yes", (20, 25))],
+        Rule((), "no", (300, 100)),
+        CONDS, ["no", "yes"],
+    )
+
+
+B = np.array([
+    [1, 0, 1],  # rule 0
+    [1, 1, 0],  # rule 1
+    [0, 1, 1],  # rule 1
+    [0, 0, 1],  # default
+], dtype=bool)
+
+
+def test_rule_list_predict_and_proba():
+    m = rule_list()
+    assert m.apply(B).tolist() == [0, 1, 1, 2]
+    assert m.predict(B).tolist() == ["yes", "yes", "yes", "no"]
+    proba = m.predict_proba(B)
+    assert proba[0] == pytest.approx([0.25, 0.75])
+    assert proba[3] == pytest.approx([0.75, 0.25])
+
+
+def test_stated_probabilities_override_counts():
+    m = RuleList([Rule((0,), 1, (3, 1), (0.2, 0.8))], Rule((), 0, (5, 5), (0.6, 0.4)), CONDS, [0, 1])
+    assert m.predict_proba(B)[:, 1].tolist() == [0.8, 0.8, 0.4, 0.4]
+
+
+def test_rule_list_text_snapshot():
+    assert str(rule_list()) == (
+        "if age <= 25 and sex == Male then yes   [no: 10, yes: 30]\n"
+        "elif priors > 3 then yes                [no: 20, yes: 25]\n"
+        "else no                                 [no: 300, yes: 100]"
+    )
+
+
+def test_rule_list_markdown_latex_html_snapshot():
+    assert rule_list().to_markdown().splitlines() == [
+        "| | condition | prediction | training counts |",
+        "|---|---|---|---|",
+        "| if | age <= 25 and sex == Male | yes | no: 10, yes: 30 |",
+        "| elif | priors > 3 | yes | no: 20, yes: 25 |",
+        "| else | (otherwise) | no | no: 300, yes: 100 |",
+    ]
+    latex = rule_list().to_latex()
+    assert latex.startswith(r"\begin{tabular}") and latex.endswith(r"\end{tabular}")
+    assert r"\textbf{elif} & priors $>$ 3 & yes \\" in latex
+    assert "<td>age &lt;= 25 and sex == Male</td>" in rule_list()._repr_html_()
+
+
+def test_probability_shown_for_binary_stated_probabilities():
+    m = RuleList([Rule((0,), 1, (3, 1), (0.25, 0.75))], Rule((), 0, (5, 5), (0.5, 0.5)), CONDS, [0, 1])
+    assert str(m).splitlines()[0] == "if age <= 25 then 1   [p(1) = 0.750; 0: 3, 1: 1]"
+
+
+def test_empty_rule_list_prints_one_line():
+    m = RuleList([], Rule((), 0, (7, 3)), CONDS, [0, 1])
+    assert str(m) == "predict 0   [0: 7, 1: 3]"
+    assert m.predict(B).tolist() == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("classes", [["no", "yes"], [0, 1], [False, True], [-1, 2, 7]])
+def test_rule_list_json_round_trip_reproduces_predictions(classes):
+    k = len(classes)
+    m = RuleList(
+        [Rule((0,), classes[-1], tuple(range(k))), Rule((1, 2), classes[0], (1,) * k)],
+        Rule((), classes[0], (2,) * k), CONDS, classes,
+    )
+    again = model_from_dict(json.loads(m.to_json()))
+    assert again == m
+    assert np.array_equal(again.predict(B), m.predict(B))
+    assert again.predict(B).dtype == m.predict(B).dtype
+    assert np.array_equal(again.predict_proba(B), m.predict_proba(B))
+
+
+def test_dnf_and_cnf_semantics_and_text():
+    dnf = RuleSet([(0, 2), (1,)], "dnf", CONDS, [0, 1], proba_true=0.8, proba_false=0.1)
+    assert dnf.holds(B).tolist() == [True, True, True, False]
+    assert dnf.predict_proba(B)[:, 1].tolist() == [0.8, 0.8, 0.8, 0.1]
+    assert dnf.complexity == 5
+    assert str(dnf) == "IF (age <= 25 and sex == Male)\n   OR (priors > 3)\nTHEN 1\nELSE 0"
+    cnf = RuleSet([(0, 1), (2,)], "cnf", CONDS, ["bad", "good"])
+    assert cnf.holds(B).tolist() == [True, False, True, False]
+    assert cnf.predict(B).tolist() == ["good", "bad", "good", "bad"]
+    assert str(cnf) == "IF (age <= 25 or priors > 3)\n   AND (sex == Male)\nTHEN good\nELSE bad"
+    assert "\\lor" in cnf.to_latex() and "| 1 | age <= 25 or priors > 3 |" in cnf.to_markdown()
+    assert "<li>sex == Male</li>" in cnf._repr_html_()
+
+
+def test_empty_rule_sets():
+    assert RuleSet([], "dnf", CONDS, [0, 1]).predict(B).tolist() == [0] * 4
+    assert RuleSet([], "cnf", CONDS, [0, 1]).predict(B).tolist() == [1] * 4
+    assert str(RuleSet([], "dnf", CONDS, [0, 1])) == "predict 0"
+
+
+def test_rule_set_json_round_trip():
+    for form in ("dnf", "cnf"):
+        m = RuleSet([(0, 2), (1,)], form, CONDS, ["a", "b"], 0.7, 0.2, (1, 2), (3, 4))
+        again = model_from_dict(json.loads(m.to_json()))
+        assert again == m
+        assert np.array_equal(again.predict(B), m.predict(B))
+        assert np.array_equal(again.predict_proba(B), m.predict_proba(B))
+
+
+def test_one_vs_rest():
+    members = [
+        RuleSet([(0,)], "dnf", CONDS, ["rest", "a"], 0.9, 0.1),
+        RuleSet([(1,)], "dnf", CONDS, ["rest", "b"], 0.8, 0.1),
+        RuleSet([(2,)], "dnf", CONDS, ["rest", "c"], 0.7, 0.1),
+    ]
+    m = OneVsRestRuleSets(members, CONDS, ["a", "b", "c"])
+    assert m.predict(B).tolist() == ["a", "a", "b", "c"]
+    assert np.allclose(m.predict_proba(B).sum(axis=1), 1)
+    again = model_from_dict(json.loads(m.to_json()))
+    assert np.array_equal(again.predict(B), m.predict(B))
+    assert str(m).startswith("class a:\nIF (age <= 25)")
+
+
+def test_invalid_models():
+    with pytest.raises(ValueError, match="count per class"):
+        RuleList([Rule((0,), 1, (1,))], Rule((), 0, (1, 1)), CONDS, [0, 1])
+    with pytest.raises(ValueError, match="out of range"):
+        RuleList([Rule((9,), 1, (1, 1))], Rule((), 0, (1, 1)), CONDS, [0, 1])
+    with pytest.raises(ValueError, match="form"):
+        RuleSet([], "xnf", CONDS, [0, 1])
+    with pytest.raises(ValueError, match="columns"):
+        rule_list().predict(np.zeros((2, 5), bool))
+    with pytest.raises(ValueError, match="unknown model type"):
+        model_from_dict({"type": "Tree"})
