@@ -2,10 +2,12 @@
 
 ``search(A, y, c, ...)`` is the engine (pure numpy/numba); it returns a
 :class:`CorelsResult`.  ``BOUNDS`` names the pruning bounds that can be
-switched on and off for ablation studies.
+switched on and off for ablation studies.  :class:`CorelsClassifier` is the
+sklearn estimator around it.
 """
 
 from rulekit.corels._result import CorelsResult
 from rulekit.corels._search import BOUNDS, POLICIES, SYMMETRIES, search
+from rulekit.corels._estimator import CorelsClassifier
 
-__all__ = ["search", "CorelsResult", "BOUNDS", "POLICIES", "SYMMETRIES"]
+__all__ = ["search", "CorelsResult", "CorelsClassifier", "BOUNDS", "POLICIES", "SYMMETRIES"]
