@@ -53,7 +53,8 @@ def load(split="train"):
 A, y = load()
 cfg = json.loads(sys.argv[1])
 r = search(A, y, cfg["c"], policy=cfg["policy"], symmetry=cfg["symmetry"],
-           time_limit=cfg.get("time_limit"), max_nodes=cfg.get("max_nodes", 10_000_000))
+           time_limit=cfg.get("time_limit"), max_nodes=cfg.get("max_nodes", 10_000_000),
+           bounds=cfg.get("bounds", "all"))
 print(json.dumps(dict(objective=r.objective, mistakes=r.mistakes, rules=len(r.prefix),
                       lower_bound=r.lower_bound, status=r.status,
                       expanded=r.stats["nodes_expanded"], inserted=r.stats["nodes_inserted"],
@@ -145,7 +146,11 @@ def main(argv=None) -> int:
     ap.add_argument("--reference-time-limit", type=float, default=600.0,
                     help="time limit for the reference when c has none")
     ap.add_argument("--json", default=None, help="also write the rows to this file")
+    ap.add_argument("--ablation", action="store_true",
+                    help="instead: c=0.01, lower_bound/permutation, each bound switched off")
     args = ap.parse_args(argv)
+    if args.ablation:
+        return ablation(args)
 
     configs = []
     cs = [0.01] if args.quick else [0.01, 0.005, 0.0025]
@@ -184,6 +189,31 @@ def main(argv=None) -> int:
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(all_rows, fh, indent=1)
+    return 0
+
+
+def ablation(args) -> int:
+    """c=0.01 with every bound on, then with each one off (60 s limit each)."""
+    sys.path.insert(0, ROOT)
+    from rulekit.corels import BOUNDS
+
+    code = CHILD.format(root=ROOT, data=DATA)
+    print(f"{'bound off':24} {'status':11} {'obj':>12} {'CPU s':>8} {'srch CPU':>8} "
+          f"{'peak MB':>8} {'expanded':>10} {'inserted':>10}")
+    for off in [None] + sorted(BOUNDS) + ["symmetry map (none)"]:
+        cfg = dict(c=0.01, policy="lower_bound", symmetry="permutation", time_limit=60.0)
+        if off == "symmetry map (none)":
+            cfg["symmetry"] = "none"
+        elif off is not None:
+            cfg["bounds"] = sorted(set(BOUNDS) - {off})
+        r = run_child_rusage([sys.executable, "-c", code, json.dumps(cfg)], 180)
+        name = off or "(all on)"
+        if "error" in r:
+            print(f"{name:24} ERROR {r['error']}")
+            continue
+        print(f"{name:24} {r['status']:11} {r['objective']:12.10f} {r['cpu']:8.2f} "
+              f"{r['search_cpu']:8.2f} {r['peak_mb']:8.0f} {r['expanded']:10d} {r['inserted']:10d}",
+              flush=True)
     return 0
 
 

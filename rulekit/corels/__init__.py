@@ -2,7 +2,8 @@
 
 ``search(A, y, c, ...)`` is the engine (pure numpy/numba); it returns a
 :class:`CorelsResult`.  ``BOUNDS`` names the pruning bounds that can be
-switched on and off for ablation studies.
+switched on and off for ablation studies.  :class:`CorelsClassifier` is the
+sklearn estimator around it.
 """
 
 from rulekit.corels._result import CorelsResult

@@ -40,3 +40,13 @@ def test_compas_anytime_time_limit(compas):
     assert r.lower_bound < r.objective
     # the empty list is always available, so the answer never gets worse
     assert r.objective <= y.mean()
+
+
+def test_packaged_loader_gives_the_same_instance(compas):
+    from rulekit.datasets import load_corels_compas
+
+    A, y, names = compas
+    bunch = load_corels_compas()
+    assert np.array_equal(np.asarray(bunch.data, dtype=bool), A)
+    assert np.array_equal(np.asarray(bunch.target), y)
+    assert [n.strip("{}") for n in bunch.feature_names] == [n.strip("{}") for n in names]
