@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 import sys
 import time
 
@@ -28,7 +29,7 @@ try:  # the AIX360 side-by-side mode runs in a separate venv without rulekit's d
 except ImportError:  # pragma: no cover
     choose_complexity = solve = None
 
-DATA = "/work/shared/data"
+DATA = os.environ.get("RULEKIT_SHARED_DATA", str(Path(__file__).resolve().parents[1].parent / "shared" / "data"))
 
 # name -> (loader, large?)
 def _csv(path, label, positive, drop=()):

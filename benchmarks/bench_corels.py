@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from pathlib import Path
 import statistics
 import subprocess
 import sys
@@ -29,7 +30,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-DATA = "/work/shared/data/compas_corels"
+DATA = os.environ.get("RULEKIT_SHARED_DATA", str(Path(__file__).resolve().parents[1].parent / "shared" / "data"))
+DATA = os.path.join(DATA, "compas_corels")
 
 CHILD = r"""
 import json, sys, time

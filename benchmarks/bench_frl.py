@@ -34,7 +34,7 @@ import pandas as pd
 from rulekit.frl import search
 
 DATA = Path(os.environ.get(
-    "RULEKIT_SHARED_DATA", "/work/shared/data")) / "bank_full_frl" / "bank-full-discretized.csv.gz"
+    "RULEKIT_SHARED_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data")) / "bank_full_frl" / "bank-full-discretized.csv.gz"
 REFERENCE = {1.0: 0.106968, 3.0: 0.292213, 5.0: 0.433328}
 
 

@@ -30,7 +30,7 @@ class CorelsClassifier(RuleClassifierBase):
     max_card : int, default=2
         Most conditions per antecedent.
     min_support : float in (0, 1] or None, default=None
-        Mining threshold (fraction of rows, measured within each class).
+        Mining threshold (fraction of all training rows).
         ``None`` means ``c``: CORELS's minimum-support theorem shows that an
         antecedent capturing at most ``c * n_samples`` rows never appears in
         an optimal list, so mining at ``c`` loses nothing and the certificate
@@ -85,6 +85,8 @@ class CorelsClassifier(RuleClassifierBase):
 
     _multiclass = True
     _mines = True
+    # the minimum-support theorem is about overall support, so mine on it
+    _per_class_mining = False
 
     def __init__(self, c=0.01, max_card=2, min_support=None, n_thresholds=9, categorical_features=None,
                  policy="lower_bound", symmetry="permutation", bounds="all",
@@ -105,7 +107,7 @@ class CorelsClassifier(RuleClassifierBase):
         c = check_nonneg_number(self.c, "c")
         if self.min_support is None:
             # c = 0 gives no support bound: keep every antecedent seen at least once
-            # in a class (mlxtend needs a positive threshold; 1e-9 of any class < 1 row).
+            # (mlxtend needs a positive threshold; 1e-9 of the rows is below one row).
             return min(max(c, 1e-9), 1.0)
         return check_fraction(self.min_support, "min_support")
 

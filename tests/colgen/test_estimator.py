@@ -3,28 +3,27 @@
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from helpers import SHARED_DATA, sklearn_checks
 
 from rulekit.colgen import BooleanRuleCGClassifier
 from rulekit.models import OneVsRestRuleSets, RuleSet
 
 
 def _ttt():
-    df = pd.read_csv("/work/shared/data/tic_tac_toe/tic-tac-toe.csv")
+    df = pd.read_csv(SHARED_DATA / "tic_tac_toe" / "tic-tac-toe.csv")
     return df.drop(columns=["class"]), df["class"].to_numpy()
 
 
-def _expected_failures(estimator):
-    # A rule set reproduces pure training regions exactly, so under extreme
-    # class weights ({0: 1000, others: 1e-4}) a one-vs-rest member still
-    # claims the light classes' pure regions; the check wants the heavy class
-    # to win nearly everywhere on unseen points.  Binary problems pass it.
-    return {"check_class_weight_classifiers":
-            "one-vs-rest rule sets keep pure regions of down-weighted classes"}
+# A rule set reproduces pure training regions exactly, so under extreme
+# class weights ({0: 1000, others: 1e-4}) a one-vs-rest member still
+# claims the light classes' pure regions; the check wants the heavy class
+# to win nearly everywhere on unseen points.  Binary problems pass it.
+_EXPECTED_FAILURES = {"check_class_weight_classifiers":
+                      "one-vs-rest rule sets keep pure regions of down-weighted classes"}
 
 
-@parametrize_with_checks([BooleanRuleCGClassifier(time_limit=10.0, max_complexity=8)],
-                         expected_failed_checks=_expected_failures)
+@sklearn_checks(BooleanRuleCGClassifier(time_limit=10.0, max_complexity=8),
+                expected_failed_checks=_EXPECTED_FAILURES)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 

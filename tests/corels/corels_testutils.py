@@ -68,7 +68,9 @@ def brute_force(A, y, c, max_len=None):
     return best[1], best[0][1]
 
 
-COMPAS_DIR = "/work/shared/data/compas_corels"
+from helpers import SHARED_DATA
+
+COMPAS_DIR = SHARED_DATA / "compas_corels"
 
 
 def load_compas_antecedents(split="train"):

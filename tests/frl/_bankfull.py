@@ -10,12 +10,12 @@ the estimator, which uses them, finds the same 270 antecedents).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
-BANK_FULL_FRL = Path("/work/shared/data/bank_full_frl/bank-full-discretized.csv.gz")
+from helpers import SHARED_DATA
+
+BANK_FULL_FRL = SHARED_DATA / "bank_full_frl" / "bank-full-discretized.csv.gz"
 
 
 def load_bank_full_frl(path=BANK_FULL_FRL):
