@@ -25,9 +25,9 @@ if quick:
     X, y = X.iloc[::10], y.iloc[::10]
 
 models = {
-    "CORELS": CorelsClassifier(c=0.01, max_card=1, n_thresholds=4, time_limit=30),
+    "CORELS": CorelsClassifier(c=0.01, max_card=1, n_thresholds=4, time_limit=5 if quick else 30),
     "falling rule list": FallingRuleListClassifier(w=1.0, n_iter=300 if quick else 2000, random_state=0),
-    "DNF (colgen)": BooleanRuleCGClassifier(max_complexity=16, time_limit=20 if quick else 60),
+    "DNF (colgen)": BooleanRuleCGClassifier(max_complexity=16, time_limit=8 if quick else 60),
     **{k: v for k, v in baselines().items() if k != "CART"},
 }
 comparison = compare_models(models, X, y, cv=3 if quick else 5, n_jobs=None, refit=False)

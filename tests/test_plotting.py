@@ -1,0 +1,69 @@
+"""Each plotting function returns a Figure with the artists it promises (Agg backend)."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from rulekit import BooleanRuleCGClassifier, FallingRuleListClassifier
+from rulekit.corels import BOUNDS, search
+from rulekit.datasets import load_corels_compas, load_tictactoe
+from rulekit.plotting import (corels_ablation, plot_candidate_sizes, plot_colgen_trace,
+                              plot_corels_ablation, plot_corels_trace, plot_falling_rule_list)
+
+
+@pytest.fixture(scope="module")
+def compas_small():
+    inst = load_corels_compas()
+    return inst.data[::4, :40], inst.target[::4]
+
+
+def test_corels_trace_has_four_panels(compas_small):
+    A, y = compas_small
+    fig = plot_corels_trace(search(A, y, 0.01))
+    assert isinstance(fig, Figure) and len(fig.axes) == 4
+    legends = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert legends == ["best objective", "lower bound"]
+    assert fig.axes[1].get_xlabel() == "nodes evaluated"
+    assert "remaining" in fig.axes[3].get_ylabel()
+
+
+def test_ablation_runs_every_bound_off_and_plots_bars(compas_small):
+    A, y = compas_small
+    table = corels_ablation(A, y, 0.02, time_limit=5)
+    assert list(table.index) == ["all bounds"] + [f"without {b}" for b in BOUNDS]
+    optimal = table[table["status"] == "optimal"]["objective"]
+    assert np.allclose(optimal, optimal.iloc[0])  # bounds never change the optimum
+    fig = plot_corels_ablation(table)
+    assert len(fig.axes) == 2
+    assert len(fig.axes[0].patches) == len(table) == len(fig.axes[1].patches)
+    with pytest.raises(ValueError, match="unknown bounds"):
+        corels_ablation(A, y, 0.02, bounds=["magic"])
+
+
+def test_falling_rule_list_bars_and_candidate_sizes():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, size=(400, 4)).astype(str)
+    y = ((X[:, 0] == "0") & (rng.random(400) < 0.8)) | (rng.random(400) < 0.1)
+    est = FallingRuleListClassifier(w=2.0, n_iter=200, min_support=0.05, random_state=0).fit(X, y.astype(int))
+    fig = plot_falling_rule_list(est)
+    ax = fig.axes[0]
+    assert len(ax.patches) == len(est.model_) + 1  # one bar per rule plus the else
+    heights = [p.get_width() for p in ax.patches]
+    assert heights == sorted(heights, reverse=True)  # falling
+    assert len(ax.texts) == len(ax.patches)
+    fig2 = plot_candidate_sizes(est)
+    assert fig2.axes[0].get_xlabel() == "iteration" and fig2.axes[0].lines
+
+
+def test_colgen_trace_lines():
+    X, y = load_tictactoe(return_X_y=True)
+    est = BooleanRuleCGClassifier(max_complexity=32, max_literals=3, time_limit=30).fit(X, y)
+    fig = plot_colgen_trace(est)
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert "restricted master LP" in labels and "final rule set (integer)" in labels
+    rmlp = fig.axes[0].lines[0].get_ydata()
+    assert np.all(np.diff(rmlp) <= 1e-7)  # the master LP never gets worse
