@@ -27,3 +27,13 @@ def test_tutorial_runs(script, tmp_path):
     # the tutorials that draw save their figures next to where they run
     for png in tmp_path.glob("*.png"):
         assert png.stat().st_size > 2000
+
+
+def test_api_reference_is_current():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import make_api_doc
+    finally:
+        sys.path.pop(0)
+    assert (ROOT / "docs" / "api.md").read_text() == make_api_doc.render(), (
+        "docs/api.md is stale: run python scripts/make_api_doc.py")
