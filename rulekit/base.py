@@ -189,16 +189,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         return self._fit(X, y, None)
 
     def _fit(self, X, y, sample_weight):
-        """Shared body of ``fit``; learners with weights call it from their own ``fit``.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Numeric and categorical columns; missing values allowed.
-        y : array-like of shape (n_samples,)
-            Class labels (strings, ints or bools).
-        sample_weight : array-like of shape (n_samples,) or None
-        """
+        """Body of :meth:`fit`; learners with weights call it from their own ``fit``."""
         X = self._validate_X(X, reset=True)
         self.classes_, codes = self._validate_y(X, y)
         weights = self._validate_weights(sample_weight, len(codes))

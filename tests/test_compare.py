@@ -22,6 +22,23 @@ def models():
     }
 
 
+def test_with_a_rulekit_learner_reports_size_and_certificate(data):
+    from rulekit import CorelsClassifier
+
+    X, y = data
+    trio = {"corels": CorelsClassifier(c=0.02, max_card=1), **models()}
+    comp = compare_models(trio, X, y, cv=3)
+    t = comp.table
+    assert list(t.index) == ["corels", "tree", "logreg"]
+    assert t.loc["corels", "certificate"] == "optimal 3/3"
+    assert t.loc["tree", "certificate"] == ""
+    refit = comp.models["corels"]
+    assert t.loc["corels", "n_rules"] >= 1
+    # size columns count what the printed model shows
+    assert model_size(refit) == (len(refit.model_.rules), sum(len(r.conditions) for r in refit.model_.rules))
+    assert (comp.folds.groupby("fold")["model"].nunique() == 3).all()
+
+
 def test_table_columns_and_folds(data):
     X, y = data
     comp = compare_models(models(), X, y, cv=4)
