@@ -15,6 +15,7 @@ import time
 
 import numpy as np
 
+from rulekit._interrupt import DeferredInterrupt, is_interrupt
 from rulekit.bitset import n_words, pack
 from rulekit.corels import _kernels as kr
 from rulekit.corels._result import CorelsResult
@@ -487,6 +488,7 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     best_updates_seen = 0
     time_to_best = 0.0
     record(0.0)
+    sigint = DeferredInterrupt().install()
     try:
         while True:
             ws = (path, epath, inpfx, u, fbuf, tmpw, ucnt, ccnt, pmask)
@@ -532,8 +534,15 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
             if time_limit is not None and elapsed >= time_limit:
                 status = "time_limit"
                 break
-    except KeyboardInterrupt:
+            if sigint.received:
+                status = "interrupted"
+                break
+    except (KeyboardInterrupt, SystemError) as exc:
+        if not is_interrupt(exc):
+            raise
         status = "interrupted"
+    finally:
+        sigint.restore()
 
     total = time.perf_counter() - t_wall0
     lb_units = record(total)

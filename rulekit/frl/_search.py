@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import signal
-import threading
 import time
 from dataclasses import dataclass
 
@@ -20,6 +18,7 @@ from numba import typed, types
 
 from rulekit.bitset import pack, popcount
 
+from .._interrupt import DeferredInterrupt, is_interrupt
 from . import _kernels
 from ._objective import list_objective, monotonicity_penalty, running_minimum
 
@@ -309,7 +308,7 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
     node_lb = typed.Dict.empty(types.int64, types.float64)
     node_count = np.ones(1, np.int64)
     max_nodes = _MAX_MEMO_NODES if prefix_memo else 0
-    sigint = _DeferredSigint()
+    sigint = DeferredInterrupt().install()
     try:
         while done < n_iter:
             k = min(batch, n_iter - done)
@@ -351,9 +350,7 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
                     status = "interrupted"
                     break
     except (KeyboardInterrupt, SystemError) as exc:
-        # A Ctrl-C that reaches Python while numba boxes a kernel's result
-        # surfaces as a SystemError caused by the KeyboardInterrupt.
-        if isinstance(exc, SystemError) and not isinstance(exc.__cause__, KeyboardInterrupt):
+        if not is_interrupt(exc):
             raise
         status = "interrupted"
         if len(batches) == n_before:
@@ -380,31 +377,6 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
         candidate_offsets=np.concatenate(offsets),
     )
     return _finish(A, yb, prefix, w, C, C1 if soft else None, status, done, trace, proved)
-
-
-class _DeferredSigint:
-    """Turn Ctrl-C into a flag while the search runs.
-
-    A KeyboardInterrupt raised while a compiled kernel returns can be lost
-    or mangled, so in the main thread (and only if nobody installed a custom
-    handler) SIGINT merely sets ``received``; the driver checks it between
-    batches (every ~0.1 s) and returns the incumbent.
-    """
-
-    def __init__(self):
-        self.received = False
-        self._previous = None
-        if (threading.current_thread() is threading.main_thread()
-                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
-            self._previous = signal.signal(signal.SIGINT, self._handle)
-
-    def _handle(self, signum, frame):
-        self.received = True
-
-    def restore(self):
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
-            self._previous = None
 
 
 def _words(n_bits):
