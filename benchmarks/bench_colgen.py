@@ -5,9 +5,9 @@ Usage (from the repository root)::
     PYTHONPATH=. python benchmarks/bench_colgen.py [--datasets a,b] [--folds-small 10]
         [--folds-large 5] [--max-folds N] [--C 30] [--time-limit 120] [--out FILE]
 
-Each fold binarizes on the training part only (a minimal decile binarizer
-following design note §7; the shared ``rulekit.Binarizer`` will replace it),
-fits a DNF with :func:`rulekit.colgen.solve` and scores test accuracy.
+Each fold binarizes on the training part only with the shared
+``rulekit.Binarizer(negations=True, n_thresholds=9)`` (the estimator's
+binarization), fits a DNF with :func:`rulekit.colgen.solve` and scores test accuracy.
 Reported times: wall clock and CPU (user+sys of this process *and* its
 children, since PuLP runs CBC as a subprocess).
 """
@@ -25,9 +25,9 @@ import pandas as pd
 from sklearn.model_selection import StratifiedKFold
 
 try:  # the AIX360 side-by-side mode runs in a separate venv without rulekit's deps
-    from rulekit.colgen import choose_complexity, solve
+    from rulekit.colgen import choose_complexity, condition_metadata, solve
 except ImportError:  # pragma: no cover
-    choose_complexity = solve = None
+    choose_complexity = condition_metadata = solve = None
 
 DATA = os.environ.get("RULEKIT_SHARED_DATA", str(Path(__file__).resolve().parents[1].parent / "shared" / "data"))
 
@@ -81,67 +81,30 @@ PAPER = {"tic-tac-toe": 100.0, "breast-cancer": 94.0, "heart": 78.9, "banknote":
          "mushroom": 100.0, "fico": 71.7, "magic": 85.3, "adult": 83.5, "bank": 90.0}
 
 
-class MiniBinarizer:
-    """Deciles for numeric columns (<= and >), ==/!= for categoricals (§7)."""
+def _binarizer_class():
+    """The shared ``rulekit.Binarizer`` (what ``BooleanRuleCGClassifier`` uses).
 
-    def __init__(self, num_thresh=9):
-        self.num_thresh = num_thresh
+    The AIX360 venv has no numba, so ``import rulekit`` fails there; the
+    binarizer module itself needs only numpy/pandas/scikit-learn, so it is
+    then loaded from its file.
+    """
+    try:
+        from rulekit.binarize import Binarizer
+    except ImportError:  # pragma: no cover - AIX360 venv
+        import importlib.util
 
-    def fit(self, X):
-        self.rules_ = []   # (column, op, value)
-        for col in X.columns:
-            s = X[col]
-            if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
-                v = s.dropna()
-                uniq = np.unique(v)
-                if uniq.size <= 1:
-                    continue
-                if uniq.size > self.num_thresh + 1:
-                    qs = np.quantile(v.to_numpy(dtype=float),
-                                     np.linspace(0, 1, self.num_thresh + 2)[1:-1])
-                    thr = np.unique(qs)
-                else:
-                    thr = uniq[:-1]
-                for t in thr:
-                    self.rules_.append((col, "<=", float(t)))
-                    self.rules_.append((col, ">", float(t)))
-                if s.isna().any():
-                    self.rules_.append((col, "is missing", None))
-                    self.rules_.append((col, "not missing", None))
-            else:
-                cats = pd.unique(s.astype(str))
-                if cats.size <= 1:
-                    continue
-                for c in sorted(cats):
-                    self.rules_.append((col, "==", c))
-                    self.rules_.append((col, "!=", c))
-        return self
+        path = Path(__file__).resolve().parents[1] / "rulekit" / "binarize.py"
+        spec = importlib.util.spec_from_file_location("_rk_binarize", path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod
+        spec.loader.exec_module(mod)
+        Binarizer = mod.Binarizer
+    return Binarizer
 
-    def transform(self, X):
-        out = np.zeros((len(X), len(self.rules_)), dtype=bool)
-        for j, (col, op, v) in enumerate(self.rules_):
-            s = X[col]
-            if op == "<=":
-                out[:, j] = (s <= v).to_numpy(dtype=bool, na_value=False)
-            elif op == ">":
-                out[:, j] = (s > v).to_numpy(dtype=bool, na_value=False)
-            elif op == "==":
-                out[:, j] = (s.astype(str) == v).to_numpy()
-            elif op == "!=":
-                out[:, j] = (s.astype(str) != v).to_numpy()
-            elif op == "is missing":
-                out[:, j] = s.isna().to_numpy()
-            else:
-                out[:, j] = s.notna().to_numpy()
-        return out
 
-    def metadata(self):
-        cols = {c: i for i, c in enumerate(dict.fromkeys(r[0] for r in self.rules_))}
-        code = {"<=": 0, ">": 1, "==": 2, "!=": 3}
-        g = np.array([cols[r[0]] for r in self.rules_])
-        o = np.array([code.get(r[1], 4) for r in self.rules_])
-        t = np.array([r[2] if r[1] in ("<=", ">") else np.nan for r in self.rules_], dtype=float)
-        return dict(column_groups=g, column_ops=o, column_thresholds=t)
+def make_binarizer():
+    """Same settings as the estimator: deciles, with ``!=`` negations."""
+    return _binarizer_class()(negations=True, n_thresholds=9)
 
 
 def _cpu():
@@ -154,15 +117,16 @@ def _fit_aix360(Xtr, ytr, Xte):
 
     AIX360 0.3's own FeatureBinarizer calls ``OneHotEncoder(sparse=...)``,
     which current scikit-learn rejects, so the conditions come from
-    :class:`MiniBinarizer` as a DataFrame with AIX360's (feature, operation,
-    value) column index.
+    the shared :class:`rulekit.Binarizer` as a DataFrame with AIX360's
+    (feature, operation, value) column index.
     """
     from aix360.algorithms.rbm import BooleanRuleCG
 
-    binz = MiniBinarizer().fit(Xtr)
-    ops = {"is missing": "==", "not missing": "!="}
+    binz = make_binarizer().fit(Xtr)
+    ops = {"is missing": "=="}
     cols = pd.MultiIndex.from_tuples(
-        [(str(c), ops.get(op, op), "nan" if v is None else v) for c, op, v in binz.rules_],
+        [(str(c.feature), ops.get(c.op, c.op), "nan" if c.value is None else c.value)
+         for c in binz.conditions_],
         names=["feature", "operation", "value"])
     Btr = pd.DataFrame(binz.transform(Xtr).astype(int), columns=cols)
     Bte = pd.DataFrame(binz.transform(Xte).astype(int), columns=cols)
@@ -195,10 +159,10 @@ def run_dataset(name, n_folds, args):
             print(f"  {name} fold {fold} [aix360]: acc={acc:.4f} train={tr_acc:.4f} "
                   f"complexity={cx} wall={wall:.1f}s cpu={cpu:.1f}s", flush=True)
             continue
-        binz = MiniBinarizer().fit(X.iloc[tr])
+        binz = make_binarizer().fit(X.iloc[tr])
         Btr, Bte = binz.transform(X.iloc[tr]), binz.transform(X.iloc[te])
         c0, w0 = _cpu(), time.perf_counter()
-        meta = binz.metadata()
+        meta = condition_metadata(binz.conditions_)
         C = args.C
         if C == "auto":
             # inner 3-fold CV over the grid; it gets a third of the fold budget

@@ -3,7 +3,6 @@
 import itertools
 
 import numpy as np
-from helpers import SHARED_DATA
 
 
 def all_clauses(d, max_literals):
@@ -77,7 +76,9 @@ def tictactoe_conditions():
     """== / != conditions for the 9 squares (54 columns) and metadata."""
     import pandas as pd
 
-    df = pd.read_csv(SHARED_DATA / "tic_tac_toe" / "tic-tac-toe.csv")
+    from rulekit.datasets import load_tictactoe
+
+    df = load_tictactoe().frame
     y = (df["class"] == "positive").to_numpy().astype(int)
     cols, groups, ops = [], [], []
     for g, name in enumerate(df.columns[:-1]):

@@ -3,15 +3,16 @@
 import numpy as np
 import pandas as pd
 import pytest
-from helpers import SHARED_DATA, sklearn_checks
+from helpers import sklearn_checks
 
 from rulekit.colgen import BooleanRuleCGClassifier
+from rulekit.datasets import load_tictactoe
 from rulekit.models import OneVsRestRuleSets, RuleSet
 
 
 def _ttt():
-    df = pd.read_csv(SHARED_DATA / "tic_tac_toe" / "tic-tac-toe.csv")
-    return df.drop(columns=["class"]), df["class"].to_numpy()
+    X, y = load_tictactoe(return_X_y=True)  # the package's copy of the shared CSV
+    return X, np.asarray(y)
 
 
 # A rule set reproduces pure training regions exactly, so under extreme
