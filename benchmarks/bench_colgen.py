@@ -173,7 +173,8 @@ def run_dataset(name, n_folds, args):
         left = args.time_limit - (time.perf_counter() - w0)
         res = solve(Btr, y[tr], max_complexity=C, time_limit=left,
                     pricing_time_limit=args.pricing_time_limit, random_state=fold,
-                    **meta)
+                    mip_solver=args.mip_solver, max_columns_per_iter=args.columns_per_iter,
+                    beam_width=args.beam_width, **meta)
         wall, cpu = time.perf_counter() - w0, _cpu() - c0
         acc = float((res.predict(Bte) == y[te]).mean())
         tr_acc = float((res.predict(Btr) == y[tr]).mean())
@@ -197,6 +198,9 @@ def main(argv=None):
     p.add_argument("--C", default="auto", help="an integer, or 'auto' (inner CV)")
     p.add_argument("--time-limit", type=float, default=120.0)
     p.add_argument("--pricing-time-limit", type=float, default=30.0)
+    p.add_argument("--mip-solver", default="cbc", help="restricted master IP back-end")
+    p.add_argument("--columns-per-iter", type=int, default=10)
+    p.add_argument("--beam-width", type=int, default=5)
     p.add_argument("--out", default=None)
     p.add_argument("--aix360", action="store_true",
                    help="run AIX360's BooleanRuleCG instead (needs aix360 installed)")
