@@ -175,18 +175,23 @@ def cmd_compare(args) -> int:
     return 0
 
 
-def _demo_compas(args) -> None:
+def _fit_timed(est, X, y) -> float:
+    """Fit ``est`` and return the CPU seconds it took (the demos print them)."""
     import time
 
+    start = time.process_time()
+    est.fit(X, y)
+    return time.process_time() - start
+
+
+def _demo_compas(args) -> None:
     from .corels import CorelsClassifier
 
     X, y = datasets.load_compas(return_X_y=True)
     print(f"compas: {X.shape[0]} people, {X.shape[1]} features "
           f"({', '.join(X.columns)}); {int(y.sum())} re-offended within two years (1)\n")
     est = CorelsClassifier(c=0.01, max_card=2, n_thresholds=4)
-    start = time.process_time()
-    est.fit(X, y)
-    cpu = time.process_time() - start
+    cpu = _fit_timed(est, X, y)
     print(f"CorelsClassifier(c=0.01, max_card=2, n_thresholds=4): {len(est.binarizer_.conditions_)} "
           f"conditions, {len(est.antecedents_)} antecedents, {est.stats_['nodes_evaluated']} "
           f"prefixes evaluated, {cpu:.1f} CPU s\n")
@@ -199,35 +204,29 @@ def _demo_compas(args) -> None:
 
 
 def _demo_bank(args) -> None:
-    import time
-
     from .frl import FallingRuleListClassifier
 
     X, y = datasets.load_bank_marketing(discretized=True, return_X_y=True)
     print(f"bank marketing (discretized as in the falling-rule-list paper): {X.shape[0]} calls, "
           f"{int(y.sum())} subscriptions (1)\n")
     est = FallingRuleListClassifier(w=7.0, C=1e-6, n_iter=3000, min_support=0.1, max_card=2, random_state=0)
-    start = time.process_time()
-    est.fit(X, y)
+    cpu = _fit_timed(est, X, y)
     print(f"FallingRuleListClassifier(w=7, C=1e-6, n_iter=3000): {len(est.antecedents_)} antecedents, "
-          f"{time.process_time() - start:.1f} CPU s\n")
+          f"{cpu:.1f} CPU s\n")
     print(est)
     print(f"\nobjective {est.objective_:.6f} (weighted risk + C x rules); a row is predicted 1 when its "
           f"rule's probability exceeds 1/(1+w) = {est.threshold_:.3f}")
 
 
 def _demo_tictactoe(args) -> None:
-    import time
-
     from .colgen import BooleanRuleCGClassifier
 
     X, y = datasets.load_tictactoe(return_X_y=True)
     print(f"tic-tac-toe endgames: {X.shape[0]} boards, x wins in {int((y == 'positive').sum())}\n")
     est = BooleanRuleCGClassifier(form="dnf", max_complexity=32, max_literals=3, time_limit=120)
-    start = time.process_time()
-    est.fit(X, y)
+    cpu = _fit_timed(est, X, y)
     print(f"BooleanRuleCGClassifier(form='dnf', max_complexity=32, max_literals=3): "
-          f"{len(est.binarizer_.conditions_)} conditions, {time.process_time() - start:.1f} CPU s\n")
+          f"{len(est.binarizer_.conditions_)} conditions, {cpu:.1f} CPU s\n")
     print(est)
     print(f"\nstatus {est.status_}, Hamming loss {est.objective_:g}, lower bound {est.lower_bound_}, "
           f"complexity {est.complexity_}, training accuracy {est.score(X, y):.4f}")
@@ -251,6 +250,11 @@ def cmd_datasets(args) -> int:
 
 
 # --- parser ---------------------------------------------------------------------------------
+
+def _add_data_arguments(p):
+    p.add_argument("data", help="CSV file with a header row")
+    p.add_argument("--target", required=True, help="name of the label column")
+
 
 def _add_model_options(p):
     g = p.add_argument_group("model options (used by the learners that have them)")
@@ -276,8 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("fit", help="learn a model from a CSV file and print it")
-    p.add_argument("data", help="CSV file with a header row")
-    p.add_argument("--target", required=True, help="name of the label column")
+    _add_data_arguments(p)
     p.add_argument("--model", required=True, help="learner: " + ", ".join(sorted(LEARNERS) or ["(none yet)"]))
     p.add_argument("--save", help="write the fitted model to this JSON file")
     _add_model_options(p)
@@ -290,8 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_predict)
 
     p = sub.add_parser("compare", help="cross-validate several models on a CSV file")
-    p.add_argument("data", help="CSV file with a header row")
-    p.add_argument("--target", required=True, help="name of the label column")
+    _add_data_arguments(p)
     p.add_argument("--models", required=True,
                    help="comma-separated: " + ", ".join(sorted(LEARNERS) + sorted(BASELINES)))
     p.add_argument("--cv", type=int, default=5, help="number of stratified folds (default 5)")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import typed, types
 
-from rulekit.bitset import pack, popcount
+from rulekit.bitset import n_words, pack, popcount
 
 from .._interrupt import DeferredInterrupt, is_interrupt
 from . import _kernels
@@ -279,8 +279,8 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
 
     # Per-class packed coverage: P over positive rows, Q over negative rows.
     A_t = np.ascontiguousarray(A.T)
-    P = pack(A_t[:, yb]) if n_ante else np.zeros((0, _words(yb.sum())), np.uint64)
-    Q = pack(A_t[:, ~yb]) if n_ante else np.zeros((0, _words((~yb).sum())), np.uint64)
+    P = pack(A_t[:, yb]) if n_ante else np.zeros((0, n_words(yb.sum())), np.uint64)
+    Q = pack(A_t[:, ~yb]) if n_ante else np.zeros((0, n_words((~yb).sum())), np.uint64)
     n_pos = int(yb.sum())
     n_neg = n_rows - n_pos
     full_p = pack(np.ones(n_pos, dtype=bool))
@@ -377,10 +377,6 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
         candidate_offsets=np.concatenate(offsets),
     )
     return _finish(A, yb, prefix, w, C, C1 if soft else None, status, done, trace, proved)
-
-
-def _words(n_bits):
-    return (int(n_bits) + 63) // 64
 
 
 def capture_counts(A, y, prefix):
