@@ -3,11 +3,12 @@
 Usage (from the repository root)::
 
     PYTHONPATH=. python benchmarks/bench_colgen.py [--datasets a,b] [--folds-small 10]
-        [--folds-large 5] [--max-folds N] [--C 30] [--time-limit 120] [--out FILE]
+        [--folds-large 5] [--max-folds N] [--C auto] [--form auto] [--time-limit 120] [--out FILE]
 
-Each fold binarizes on the training part only with the shared
-``rulekit.Binarizer(negations=True, n_thresholds=9)`` (the estimator's
-binarization), fits a DNF with :func:`rulekit.colgen.solve` and scores test accuracy.
+Each fold fits ``rulekit.BooleanRuleCGClassifier`` on the training part (so
+the benchmark measures what users get: the estimator's own binarization and
+its ``"auto"`` choices of form and budget, or the ones given with ``--form``
+and ``--C``) and scores test accuracy.
 Reported times: wall clock and CPU (user+sys of this process *and* its
 children, since PuLP runs CBC as a subprocess).
 """
@@ -25,9 +26,9 @@ import pandas as pd
 from sklearn.model_selection import StratifiedKFold
 
 try:  # the AIX360 side-by-side mode runs in a separate venv without rulekit's deps
-    from rulekit.colgen import choose_complexity, condition_metadata, solve
+    from rulekit import BooleanRuleCGClassifier
 except ImportError:  # pragma: no cover
-    choose_complexity = condition_metadata = solve = None
+    BooleanRuleCGClassifier = None
 
 DATA = os.environ.get("RULEKIT_SHARED_DATA", str(Path(__file__).resolve().parents[1].parent / "shared" / "data"))
 
@@ -159,30 +160,24 @@ def run_dataset(name, n_folds, args):
             print(f"  {name} fold {fold} [aix360]: acc={acc:.4f} train={tr_acc:.4f} "
                   f"complexity={cx} wall={wall:.1f}s cpu={cpu:.1f}s", flush=True)
             continue
-        binz = make_binarizer().fit(X.iloc[tr])
-        Btr, Bte = binz.transform(X.iloc[tr]), binz.transform(X.iloc[te])
+        clf = BooleanRuleCGClassifier(
+            form=args.form, max_complexity=args.C if args.C == "auto" else int(args.C),
+            time_limit=args.time_limit, pricing_time_limit=args.pricing_time_limit,
+            mip_solver=args.mip_solver, random_state=fold)
         c0, w0 = _cpu(), time.perf_counter()
-        meta = condition_metadata(binz.conditions_)
-        C = args.C
-        if C == "auto":
-            # inner 3-fold CV over the grid; it gets a third of the fold budget
-            C, _ = choose_complexity(Btr, y[tr], time_limit=args.time_limit / 3,
-                                     random_state=fold, **meta)
-        else:
-            C = int(C)
-        left = args.time_limit - (time.perf_counter() - w0)
-        res = solve(Btr, y[tr], max_complexity=C, time_limit=left,
-                    pricing_time_limit=args.pricing_time_limit, random_state=fold,
-                    mip_solver=args.mip_solver, max_columns_per_iter=args.columns_per_iter,
-                    beam_width=args.beam_width, **meta)
+        clf.fit(X.iloc[tr], y[tr])
         wall, cpu = time.perf_counter() - w0, _cpu() - c0
-        acc = float((res.predict(Bte) == y[te]).mean())
-        tr_acc = float((res.predict(Btr) == y[tr]).mean())
-        rows.append(dict(dataset=name, fold=fold, C=C, n=len(tr), d=Btr.shape[1], acc=acc,
+        res = clf.result_
+        acc = float((clf.predict(X.iloc[te]) == y[te]).mean())
+        tr_acc = float((clf.predict(X.iloc[tr]) == y[tr]).mean())
+        how = clf.choice_.method if clf.choice_ is not None else "fixed"
+        rows.append(dict(dataset=name, fold=fold, C=clf.max_complexity_, form=clf.form_,
+                         how=how, n=len(tr), d=len(clf.binarizer_.conditions_), acc=acc,
                          train_acc=tr_acc, complexity=res.complexity, wall=wall, cpu=cpu,
                          status=res.status, iters=len(res.trace), cols=res.n_columns,
                          lb=res.lower_bound, obj=res.objective))
-        print(f"  {name} fold {fold}: budget={C} acc={acc:.4f} train={tr_acc:.4f} C={res.complexity} "
+        print(f"  {name} fold {fold}: {clf.form_} budget={clf.max_complexity_} ({how}) "
+              f"acc={acc:.4f} train={tr_acc:.4f} C={res.complexity} "
               f"wall={wall:.1f}s cpu={cpu:.1f}s status={res.status} it={len(res.trace)} "
               f"cols={res.n_columns} obj={res.objective:.1f} lb={res.lower_bound}",
               flush=True)
@@ -195,12 +190,11 @@ def main(argv=None):
     p.add_argument("--folds-small", type=int, default=10)
     p.add_argument("--folds-large", type=int, default=5)
     p.add_argument("--max-folds", type=int, default=0)
-    p.add_argument("--C", default="auto", help="an integer, or 'auto' (inner CV)")
+    p.add_argument("--C", default="auto", help="an integer, or 'auto' (the estimator's choice)")
+    p.add_argument("--form", default="auto", help="dnf, cnf or auto")
     p.add_argument("--time-limit", type=float, default=120.0)
     p.add_argument("--pricing-time-limit", type=float, default=30.0)
     p.add_argument("--mip-solver", default="cbc", help="restricted master IP back-end")
-    p.add_argument("--columns-per-iter", type=int, default=10)
-    p.add_argument("--beam-width", type=int, default=5)
     p.add_argument("--out", default=None)
     p.add_argument("--aix360", action="store_true",
                    help="run AIX360's BooleanRuleCG instead (needs aix360 installed)")
@@ -217,10 +211,13 @@ def main(argv=None):
         "sd": g["acc"].std() * 100,
         "train %": g["train_acc"].mean() * 100,
         "budget C": g["C"].mean(),
+        "forms": g["form"].agg(lambda f: " ".join(f"{k}:{v}" for k, v in f.value_counts().items())),
+        "statuses": g["status"].agg(lambda f: " ".join(f"{k}:{v}" for k, v in f.value_counts().items())),
         "complexity": g["complexity"].mean(),
         "wall med s": g["wall"].median(),
         "wall max s": g["wall"].max(),
         "cpu med s": g["cpu"].median(),
+        "cpu max s": g["cpu"].max(),
         "AIX360 %": [AIX360[n] for n in g.size().index],
         "paper %": [PAPER[n] for n in g.size().index],
     })

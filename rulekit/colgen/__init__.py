@@ -7,10 +7,10 @@ estimator around it.
 
 from ._estimator import BooleanRuleCGClassifier
 from ._metadata import condition_metadata
-from ._select import choose_complexity
+from ._select import BudgetChoice, choose_complexity
 from ._result import ColGenResult, IterationRecord, predict_clauses
 from ._solve import solve
 from ._solvers import available_solvers
 
 __all__ = ["BooleanRuleCGClassifier", "solve", "ColGenResult", "IterationRecord", "predict_clauses",
-           "condition_metadata", "available_solvers", "choose_complexity"]
+           "condition_metadata", "available_solvers", "choose_complexity", "BudgetChoice"]

@@ -78,7 +78,7 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
           beam_width=5, beam_max_literals=5, max_columns_per_iter=10,
           beam_max_candidates=20_000, max_iter=100, sample_rows=2000,
           sample_nnz=100_000, final_mip_time_limit=60.0, ip_early_stop=1.0,
-          exact_work_limit=100_000_000, initial_beam=True,
+          exact_work_limit=100_000_000, initial_beam=True, restricted_mip=True,
           eps=1e-6, record_duals=False):
     """Learn a Boolean rule set (DNF or CNF) by column generation.
 
@@ -142,6 +142,10 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
         improving column is interrupted (it keeps going while it has none).
         None never interrupts on time, which makes runs whose solver calls
         finish within their limits exactly reproducible.
+    restricted_mip : bool
+        Solve the restricted master IP at the end (default).  False keeps the
+        greedy selection from the LP weights, for quick probe runs whose LP
+        value is all that is wanted.
     initial_beam : bool
         Seed the master with the best multi-literal clauses of one beam round
         at ``mu = p`` besides all singletons (not with ``pricing="ip"``).
@@ -233,7 +237,8 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
     integral = _is_integral(w) and _is_integral([lambda0, lambda1])
 
     deadline = t0 + time_limit
-    rmip_reserve = min(final_mip_time_limit, max(0.25 * time_limit, 0.5))
+    # time kept back for the restricted master IP (none when it is skipped)
+    rmip_reserve = min(final_mip_time_limit, max(0.25 * time_limit, 0.5)) if restricted_mip else 0.0
 
     master = MasterLP(wp, wq, C, lambda0, lambda1, solver=lp_solver)
     clauses, masks, in_master = [], [], set()
@@ -394,7 +399,7 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
         w_lp = np.concatenate([w_lp, np.zeros(A.shape[1] - w_lp.size)])
     order = list(np.argsort(-w_lp, kind="stable"))
     chosen, ub = greedy_selection(A, n_lits, wp, wq, C, lambda0, lambda1, order)
-    if A.shape[1] and not interrupted:
+    if A.shape[1] and not interrupted and restricted_mip:
         left = deadline - time.perf_counter()
         # CBC overruns its limit and PuLP spends time writing the model: /3
         tl = max(min(final_mip_time_limit, left / 4.0), 1.0)

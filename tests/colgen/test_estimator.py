@@ -84,6 +84,20 @@ def test_auto_complexity_and_class_weight():
     assert clf.complexity_ <= clf.max_complexity_
 
 
+def test_auto_form_is_chosen_and_shown():
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame(rng.choice(["u", "v", "w"], size=(200, 4), p=[0.3, 0.4, 0.3]),
+                     columns=list("abcd"))
+    y = ((X.a == "u") | (X.b == "u")).astype(int).to_numpy()
+    clf = BooleanRuleCGClassifier(form="auto", max_complexity=3, time_limit=30).fit(X, y)
+    # only the CNF "(a == u OR b == u)" is exact within complexity 3
+    assert clf.form_ == "cnf" and clf.choice_.method == "cv"
+    assert clf.model_.form == "cnf" and clf.score(X, y) == 1.0
+    assert "(a == u or b == u)" in str(clf.model_)
+    fixed = BooleanRuleCGClassifier(form="dnf", max_complexity=3, time_limit=30).fit(X, y)
+    assert fixed.form_ == "dnf" and fixed.choice_ is None and fixed.score(X, y) < 1.0
+
+
 def test_bad_params():
     X, y = _ttt()
     with pytest.raises(ValueError, match="max_complexity"):

@@ -204,8 +204,42 @@ def test_choose_complexity_prefers_small_budget_when_enough():
     rng = np.random.default_rng(1)
     B = rng.random((120, 6)) < 0.5
     y = (B[:, 0] & B[:, 1]).astype(int)  # complexity 3 fits exactly
-    best, errors = choose_complexity(B, y, grid=(3, 8), n_splits=3, time_limit=30)
-    assert best == 3 and errors[3] == 0.0
+    choice = choose_complexity(B, y, grid=(3, 8), n_splits=3, time_limit=30)
+    assert (choice.form, choice.max_complexity, choice.method) == ("dnf", 3, "cv")
+    assert choice.errors[("dnf", 3)] == 0.0
+    best, errors = choice  # unpacks as (C, errors)
+    assert best == 3
+
+
+def test_choose_complexity_picks_the_form_that_fits():
+    """``b0 OR b1`` is one CNF clause of 2 literals (complexity 3), but as a
+    DNF it needs two 1-literal clauses (complexity 4).  Within the budget 3
+    only the CNF is exact, so the choice must pick it."""
+    from rulekit.colgen import choose_complexity
+
+    rng = np.random.default_rng(2)
+    B = rng.random((150, 6)) < 0.3
+    y = (B[:, 0] | B[:, 1]).astype(int)
+    choice = choose_complexity(B, y, grid=(3,), forms=("dnf", "cnf"), time_limit=30)
+    assert (choice.form, choice.max_complexity) == ("cnf", 3)
+    assert choice.errors[("cnf", 3)] == 0.0 < choice.errors[("dnf", 3)]
+    # the large-data path: no cross-validation, a probe run of each form,
+    # compared by training objective; the CNF reaches 0, the DNF cannot
+    probe = choose_complexity(B, y, grid=(3,), forms=("dnf", "cnf"), time_limit=30,
+                              cv_max_rows=100)
+    assert (probe.form, probe.method) == ("cnf", "probe")
+    assert probe.errors[("cnf", 3)] == 0.0 < probe.errors[("dnf", 3)]
+    # one form on large data: the largest budget, nothing fitted
+    big = choose_complexity(B, y, grid=(3, 8), forms=("dnf",), cv_max_rows=100)
+    assert (big.form, big.max_complexity, big.method) == ("dnf", 8, "largest")
+
+
+def test_choose_complexity_rejects_unknown_form():
+    from rulekit.colgen import choose_complexity
+
+    B = np.eye(6, dtype=bool)
+    with pytest.raises(ValueError, match="forms"):
+        choose_complexity(B, np.arange(6) % 2, forms=("dnf", "xnf"))
 
 
 def test_zero_weights():
