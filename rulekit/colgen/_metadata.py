@@ -34,7 +34,8 @@ def condition_metadata(conditions):
         appearance), ``column_ops`` (int codes 0 ``<=``, 1 ``>``, 2 ``==``,
         3 ``!=``, 4 other), ``column_thresholds`` (float threshold for
         ``<=``/``>``, NaN otherwise) and ``negation_of`` (index of the
-        complementary condition, -1 when absent).  Pass them as keyword
+        complementary condition, -1 when absent or when the feature has
+        missing values, since a missing value satisfies neither).  Pass them as keyword
         arguments to ``solve``.
     """
     conditions = list(conditions)
@@ -50,9 +51,12 @@ def condition_metadata(conditions):
         if ops[j] in (OP_LE, OP_GT):
             thr[j] = float(c.value)
         index[(c.feature, c.op, _key(c.value))] = j
+    # on a feature with an "is missing" condition a missing value makes both
+    # x <= t and x > t (== / !=) false, so they are not complements there
+    has_missing = {c.feature for c in conditions if c.op == "is missing"}
     neg = np.full(d, -1, dtype=np.int64)
     for j, c in enumerate(conditions):
-        if c.op in _NEG:
+        if c.op in _NEG and c.feature not in has_missing:
             neg[j] = index.get((c.feature, _NEG[c.op], _key(c.value)), -1)
     return {"column_groups": groups, "column_ops": ops, "column_thresholds": thr,
             "negation_of": neg}

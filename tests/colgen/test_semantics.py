@@ -3,6 +3,7 @@
 from collections import namedtuple
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from colgen_helpers import brute_force_optimum, tictactoe_conditions
@@ -155,8 +156,29 @@ def test_condition_metadata_adapter():
     meta = condition_metadata(conds)
     np.testing.assert_array_equal(meta["column_groups"], [0, 0, 1, 1, 0, 0])
     np.testing.assert_array_equal(meta["column_ops"], [0, 1, 2, 3, 4, 0])
-    np.testing.assert_array_equal(meta["negation_of"], [1, 0, 3, 2, -1, -1])
+    # age has missing values, so "age <= 30" and "age > 30" are not complements
+    np.testing.assert_array_equal(meta["negation_of"], [-1, -1, 3, 2, -1, -1])
     assert meta["column_thresholds"][0] == 30 and np.isnan(meta["column_thresholds"][2])
+    full = condition_metadata(conds[:4])
+    np.testing.assert_array_equal(full["negation_of"], [1, 0, 3, 2])
+
+
+def test_cnf_on_data_with_missing_values():
+    """A missing value satisfies neither x <= t nor x > t; the CNF must still
+    be learned over the true complements (this crashed before)."""
+    from rulekit import Binarizer
+
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({"a": rng.random(300), "b": rng.random(300)})
+    X.loc[rng.random(300) < 0.2, "a"] = np.nan
+    y = ((X.a.fillna(0) > 0.5) | (X.b > 0.6)).astype(int).to_numpy()
+    binz = Binarizer(negations=True, n_thresholds=4).fit(X)
+    B = binz.transform(X)
+    meta = condition_metadata(binz.conditions_)
+    res = solve(B, y, form="cnf", max_complexity=8, max_literals=3, time_limit=30, **meta)
+    expl = solve(B, y, form="cnf", max_complexity=8, max_literals=3, time_limit=30)
+    assert res.objective == expl.objective
+    np.testing.assert_array_equal(res.predict(B), expl.predict(B))
 
 
 def test_metadata_pruning_keeps_optimum():
