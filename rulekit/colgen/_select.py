@@ -72,7 +72,9 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=3,
     ``n_splits - 1`` folds and scored by the (weighted) misclassification
     rate on the held-out fold; among the candidates whose mean error is
     within one standard error of the lowest, the smallest ``C`` wins (ties:
-    DNF first).  The inner fits price with the beam heuristic only, are
+    the lower error, then DNF).  The standard error is the binomial one,
+    ``sqrt(e (1 - e) / n)`` over the ``n`` held-out rows (weighted: the
+    effective number of rows).  The inner fits price with the beam heuristic only, are
     capped at ``max_iter`` rounds, and share ``time_limit`` seconds.
 
     On more rows the largest budget of ``grid`` is used; with two forms,
