@@ -10,7 +10,8 @@ import numpy as np
 from ..base import RuleClassifierBase, check_nonneg_number, check_positive_int
 from ..models import OneVsRestRuleSets, RuleSet
 from ._metadata import condition_metadata
-from ._select import DEFAULT_GRID, choose_complexity
+from ._result import empty_result
+from ._select import DEFAULT_GRID, check_grid, choose_complexity
 from ._solve import solve
 
 log = logging.getLogger("rulekit.colgen")
@@ -38,13 +39,17 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         magic the CNF is 3 points more accurate than the DNF.
     max_complexity : int >= 2 or "auto", default="auto"
         Budget on ``#clauses + #literals``.  ``"auto"`` chooses it from
-        ``complexity_grid`` (default 3, 4, 6, 8, 12, 16, 24, 32, 64),
+        ``complexity_grid`` (default 0, 3, 4, 6, 8, 12, 16, 24, 32, 64;
+        0 is the rule set with no clauses, the constant prediction),
         spending a third of ``time_limit`` on the choice:
 
         * up to 5000 training rows: 3-fold cross-validation over every
           (form, budget) pair, then the one-standard-error rule (the smallest
-          budget within one standard error of the best); inner fits price
-          with the beam only and are capped at 30 rounds;
+          budget within one standard error of the best, the binomial standard
+          error of the validation error rate); inner fits price with the beam
+          only and are capped at 30 rounds.  When no rule set beats the
+          constant prediction by more than that, the empty rule set is the
+          answer (complexity 0: "no rule is worth adding");
         * more rows: the largest budget (64), since large data sets barely
           overfit at these sizes; with ``form="auto"`` a short run of each
           form (8 rounds) picks the one with the lower training objective.
@@ -67,7 +72,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         Seconds per pricing IP.
     lp_solver, pricing_solver, mip_solver : {"highs", "cbc"}
     complexity_grid : tuple of int
-        Candidates for ``max_complexity="auto"``.
+        Candidates for ``max_complexity="auto"``; each 0 (no clauses) or >= 2.
     n_thresholds : int
         Quantile thresholds per numeric column for the shared Binarizer.
     categorical_features : list or None
@@ -155,6 +160,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         if not (isinstance(self.max_complexity, str) and self.max_complexity == "auto"):
             check_positive_int(self.max_complexity, "max_complexity", minimum=2)
         check_positive_int(self.max_literals, "max_literals", allow_none=True)
+        check_grid(self.complexity_grid)
         check_nonneg_number(self.lambda0, "lambda0")
         check_nonneg_number(self.lambda1, "lambda1")
         check_nonneg_number(self.time_limit, "time_limit", strictly_positive=True)
@@ -209,8 +215,11 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             C = int(C)
             # the final fit gets what the choice left of this class's budget
             left = max(budget - (time.perf_counter() - t_start), 0.1 * budget)
-            res = solve(B, yk, form=form, max_complexity=C, time_limit=left,
-                        sample_weight=wk, **kw)
+            if C == 0:   # validation preferred the constant prediction
+                res = empty_result(yk, wk, form)
+            else:
+                res = solve(B, yk, form=form, max_complexity=C, time_limit=left,
+                            sample_weight=wk, **kw)
             if self.verbose:
                 log.info("class %r: %s, objective %.4g, bound %s", self.classes_[k],
                          res.status, res.objective, res.lower_bound)

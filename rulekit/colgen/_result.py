@@ -129,3 +129,17 @@ def predict_clauses(clauses, form, B, constant=None) -> np.ndarray:
         for c in clauses:
             out &= B[:, list(c)].any(axis=1)
     return out.astype(np.int64)
+
+
+def empty_result(y, sample_weight, form) -> ColGenResult:
+    """The rule set with no clauses (complexity 0), as a :class:`ColGenResult`.
+
+    An empty DNF predicts 0 everywhere and an empty CNF predicts 1, so its
+    loss is the weight of the other class.  Being the only rule set of
+    complexity 0 it is optimal at that budget, which the bound records.
+    """
+    y = np.asarray(y).astype(np.int64)
+    w = np.ones(y.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
+    loss = float(w[y == (1 if form == "dnf" else 0)].sum())
+    return ColGenResult(clauses=(), form=form, objective=loss, lower_bound=loss, gap=0.0,
+                        status="optimal", trace=(), complexity=0)

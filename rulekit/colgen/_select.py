@@ -19,9 +19,11 @@ import time
 
 import numpy as np
 
+from ._result import empty_result
 from ._solve import solve
 
-DEFAULT_GRID = (3, 4, 6, 8, 12, 16, 24, 32, 64)
+# 0 is the rule set with no clauses: the constant prediction (the null model)
+DEFAULT_GRID = (0, 3, 4, 6, 8, 12, 16, 24, 32, 64)
 CV_MAX_ROWS = 5000
 PROBE_ROUNDS = 8
 
@@ -87,7 +89,9 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=3,
     B, y, sample_weight :
         As for :func:`rulekit.colgen.solve`.
     grid : sequence of int
-        Candidate budgets (each >= 2).
+        Candidate budgets, each 0 or >= 2.  0 stands for the rule set with no
+        clauses, a constant prediction (0 as a DNF, 1 as a CNF): the null
+        model a rule set has to beat on held-out data to be worth its rules.
     forms : sequence of {"dnf", "cnf"}
     n_splits : int
     time_limit : float
@@ -108,7 +112,7 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=3,
     B = np.asarray(B, dtype=bool)
     y = np.asarray(y).astype(np.int64)
     w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
-    grid = sorted({int(c) for c in grid})
+    grid = check_grid(grid)
     forms = list(dict.fromkeys(forms))
     for f in forms:
         if f not in ("dnf", "cnf"):
@@ -117,7 +121,7 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=3,
     if np.all(y == y[0]):
         return largest
     if len(y) > cv_max_rows:
-        if len(forms) == 1:
+        if len(forms) == 1 or grid[-1] == 0:
             return largest
         return _probe_forms(B, y, w if sample_weight is not None else None, grid[-1], forms,
                             time_limit, random_state, solve_kw)
@@ -145,6 +149,10 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=3,
             tr = np.concatenate([folds[j] for j in range(n_splits) if j != k])
             left = (deadline - time.perf_counter()) / n_fits
             n_fits -= 1
+            if C == 0:
+                pred = empty_result(y[tr], None, form).predict(B[te])
+                errs.append(float((w[te] * (pred != y[te])).sum() / w[te].sum()))
+                continue
             res = solve(B[tr], y[tr], form=form, max_complexity=C,
                         time_limit=max(left, 0.5), max_iter=max_iter,
                         sample_weight=None if sample_weight is None else w[tr],
@@ -161,6 +169,18 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=3,
     form, C = min((fc for fc in cands if errors[fc] <= limit),
                   key=lambda fc: (fc[1], errors[fc], rank[fc[0]]))
     return BudgetChoice(form, C, "cv", errors)
+
+
+def check_grid(grid):
+    """Sorted distinct budgets; each must be 0 (no clauses) or >= 2."""
+    try:
+        values = sorted({int(c) for c in grid})
+    except (TypeError, ValueError):
+        raise ValueError(f"complexity grid must hold integers, got {grid!r}") from None
+    if not values or any(c == 1 or c < 0 for c in values) or any(
+            isinstance(c, float) and not float(c).is_integer() for c in grid):
+        raise ValueError(f"complexity grid values must be 0 or integers >= 2, got {grid!r}")
+    return values
 
 
 def _probe_forms(B, y, w, C, forms, time_limit, random_state, solve_kw):

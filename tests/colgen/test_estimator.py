@@ -98,6 +98,19 @@ def test_auto_form_is_chosen_and_shown():
     assert fixed.form_ == "dnf" and fixed.choice_ is None and fixed.score(X, y) < 1.0
 
 
+def test_auto_returns_the_empty_rule_set_when_nothing_generalises():
+    rng = np.random.default_rng(8)
+    X = pd.DataFrame(rng.random((300, 3)), columns=["a", "b", "c"])
+    y = np.where(rng.random(300) < 0.25, "no", "yes")
+    clf = BooleanRuleCGClassifier(form="auto", complexity_grid=(0, 3, 6),
+                                  time_limit=30).fit(X, y)
+    assert clf.max_complexity_ == 0 and clf.complexity_ == 0
+    assert clf.form_ == "cnf" and clf.status_ == "optimal"   # empty CNF: always "yes"
+    assert (clf.predict(X) == "yes").all()
+    assert clf.objective_ == (y == "no").sum() == clf.lower_bound_
+    assert clf.model_.complexity == 0
+
+
 def test_bad_params():
     X, y = _ttt()
     with pytest.raises(ValueError, match="max_complexity"):

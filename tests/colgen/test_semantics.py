@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from colgen_helpers import brute_force_optimum, tictactoe_conditions
+from rulekit import BooleanRuleCGClassifier
 from rulekit.colgen import available_solvers, condition_metadata, predict_clauses, solve
 from rulekit.colgen import _solve as solve_mod
 
@@ -254,6 +255,33 @@ def test_choose_complexity_picks_the_form_that_fits():
     # one form on large data: the largest budget, nothing fitted
     big = choose_complexity(B, y, grid=(3, 8), forms=("dnf",), cv_max_rows=100)
     assert (big.form, big.max_complexity, big.method) == ("dnf", 8, "largest")
+
+
+def test_choose_complexity_prefers_the_null_model_on_noise():
+    """Labels independent of B: no rule set beats predicting the majority on
+    held-out rows, so the choice is the empty rule set, in the form whose
+    constant is the majority class (an empty CNF predicts 1)."""
+    from rulekit.colgen import choose_complexity
+
+    rng = np.random.default_rng(7)
+    B = rng.random((400, 8)) < 0.5
+    y = (rng.random(400) < 0.75).astype(int)
+    choice = choose_complexity(B, y, grid=(0, 3, 8), forms=("dnf", "cnf"), time_limit=30)
+    assert (choice.form, choice.max_complexity) == ("cnf", 0)
+    # its validation error is the minority rate of the held-out folds
+    assert choice.errors[("cnf", 0)] == pytest.approx(1 - y.mean(), abs=0.01)
+    assert choice.errors[("dnf", 0)] == pytest.approx(y.mean(), abs=0.01)
+
+
+def test_complexity_grid_validation():
+    from rulekit.colgen import choose_complexity
+
+    B = np.eye(6, dtype=bool)
+    for bad in [(1, 4), (-2,), ("a",), (), (2.5,)]:
+        with pytest.raises(ValueError, match="grid"):
+            choose_complexity(B, np.arange(6) % 2, grid=bad)
+    with pytest.raises(ValueError, match="grid"):
+        BooleanRuleCGClassifier(complexity_grid=(1, 8)).fit(np.eye(6), np.arange(6) % 2)
 
 
 def test_choose_complexity_rejects_unknown_form():
