@@ -154,7 +154,8 @@ def run_dataset(name, n_folds, args):
             wall, cpu = time.perf_counter() - w0, _cpu() - c0
             acc = float((np.asarray(pred_te) == y[te]).mean())
             tr_acc = float((np.asarray(pred_tr) == y[tr]).mean())
-            rows.append(dict(dataset=name, fold=fold, C=0, n=len(tr), d=0, acc=acc,
+            rows.append(dict(dataset=name, fold=fold, C=0, form="dnf", how="aix360",
+                             n=len(tr), d=0, acc=acc,
                              train_acc=tr_acc, complexity=cx, wall=wall, cpu=cpu,
                              status="aix360", iters=0, cols=0, lb=None, obj=None))
             print(f"  {name} fold {fold} [aix360]: acc={acc:.4f} train={tr_acc:.4f} "

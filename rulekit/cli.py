@@ -37,7 +37,8 @@ LEARNERS: dict = {
     "softfrl": ("rulekit.frl:SoftFallingRuleListClassifier", {}, "softly falling rule list"),
     "cg-dnf": ("rulekit.colgen:BooleanRuleCGClassifier", {"form": "dnf"}, "DNF rule set, column generation"),
     "cg-cnf": ("rulekit.colgen:BooleanRuleCGClassifier", {"form": "cnf"}, "CNF rule set, column generation"),
-    "cg": ("rulekit.colgen:BooleanRuleCGClassifier", {"form": "dnf"}, "DNF rule set, column generation"),
+    "cg": ("rulekit.colgen:BooleanRuleCGClassifier", {"form": "auto"},
+           "rule set, DNF or CNF chosen by validation, column generation"),
 }
 # name -> key of rulekit.compare.baselines()
 BASELINES = {

@@ -45,9 +45,9 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
 
         * up to 5000 training rows: 3-fold cross-validation over every
           (form, budget) pair, then the one-standard-error rule (the smallest
-          budget within one standard error of the best, the binomial standard
-          error of the validation error rate); inner fits price with the beam
-          only and are capped at 30 rounds.  When no rule set beats the
+          budget whose validation error exceeds the best one's by at most
+          the standard error of their row-by-row difference); inner fits are
+          capped at 30 rounds and 2 s per pricing IP.  When no rule set beats the
           constant prediction by more than that, the empty rule set is the
           answer (complexity 0: "no rule is worth adding");
         * more rows: the largest budget (64), since large data sets barely

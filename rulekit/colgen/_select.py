@@ -72,12 +72,12 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=3,
 
     On at most ``cv_max_rows`` rows every (form, C) candidate is fitted on
     ``n_splits - 1`` folds and scored by the (weighted) misclassification
-    rate on the held-out fold; among the candidates whose mean error is
-    within one standard error of the lowest, the smallest ``C`` wins (ties:
-    the lower error, then DNF).  The standard error is the binomial one,
-    ``sqrt(e (1 - e) / n)`` over the ``n`` held-out rows (weighted: the
-    effective number of rows).  The inner fits price with the beam heuristic only, are
-    capped at ``max_iter`` rounds, and share ``time_limit`` seconds.
+    rate on the held-out fold; among the candidates whose error exceeds the
+    lowest by at most one standard error of the row-by-row difference (both
+    are measured on the same held-out rows), the smallest ``C`` wins (ties:
+    the lower error, then DNF).  The inner fits are capped at ``max_iter``
+    rounds and 2 s per pricing IP, and share ``time_limit`` seconds in
+    proportion to their budgets.
 
     On more rows the largest budget of ``grid`` is used; with two forms,
     each runs ``8`` rounds (or a share of ``time_limit``) and the lower
@@ -132,41 +132,51 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=3,
         return largest
     folds = _stratified_folds(y, n_splits, np.random.default_rng(random_state))
     cands = [(f, C) for f in forms for C in grid]
-    n_fits = len(cands) * n_splits
     deadline = time.perf_counter() + time_limit
     inner_kw = dict(solve_kw)
-    inner_kw["pricing"] = "beam"   # no certificate needed, and the IP is the slow part
-    # standard error of a validation error rate over all held-out rows: the
-    # binomial one, sqrt(e (1 - e) / n) with n the effective number of rows
-    # (weighted); steadier than the spread of 3 fold errors, which is itself
-    # a very noisy estimate
-    n_eff = float(w.sum() ** 2 / (w ** 2).sum())
-    errors, spread = {}, {}
+    # inner fits need no certificate: a short pricing IP keeps them quick while
+    # the beam and the exact enumeration still find the clauses that matter
+    inner_kw["pricing_time_limit"] = min(float(solve_kw.get("pricing_time_limit", 30.0)), 2.0)
+    # time is shared in proportion to the budget still to fit (large budgets
+    # need more rounds), and each fit may take twice its share: most stop
+    # early (converged, or at max_iter) and pass their time on
+    work_left = float(sum(C for _, C in cands)) * n_splits
+    loss = {}              # (form, C) -> per-row held-out 0/1 loss
     for form, C in cands:
-        errs = []
+        rows = np.zeros(len(y))
         for k in range(n_splits):
             te = folds[k]
             tr = np.concatenate([folds[j] for j in range(n_splits) if j != k])
-            left = (deadline - time.perf_counter()) / n_fits
-            n_fits -= 1
             if C == 0:
                 pred = empty_result(y[tr], None, form).predict(B[te])
-                errs.append(float((w[te] * (pred != y[te])).sum() / w[te].sum()))
-                continue
-            res = solve(B[tr], y[tr], form=form, max_complexity=C,
-                        time_limit=max(left, 0.5), max_iter=max_iter,
-                        sample_weight=None if sample_weight is None else w[tr],
-                        random_state=random_state, **inner_kw)
-            errs.append(float((w[te] * (res.predict(B[te]) != y[te])).sum() / w[te].sum()))
-        e = float(np.mean(errs))
-        errors[(form, C)] = e
-        spread[(form, C)] = float(np.sqrt(e * (1.0 - e) / n_eff))
-    # one-standard-error rule: the smallest budget within one standard error of
-    # the best (small budgets are more readable and overfit less)
+            else:
+                share = 2.0 * (deadline - time.perf_counter()) * C / work_left
+                work_left -= C
+                res = solve(B[tr], y[tr], form=form, max_complexity=C,
+                            time_limit=max(share, 0.5), max_iter=max_iter,
+                            sample_weight=None if sample_weight is None else w[tr],
+                            random_state=random_state, **inner_kw)
+                pred = res.predict(B[te])
+            rows[te] = pred != y[te]
+        loss[(form, C)] = rows
+    wsum = float(w.sum())
+    errors = {fc: float(w @ loss[fc] / wsum) for fc in cands}
+    # one-standard-error rule on paired differences: the smallest budget whose
+    # error exceeds the best one's by at most the standard error of the
+    # difference, computed row by row on the same held-out rows (the binomial
+    # SE of each error alone ignores that both are measured on the same rows
+    # and is far too wide when two models disagree on few rows)
+    n_eff = float(wsum ** 2 / (w ** 2).sum())
     rank = {f: i for i, f in enumerate(forms)}
     best = min(cands, key=lambda fc: (errors[fc], fc[1], rank[fc[0]]))
-    limit = errors[best] + spread[best] + 1e-12
-    form, C = min((fc for fc in cands if errors[fc] <= limit),
+
+    def within(fc):
+        diff = loss[fc] - loss[best]
+        mean = float(w @ diff / wsum)
+        se = float(np.sqrt(max(w @ (diff - mean) ** 2 / wsum, 0.0) / n_eff))
+        return mean <= se + 1e-12
+
+    form, C = min((fc for fc in cands if within(fc)),
                   key=lambda fc: (fc[1], errors[fc], rank[fc[0]]))
     return BudgetChoice(form, C, "cv", errors)
 
