@@ -5,8 +5,8 @@ because a cross-validation over many budgets is affordable only on small data:
 
 * **small data** (at most ``cv_max_rows`` rows): stratified k-fold validation
   over every (form, budget) pair, then the one-standard-error rule;
-* **large data**: overfitting is slight at these budgets (the training error
-  keeps falling up to the largest budget on every large benchmark set), so
+* **large data**: overfitting is slight at these budgets (training and test
+  accuracy within 0.6 points on every large benchmark set at C = 64), so
   the largest budget is used, and when both forms are allowed a short probe
   run of each picks the one whose restricted master LP reaches the lower
   training objective.
