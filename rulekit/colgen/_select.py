@@ -182,15 +182,14 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=3,
 
 
 def check_grid(grid):
-    """Sorted distinct budgets; each must be 0 (no clauses) or >= 2."""
+    """Sorted distinct budgets; each must be 0 (no clauses) or an integer >= 2."""
     try:
-        values = sorted({int(c) for c in grid})
+        values = [float(c) for c in grid]
     except (TypeError, ValueError):
-        raise ValueError(f"complexity grid must hold integers, got {grid!r}") from None
-    if not values or any(c == 1 or c < 0 for c in values) or any(
-            isinstance(c, float) and not float(c).is_integer() for c in grid):
+        values = []
+    if not values or any(not v.is_integer() or v < 0 or v == 1 for v in values):
         raise ValueError(f"complexity grid values must be 0 or integers >= 2, got {grid!r}")
-    return values
+    return sorted({int(v) for v in values})
 
 
 def _probe_forms(B, y, w, C, forms, time_limit, random_state, solve_kw):
