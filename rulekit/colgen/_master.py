@@ -275,7 +275,8 @@ def solve_rmip(A, n_lits, wp, wq, C, lambda0, lambda1, solver, time_limit, warm=
         for s in range(len(xi)):
             xi[s].setInitialValue(0 if covered_by_warm[s] else 1)
     prob.solve(mip_solver(solver, time_limit, warm_start=warm is not None))
-    if prob.status != pulp.LpStatusOptimal:
+    # a solver stopped by its time limit may still hold an integer solution
+    if prob.status != pulp.LpStatusOptimal and prob.sol_status != pulp.LpSolutionIntegerFeasible:
         return None, False
     vals = np.array([v.varValue if v.varValue is not None else np.nan for v in w])
     if np.any(np.isnan(vals)) or np.any(np.abs(vals - np.round(vals)) > 1e-6):

@@ -399,13 +399,17 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
         w_lp = np.concatenate([w_lp, np.zeros(A.shape[1] - w_lp.size)])
     order = list(np.argsort(-w_lp, kind="stable"))
     chosen, ub = greedy_selection(A, n_lits, wp, wq, C, lambda0, lambda1, order)
-    if A.shape[1] and not interrupted and restricted_mip:
+    lower = None if sampled_any else _lower_bound(z, lb_best, mlp_proven, integral)
+    # no IP can beat a greedy selection that already meets the lower bound
+    settled = lower is not None and ub <= lower + 1e-6 * max(1.0, abs(ub))
+    if A.shape[1] and not interrupted and restricted_mip and not settled:
         left = deadline - time.perf_counter()
-        # CBC overruns its limit and PuLP spends time writing the model: /3
-        tl = max(min(final_mip_time_limit, left / 4.0), 1.0)
         for name in (mip_solver, fallback_solver(mip_solver)):
             if name is None:
                 continue
+            # CBC overruns its limit and PuLP spends time writing the model
+            # for it (/4), and it only takes whole seconds; HiGHS runs in-process
+            tl = max(min(final_mip_time_limit, left / 4.0), 1.0 if name == "cbc" else 0.05)
             try:
                 sel, _ = solve_rmip(A, n_lits, wp, wq, C, lambda0, lambda1, name, tl,
                                     warm=chosen)
@@ -417,24 +421,19 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
                 warnings.warn(f"restricted MIP with {name!r} failed: {exc!r}",
                               RuntimeWarning, stacklevel=2)
                 continue
+            # no solution within the time limit is no failure: the greedy
+            # selection stands, and the fallback solver is not tried
             if sel is not None:
                 val = rule_objective(A[:, sel], [n_lits[k] for k in sel], wp, wq,
                                      lambda0, lambda1)
                 if val < ub - 1e-9:
                     chosen, ub = sel, val
-                break
+            break
     chosen, ub = prune_selection(chosen, A, n_lits, wp, wq, lambda0, lambda1)
 
     # ---- bounds and status ------------------------------------------------
-    lower = None
-    if not sampled_any:
-        cands_lb = [0.0]
-        if lb_best is not None:
-            cands_lb.append(lb_best)
-        if mlp_proven and z is not None:
-            cands_lb.append(math.ceil(z - 1e-6) if integral else z)
-        lower = float(max(cands_lb))
-        lower = min(lower, ub) if lower > ub and lower - ub < 1e-6 else lower
+    if lower is not None and ub < lower < ub + 1e-6:
+        lower = ub
     tol = 1e-6 * max(1.0, abs(ub))
     if interrupted:
         status = "interrupted"
@@ -460,6 +459,16 @@ def solve(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0
 
 
 # --------------------------------------------------------------------------
+def _lower_bound(z, lb_best, mlp_proven, integral):
+    """Best proven lower bound on the objective: 0, the early bound, the MLP."""
+    cands = [0.0]
+    if lb_best is not None:
+        cands.append(lb_best)
+    if mlp_proven and z is not None:
+        cands.append(math.ceil(z - 1e-6) if integral else z)
+    return float(max(cands))
+
+
 def _ip_round(Xu, r, lam, lambda0, lambda1, D, C, solver, pricing_time_limit, deadline,
               reserve, eps, max_columns, sample_rows, sample_nnz, seed, early_stop, warm):
     """One pricing-IP call with the driver's clock; returns (kind, clauses, bound, proven, sampled)."""

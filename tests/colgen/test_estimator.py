@@ -91,11 +91,27 @@ def test_auto_form_is_chosen_and_shown():
     y = ((X.a == "u") | (X.b == "u")).astype(int).to_numpy()
     clf = BooleanRuleCGClassifier(form="auto", max_complexity=3, time_limit=30).fit(X, y)
     # only the CNF "(a == u OR b == u)" is exact within complexity 3
-    assert clf.form_ == "cnf" and clf.choice_.method == "cv"
+    assert clf.form_ == "cnf" and clf.choice_.method == "exact"
     assert clf.model_.form == "cnf" and clf.score(X, y) == 1.0
     assert "(a == u or b == u)" in str(clf.model_)
     fixed = BooleanRuleCGClassifier(form="dnf", max_complexity=3, time_limit=30).fit(X, y)
     assert fixed.form_ == "dnf" and fixed.choice_ is None and fixed.score(X, y) < 1.0
+
+
+def test_exact_choice_is_the_final_model(monkeypatch):
+    """On noise-free data the rule set found while choosing already fits every
+    row, so the estimator keeps it instead of fitting again."""
+    from rulekit.colgen import _estimator
+
+    def no_second_fit(*args, **kw):
+        raise AssertionError("the final fit should not run")
+
+    monkeypatch.setattr(_estimator, "solve", no_second_fit)
+    X, y = load_tictactoe(return_X_y=True)
+    clf = BooleanRuleCGClassifier(form="auto", max_complexity="auto").fit(X, y)
+    assert clf.choice_.method == "exact" and clf.result_ is clf.choice_.result
+    assert clf.score(X, y) == 1.0 and clf.status_ == "optimal" and clf.lower_bound_ == 0
+    assert clf.complexity_ <= clf.max_complexity_ <= 32
 
 
 def test_auto_returns_the_empty_rule_set_when_nothing_generalises():

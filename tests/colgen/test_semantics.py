@@ -150,6 +150,43 @@ def test_solver_failure_mid_run_returns_best_found(monkeypatch):
     assert res.objective < min(y.sum(), (1 - y).sum())
 
 
+def test_restricted_ip_is_skipped_when_greedy_meets_the_bound(monkeypatch):
+    """When CG proves the LP bound and the greedy selection reaches it, no IP
+    can do better, so none is run; otherwise the IP runs."""
+    calls = []
+    real = solve_mod.solve_rmip
+
+    def counting(*args, **kw):
+        calls.append(args[7])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(solve_mod, "solve_rmip", counting)
+    rng = np.random.default_rng(5)
+    B = rng.random((200, 6)) < 0.5
+    y = (B[:, 0] & B[:, 1]).astype(int)
+    res = solve(B, y, max_complexity=8)
+    assert calls == [] and res.status == "optimal" and res.objective == 0.0
+    B, y = _data(0, n=300, d=10)          # here the greedy selection falls short
+    res = solve(B, y, max_complexity=8, max_literals=3)
+    assert calls == ["cbc"] and res.lower_bound < res.objective
+
+
+def test_no_ip_solution_in_time_keeps_greedy_without_fallback(monkeypatch):
+    """A restricted IP that finds no solution within its limit is not a solver
+    failure: the greedy selection is kept and the other back-end is not run."""
+    calls = []
+
+    def empty_handed(*args, **kw):
+        calls.append(args[7])
+        return None, False
+
+    monkeypatch.setattr(solve_mod, "solve_rmip", empty_handed)
+    B, y = _data(0, n=300, d=10)
+    res = solve(B, y, max_complexity=8, max_literals=3, mip_solver="highs")
+    assert calls == ["highs"]
+    assert 0 < res.complexity <= 8 and res.objective < min(y.sum(), (1 - y).sum())
+
+
 def test_condition_metadata_adapter():
     Cond = namedtuple("Cond", "feature op value")
     conds = [Cond("age", "<=", 30), Cond("age", ">", 30), Cond("sex", "==", "M"),
@@ -227,11 +264,49 @@ def test_choose_complexity_prefers_small_budget_when_enough():
     rng = np.random.default_rng(1)
     B = rng.random((120, 6)) < 0.5
     y = (B[:, 0] & B[:, 1]).astype(int)  # complexity 3 fits exactly
+    # noise-free: the exact path, with the rule set fitted on every row
+    choice = choose_complexity(B, y, grid=(3, 8), n_splits=3, time_limit=30)
+    assert (choice.form, choice.max_complexity, choice.method) == ("dnf", 3, "exact")
+    assert choice.result.objective == 0.0 and choice.result.complexity <= 3
+    assert (choice.result.predict(B) == y).all()
+    best, errors = choice  # unpacks as (C, errors)
+    assert best == 3 and errors == {("dnf", 3): 0.0}
+    # 6 flipped labels: no budget fits every row, so cross-validation decides,
+    # and the one-standard-error rule keeps the small budget
+    flip = rng.choice(120, size=6, replace=False)
+    y[flip] = 1 - y[flip]
     choice = choose_complexity(B, y, grid=(3, 8), n_splits=3, time_limit=30)
     assert (choice.form, choice.max_complexity, choice.method) == ("dnf", 3, "cv")
-    assert choice.errors[("dnf", 3)] == 0.0
-    best, errors = choice  # unpacks as (C, errors)
-    assert best == 3
+    assert choice.result is None and set(choice.errors) == {("dnf", 3), ("dnf", 8)}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_exact_choice_is_the_smallest_budget_that_fits(seed):
+    """On noise-free data the choice is the smallest budget of the grid at
+    which some DNF or CNF (clauses of at most 3 literals) makes no training
+    error, checked by enumerating every such rule set."""
+    from rulekit.colgen import choose_complexity
+
+    rng = np.random.default_rng(seed)
+    B = rng.random((200, 5)) < 0.5
+    y = ((B[:, 0] & B[:, 1]) | (B[:, 2] & ~B[:, 4])).astype(int)
+    B = np.column_stack([B, ~B])          # conditions and their negations
+    grid = (3, 4, 6, 8)
+    w = np.ones(len(y))
+
+    def smallest(Bf, yf):   # None: no rule set within the grid fits every row
+        return next((C for C in grid if brute_force_optimum(Bf, yf, w, C, 3) == 0), None)
+
+    # a CNF over B for y is a DNF over the complements for 1 - y
+    sizes = {"dnf": smallest(B, y), "cnf": smallest(~B, 1 - y)}
+    fits = [(C, f) for f, C in sizes.items() if C is not None]
+    assert fits                           # the planted DNF has complexity 6
+    choice = choose_complexity(B, y, grid=grid, forms=("dnf", "cnf"), time_limit=60,
+                               max_literals=3)
+    assert choice.method == "exact"
+    assert (choice.max_complexity, choice.form) == min(fits, key=lambda t: (t[0], t[1] != "dnf"))
+    assert (choice.result.predict(B) == y).all()
+    assert choice.result.complexity <= choice.max_complexity
 
 
 def test_choose_complexity_picks_the_form_that_fits():
@@ -243,9 +318,15 @@ def test_choose_complexity_picks_the_form_that_fits():
     rng = np.random.default_rng(2)
     B = rng.random((150, 6)) < 0.3
     y = (B[:, 0] | B[:, 1]).astype(int)
-    choice = choose_complexity(B, y, grid=(3,), forms=("dnf", "cnf"), time_limit=30)
-    assert (choice.form, choice.max_complexity) == ("cnf", 3)
-    assert choice.errors[("cnf", 3)] == 0.0 < choice.errors[("dnf", 3)]
+    exact = choose_complexity(B, y, grid=(3,), forms=("dnf", "cnf"), time_limit=30)
+    assert (exact.form, exact.max_complexity, exact.method) == ("cnf", 3, "exact")
+    # with 5 labels flipped neither form fits every row: cross-validation
+    noisy = y.copy()
+    flip = rng.choice(150, size=5, replace=False)
+    noisy[flip] = 1 - noisy[flip]
+    choice = choose_complexity(B, noisy, grid=(3,), forms=("dnf", "cnf"), time_limit=30)
+    assert (choice.form, choice.max_complexity, choice.method) == ("cnf", 3, "cv")
+    assert choice.errors[("cnf", 3)] + 0.05 < choice.errors[("dnf", 3)]
     # the large-data path: no cross-validation, a probe run of each form,
     # compared by training objective; the CNF reaches 0, the DNF cannot
     probe = choose_complexity(B, y, grid=(3,), forms=("dnf", "cnf"), time_limit=30,
