@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
+import warnings
 
 import numpy as np
 
@@ -17,6 +19,14 @@ from ._solve import solve
 log = logging.getLogger("rulekit.colgen")
 
 __all__ = ["BooleanRuleCGClassifier"]
+
+
+def _constant(y, w):
+    """The empty rule set predicting the (weighted) majority, marked interrupted."""
+    w = np.ones(len(y)) if w is None else np.asarray(w, float)
+    form = "dnf" if w[y == 1].sum() <= w[y == 0].sum() else "cnf"
+    return dataclasses.replace(empty_result(y, w, form), status="interrupted",
+                               lower_bound=None, gap=None)
 
 
 class BooleanRuleCGClassifier(RuleClassifierBase):
@@ -112,6 +122,12 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
     (weighted by ``sample_weight`` times ``class_weight``, the same costs the
     engine minimises; 1 and 0 when a side has no weight).  Multi-class
     probabilities normalise the members' positive probabilities.
+
+    Ctrl-C during the final fit keeps the best rule set found so far (status
+    ``"interrupted"``).  Ctrl-C while ``"auto"`` is still choosing stops the
+    choice at once; no rule set has been fitted on all rows yet, so the model
+    is the constant majority prediction, with status ``"interrupted"`` and a
+    warning.  Classes not yet fitted (one-vs-rest) get the same.
     """
 
     _multiclass = True
@@ -197,6 +213,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         targets = [1] if n_classes == 2 else list(range(n_classes))
         budget = float(self.time_limit) / len(targets)
         members, results, budgets, forms, choices = [], [], [], [], []
+        interrupted = False     # Ctrl-C: the remaining classes get a constant
         for k in targets:
             yk = (y == k).astype(np.int64)
             wk = self._weights(yk, y, sample_weight)
@@ -209,25 +226,38 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             auto_c = isinstance(self.max_complexity, str)
             form, C = self.form, self.max_complexity
             choice = None
-            if auto_c or form == "auto":
-                choice = choose_complexity(
-                    B, yk, grid=self.complexity_grid if auto_c else (C,),
-                    forms=("dnf", "cnf") if form == "auto" else (form,),
-                    time_limit=budget / 3.0, sample_weight=wk, **kw)
+            if interrupted:
+                res = _constant(yk, wk)
+            elif auto_c or form == "auto":
+                try:
+                    choice = choose_complexity(
+                        B, yk, grid=self.complexity_grid if auto_c else (C,),
+                        forms=("dnf", "cnf") if form == "auto" else (form,),
+                        time_limit=budget / 3.0, sample_weight=wk, **kw)
+                except KeyboardInterrupt:
+                    interrupted = True
+                    warnings.warn("interrupted while choosing the budget: no rule set was "
+                                  "fitted, so the model predicts the majority class",
+                                  RuntimeWarning, stacklevel=3)
+                    res = _constant(yk, wk)
+            if choice is not None:
                 form, C = choice.form, choice.max_complexity
                 if self.verbose:
                     log.info("class %r: %s choice %s -> %s, C=%d", self.classes_[k],
                              choice.method, choice.errors, form, C)
-            C = int(C)
             # the final fit gets what the choice left of this class's budget
             left = max(budget - (time.perf_counter() - t_start), 0.1 * budget)
-            if C == 0:   # validation preferred the constant prediction
+            if interrupted:
+                form, C = res.form, 0
+            elif int(C) == 0:   # validation preferred the constant prediction
                 res = empty_result(yk, wk, form)
             elif choice is not None and choice.result is not None:
                 res = choice.result   # fits every row already: nothing to improve
             else:
-                res = solve(B, yk, form=form, max_complexity=C, time_limit=left,
+                res = solve(B, yk, form=form, max_complexity=int(C), time_limit=left,
                             sample_weight=wk, **kw)
+                interrupted = res.status == "interrupted"
+            C = int(C)
             if self.verbose:
                 log.info("class %r: %s, objective %.4g, bound %s", self.classes_[k],
                          res.status, res.objective, res.lower_bound)

@@ -124,6 +124,11 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=3,
     -------
     BudgetChoice
         Also unpacks as ``(max_complexity, errors)``.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C during an inner fit (the choice has no answer yet).
     """
     B = np.asarray(B, dtype=bool)
     y = np.asarray(y).astype(np.int64)
@@ -216,11 +221,19 @@ def _inner_kw(solve_kw):
     return kw
 
 
-def _fit_predict(B, y, sample_weight, tr, te, form, C, time_limit, fit_kw):
-    """Fit on rows ``tr`` with budget ``C``; predictions for rows ``te``."""
+def _fit(B, y, sample_weight, tr, form, C, time_limit, fit_kw):
+    """Fit on rows ``tr`` with budget ``C``; Ctrl-C stops the whole choice."""
     res = solve(B[tr], y[tr], form=form, max_complexity=C, time_limit=time_limit,
                 sample_weight=None if sample_weight is None else sample_weight[tr], **fit_kw)
-    return res.predict(B[te])
+    if res.status == "interrupted":
+        # solve() caught the user's Ctrl-C; the choice must not go on fitting
+        raise KeyboardInterrupt
+    return res
+
+
+def _fit_predict(B, y, sample_weight, tr, te, form, C, time_limit, fit_kw):
+    """Fit on rows ``tr`` with budget ``C``; predictions for rows ``te``."""
+    return _fit(B, y, sample_weight, tr, form, C, time_limit, fit_kw).predict(B[te])
 
 
 def _exact_fit(B, y, sample_weight, grid, forms, folds, time_limit, fit_kw):
@@ -244,9 +257,7 @@ def _exact_fit(B, y, sample_weight, grid, forms, folds, time_limit, fit_kw):
         return not np.any((res.predict(B[rows]) != y[rows]) & (w[rows] > 0))
 
     def fit(form, C, tr, share):
-        return solve(B[tr], y[tr], form=form, max_complexity=C, time_limit=share,
-                     sample_weight=None if sample_weight is None else sample_weight[tr],
-                     **fit_kw)
+        return _fit(B, y, sample_weight, tr, form, C, share, fit_kw)
 
     best = None                     # (budget, form, result fitted on every row)
     for form in forms:
@@ -265,9 +276,9 @@ def _exact_fit(B, y, sample_weight, grid, forms, folds, time_limit, fit_kw):
             left = deadline - time.perf_counter()
             if j == 0 or left <= 0:
                 break
-            # a smaller budget gets the same time; one that does not fit every
-            # row by then counts as not fitting (a larger budget is kept: never
-            # a wrong answer, at worst a larger rule set)
+            # a smaller budget gets up to a quarter of the time; one that does
+            # not fit every row by then counts as not fitting (a larger budget
+            # is kept: never a wrong answer, at worst a larger rule set)
             res = fit(form, budgets[j - 1], all_rows, min(time_limit / 4.0, left))
             if not no_error(res, all_rows):
                 break

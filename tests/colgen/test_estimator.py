@@ -114,6 +114,31 @@ def test_exact_choice_is_the_final_model(monkeypatch):
     assert clf.complexity_ <= clf.max_complexity_ <= 32
 
 
+def test_ctrl_c_while_choosing_stops_the_fit(monkeypatch):
+    """Ctrl-C during the choice of the budget stops everything at once (not
+    just the inner fit it landed in) and leaves a usable, honest model: the
+    majority class, with status "interrupted" for every class."""
+    from rulekit.colgen import _solve
+
+    calls = {"n": 0}
+
+    def ctrl_c(*args, **kw):
+        calls["n"] += 1
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_solve, "beam_search", ctrl_c)
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.random((150, 3)), columns=["a", "b", "c"])
+    y = np.where(X.a + 0.3 * rng.random(150) > 0.6, "hi", "lo")
+    y[:5] = "mid"
+    with pytest.warns(RuntimeWarning, match="interrupted while choosing"):
+        clf = BooleanRuleCGClassifier(form="auto", time_limit=60).fit(X, y)
+    assert calls["n"] == 1
+    assert clf.status_ == ["interrupted"] * 3 and clf.complexity_ == 0
+    majority = pd.Series(y).value_counts().idxmax()
+    assert (clf.predict(X) == majority).all()
+
+
 def test_auto_returns_the_empty_rule_set_when_nothing_generalises():
     rng = np.random.default_rng(8)
     X = pd.DataFrame(rng.random((300, 3)), columns=["a", "b", "c"])
