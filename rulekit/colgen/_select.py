@@ -246,8 +246,10 @@ def _exact_fit(B, y, sample_weight, grid, forms, folds, time_limit, fit_kw):
     failure ends the scan; a rule set found within a budget also fits every
     budget down to its own complexity).  The smallest such budget is kept
     only if its cross-validation error is 0 too, so that no other candidate
-    could have validated better.  Noisy data give ``None`` after one short
-    fit per form, and the full validation runs.
+    could have validated better.  Noisy data give ``None``, mostly after one
+    short fit per form (a few hundred noisy rows can be fitted exactly at a
+    large budget; then the held-out check fails), and the full validation
+    runs.
     """
     deadline = time.perf_counter() + time_limit
     w = np.ones(len(y)) if sample_weight is None else sample_weight
