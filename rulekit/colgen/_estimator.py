@@ -226,9 +226,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             auto_c = isinstance(self.max_complexity, str)
             form, C = self.form, self.max_complexity
             choice = None
-            if interrupted:
-                res = _constant(yk, wk)
-            elif auto_c or form == "auto":
+            if not interrupted and (auto_c or form == "auto"):
                 try:
                     choice = choose_complexity(
                         B, yk, grid=self.complexity_grid if auto_c else (C,),
@@ -239,7 +237,6 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                     warnings.warn("interrupted while choosing the budget: no rule set was "
                                   "fitted, so the model predicts the majority class",
                                   RuntimeWarning, stacklevel=3)
-                    res = _constant(yk, wk)
             if choice is not None:
                 form, C = choice.form, choice.max_complexity
                 if self.verbose:
@@ -248,6 +245,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             # the final fit gets what the choice left of this class's budget
             left = max(budget - (time.perf_counter() - t_start), 0.1 * budget)
             if interrupted:
+                res = _constant(yk, wk)
                 form, C = res.form, 0
             elif int(C) == 0:   # validation preferred the constant prediction
                 res = empty_result(yk, wk, form)
