@@ -4,8 +4,10 @@ A ``KeyboardInterrupt`` raised while numba hands a kernel's result back to
 Python can be lost or turned into a ``SystemError``.  While a search runs,
 :class:`DeferredInterrupt` makes SIGINT merely set ``received``; the driver
 checks it between chunks and returns its best model with status
-``"interrupted"``.  Only the main thread, and only when nobody installed a
-custom handler, is affected; the previous handler is restored on exit.
+``"interrupted"``.  A second Ctrl-C before the driver has noticed the first
+raises ``KeyboardInterrupt`` at once, for a user who does not want to wait.
+Only the main thread, and only when nobody installed a custom handler, is
+affected; the previous handler is restored on exit.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ class DeferredInterrupt:
             self._previous = None
 
     def _handle(self, signum, frame):
+        if self.received:
+            # asked twice: stop now, whatever is running
+            self.restore()
+            raise KeyboardInterrupt
         self.received = True
 
     def __enter__(self):

@@ -6,72 +6,65 @@ Contract for a learner's estimator (``rulekit/<learner>/_estimator.py``):
   untouched (sklearn rule), using the shared names ``min_support``,
   ``max_card``, ``n_thresholds``, ``categorical_features``, ``time_limit``,
   ``random_state``, ``verbose`` where they apply;
-* set the class attributes ``_multiclass`` (may ``y`` have more than two
-  classes?), ``_mines`` (does the learner search over mined antecedents, or
-  over the binarized conditions directly?), ``_negations`` (should the
-  binarizer emit ``!=`` conditions?) and ``_per_class_mining``;
+* declare every parameter once in ``_parameter_constraints`` (see
+  :mod:`rulekit._params`), sharing the engine's declarations; :meth:`fit`
+  checks the table before anything else;
+* set the class attributes ``_learner`` (name for logging), ``_multiclass``
+  (may ``y`` have more than two classes?), ``_mines`` (does the learner
+  search over mined antecedents, or over the binarized conditions
+  directly?), ``_negations`` (should the binarizer emit ``!=`` conditions?)
+  and ``_per_class_mining``;
 * implement :meth:`RuleClassifierBase._fit_model`, which receives the
-  arrays the engine needs and returns a fitted model object from
-  :mod:`rulekit.models` (anything with ``predict``/``predict_proba`` over the
-  condition matrix).  It may set further fitted attributes (``result_``,
-  ``stats_``...);
+  arrays the engine needs, sets ``certificate_`` (a
+  :class:`rulekit.certificate.Certificate`) and returns a fitted model
+  object from :mod:`rulekit.models`.  It may set further fitted attributes
+  (``result_``, ``stats_``, ``trace_``...);
 * optionally override :meth:`RuleClassifierBase._resolve_min_support`.
 
 :meth:`fit` then validates ``X``/``y``, sets ``classes_``, ``n_features_in_``
 (and ``feature_names_in_`` for DataFrames), fits ``binarizer_``, mines
-``antecedents_`` and stores ``model_``; ``predict``, ``predict_proba``,
-``score`` and ``str()`` work for every learner the same way.
+``antecedents_``, stores ``model_`` and warns (``ConvergenceWarning``) when
+the certificate says a limit stopped the search.  The whole fit runs inside
+one :class:`rulekit._anytime.Anytime` run, so ``time_limit`` counts from the
+start of ``fit`` and Ctrl-C at any point returns the best model found.
+``predict``, ``predict_proba``, ``score`` and ``str()`` work for every
+learner the same way.
 """
 
 from __future__ import annotations
 
-import numbers
+import warnings
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d, validate_data
 
+from ._anytime import Anytime
+from ._params import AnyOf, Boolean, CallableOrNone, Integer, Real, SeedLike, validate
 from .binarize import Binarizer, _plain
-from .mining import AntecedentSet, mine_antecedents
+from .evaluate import capture_counts
+from .mining import MINING_PARAMETERS, AntecedentSet, mine_antecedents
 from .models import Rule, RuleList
 
-__all__ = ["RuleClassifierBase", "check_positive_int", "check_fraction", "check_nonneg_number"]
+__all__ = ["RuleClassifierBase", "COMMON_PARAMETERS"]
 
+#: Declarations of the parameters every learner names the same way.
+COMMON_PARAMETERS = {
+    "time_limit": Real(0, None, closed="neither", allow_none=True),
+    "random_state": SeedLike(),
+    "verbose": AnyOf(Integer(0), Boolean()),
+    "callback": CallableOrNone(),
+}
 
-# --- parameter checks shared by the learners ----------------------------------
-
-def check_positive_int(value, name: str, *, minimum: int = 1, allow_none: bool = False):
-    """Raise ``ValueError`` unless ``value`` is an integer >= ``minimum``."""
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def check_nonneg_number(value, name: str, *, strictly_positive: bool = False, allow_none: bool = False):
-    """Raise ``ValueError``/``TypeError`` unless ``value`` is a finite number >= 0 (> 0)."""
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number, got {value!r}")
-    if not np.isfinite(value) or value < 0 or (strictly_positive and value == 0):
-        bound = "> 0" if strictly_positive else ">= 0"
-        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
-    return float(value)
-
-
-def check_fraction(value, name: str, *, allow_none: bool = False):
-    """Raise unless ``value`` is a number in (0, 1]."""
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number in (0, 1], got {value!r}")
-    if not 0 < value <= 1:
-        raise ValueError(f"{name} must be in (0, 1], got {value!r}")
-    return float(value)
+_ADVICE = {
+    "time_limit": "raise time_limit",
+    "node_limit": "raise max_nodes",
+    "memory_limit": "raise max_memory",
+    "interrupted": "the search was interrupted",
+}
 
 
 class RuleClassifierBase(ClassifierMixin, BaseEstimator):
@@ -81,18 +74,21 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     docstring for the full contract.
     """
 
+    _parameter_constraints: dict = {}
+    _learner = "rules"
     _multiclass = True
     _mines = True
     _negations = False
     _per_class_mining = True
 
     # -- hooks ------------------------------------------------------------
-    def _resolve_min_support(self) -> float:
-        return check_fraction(getattr(self, "min_support", 0.05), "min_support")
+    def _resolve_min_support(self, params: dict) -> float:
+        """Mining threshold to use (``params`` are the validated parameters)."""
+        return params["min_support"]
 
     def _fit_model(self, *, B: np.ndarray, A: np.ndarray | None, y: np.ndarray,
-                   antecedents: AntecedentSet | None, sample_weight):
-        """Run the engine; return a model from :mod:`rulekit.models`.
+                   antecedents: AntecedentSet | None, sample_weight, params: dict):
+        """Run the engine, set ``certificate_``; return a model from :mod:`rulekit.models`.
 
         Parameters
         ----------
@@ -104,6 +100,8 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
             Class codes ``0..len(classes_)-1``.
         antecedents : AntecedentSet or None
         sample_weight : ndarray or None
+        params : dict
+            The validated parameters (:meth:`_check_params`).
         """
         raise NotImplementedError
 
@@ -164,12 +162,15 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
             raise ValueError("sample_weight must be finite and non-negative")
         return w
 
-    def _binarizer(self) -> Binarizer:
-        return Binarizer(
-            n_thresholds=getattr(self, "n_thresholds", 9),
-            categorical_features=getattr(self, "categorical_features", None),
-            negations=self._negations,
-        )
+    def _check_params(self) -> dict:
+        """Validate every parameter against the declaration; return them normalized."""
+        return validate(self._parameter_constraints, self.get_params(deep=False),
+                        type(self).__name__)
+
+    def _binarizer(self, params: dict) -> Binarizer:
+        """The Binarizer, given the binarization parameters this learner exposes."""
+        shared = {k: params[k] for k in Binarizer._parameter_constraints if k in params}
+        return Binarizer(**shared, negations=self._negations)
 
     # -- sklearn API ------------------------------------------------------------
     def fit(self, X, y):
@@ -190,24 +191,40 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
 
     def _fit(self, X, y, sample_weight):
         """Body of :meth:`fit`; learners with weights call it from their own ``fit``."""
+        params = self._check_params()
         X = self._validate_X(X, reset=True)
         self.classes_, codes = self._validate_y(X, y)
         weights = self._validate_weights(sample_weight, len(codes))
-        self.binarizer_ = self._binarizer().fit(X)
-        B = self.binarizer_.transform(X)
-        A, antecedents = None, None
-        if self._mines:
-            antecedents = mine_antecedents(
-                B, codes,
-                min_support=self._resolve_min_support(),
-                max_card=check_positive_int(getattr(self, "max_card", 2), "max_card"),
-                per_class=self._per_class_mining,
-                conditions=self.binarizer_.conditions_,
-            )
-            self.antecedents_ = antecedents
-            A = antecedents.matrix
-        self.model_ = self._fit_model(B=B, A=A, y=codes, antecedents=antecedents, sample_weight=weights)
+        # one run around the whole fit: time_limit counts from here, and a
+        # Ctrl-C during binarization, mining or compilation is seen by the engine
+        with Anytime(self._learner, time_limit=params.get("time_limit")):
+            self.binarizer_ = self._binarizer(params).fit(X)
+            B = self.binarizer_.transform(X)
+            A, antecedents = None, None
+            if self._mines:
+                antecedents = mine_antecedents(
+                    B, codes,
+                    min_support=self._resolve_min_support(params),
+                    max_card=params["max_card"],
+                    per_class=self._per_class_mining,
+                    conditions=self.binarizer_.conditions_,
+                )
+                self.antecedents_ = antecedents
+                A = antecedents.matrix
+            self.model_ = self._fit_model(B=B, A=A, y=codes, antecedents=antecedents,
+                                          sample_weight=weights, params=params)
+        self._warn_if_stopped()
         return self
+
+    def _warn_if_stopped(self) -> None:
+        """One ``ConvergenceWarning`` naming the gap when a limit ended the search."""
+        cert = self.certificate_
+        if cert.stopped_early:
+            warnings.warn(
+                f"{type(self).__name__} stopped early ({cert.summary()}); the model is the "
+                f"best found so far. To search longer, {_ADVICE[cert.status]}.",
+                ConvergenceWarning, stacklevel=3,
+            )
 
     def _conditions(self, X) -> np.ndarray:
         check_is_fitted(self, "model_")
@@ -254,16 +271,12 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         optionally gives each rule's (and, last, the default's) stated
         probability of each class.
         """
-        n_classes = len(self.classes_)
-        free = np.ones(B.shape[0], dtype=bool)
-        rules = []
-        for k, (item, code) in enumerate(zip(items, rule_codes)):
-            hit = free & np.all(B[:, list(item)], axis=1)
-            counts = tuple(int(v) for v in np.bincount(y[hit], minlength=n_classes))
-            probs = None if probabilities is None else tuple(float(p) for p in probabilities[k])
-            rules.append(Rule(tuple(int(j) for j in item), _plain(self.classes_[code]), counts, probs))
-            free &= ~hit
-        counts = tuple(int(v) for v in np.bincount(y[free], minlength=n_classes))
-        probs = None if probabilities is None else tuple(float(p) for p in probabilities[len(rules)])
-        default = Rule((), _plain(self.classes_[default_code]), counts, probs)
-        return RuleList(rules, default, self.binarizer_.conditions_, list(self.classes_))
+        items = [tuple(int(j) for j in item) for item in items]
+        counts = capture_counts(B, items, y, len(self.classes_))
+        codes = [*rule_codes, default_code]
+        rules = [
+            Rule(item, _plain(self.classes_[codes[k]]), tuple(int(v) for v in counts[k]),
+                 None if probabilities is None else tuple(float(p) for p in probabilities[k]))
+            for k, item in enumerate([*items, ()])
+        ]
+        return RuleList(rules[:-1], rules[-1], self.binarizer_.conditions_, list(self.classes_))

@@ -31,6 +31,8 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ._params import Boolean, Instance, Integer, validate
+
 __all__ = ["Condition", "Binarizer", "OPS"]
 
 #: Operators a :class:`Condition` may carry.
@@ -200,6 +202,13 @@ class Binarizer(TransformerMixin, BaseEstimator):
         ``x != v``, the two ``==`` of a two-category column), or -1.
     """
 
+    _parameter_constraints = {
+        "n_thresholds": Integer(1),
+        "categorical_features": Instance((list, tuple, np.ndarray),
+                                         "a list of column names or positions", allow_none=True),
+        "negations": Boolean(),
+    }
+
     def __init__(self, n_thresholds=9, categorical_features=None, negations=False):
         self.n_thresholds = n_thresholds
         self.categorical_features = categorical_features
@@ -268,12 +277,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        if (
-            isinstance(self.n_thresholds, bool)
-            or not isinstance(self.n_thresholds, numbers.Integral)
-            or self.n_thresholds < 1
-        ):
-            raise ValueError(f"n_thresholds must be an integer >= 1, got {self.n_thresholds!r}")
+        validate(self._parameter_constraints, self.get_params(), type(self).__name__)
         self._from_array = not isinstance(X, pd.DataFrame)
         frame = self._frame(X, fitting=True)
         if frame.shape[0] == 0:

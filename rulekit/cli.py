@@ -111,7 +111,7 @@ def cmd_fit(args) -> int:
     print(f"\ntraining accuracy: {est.score(X, y):.4f}")
     cert = getattr(est, "certificate_", None)
     if cert:
-        print("certificate: " + ", ".join(f"{k}={v}" for k, v in cert.items()))
+        print(f"certificate: {cert}")
     if args.save:
         payload = {
             "format": MODEL_FORMAT,
@@ -198,9 +198,9 @@ def _demo_compas(args) -> None:
           f"prefixes evaluated, {cpu:.1f} CPU s\n")
     print(est)
     cert = est.certificate_
-    verdict = "certified optimal" if est.is_optimal_ else f"NOT certified ({cert['status']})"
-    print(f"\n{verdict}: objective {cert['objective']:.6f} = mistakes/N + 0.01 x rules, "
-          f"lower bound {cert['lower_bound']:.6f}, over {cert['scope']}")
+    verdict = "certified optimal" if cert.proved_optimal else f"NOT certified ({cert.status})"
+    print(f"\n{verdict}: objective {cert.objective:.6f} = mistakes/N + 0.01 x rules, "
+          f"lower bound {cert.lower_bound:.6f}, over {cert.scope}")
     print(f"training accuracy {est.score(X, y):.4f}")
 
 
@@ -215,7 +215,7 @@ def _demo_bank(args) -> None:
     print(f"FallingRuleListClassifier(w=7, C=1e-6, n_iter=3000): {len(est.antecedents_)} antecedents, "
           f"{cpu:.1f} CPU s\n")
     print(est)
-    print(f"\nobjective {est.objective_:.6f} (weighted risk + C x rules); a row is predicted 1 when its "
+    print(f"\nobjective {est.certificate_.objective:.6f} (weighted risk + C x rules); a row is predicted 1 when its "
           f"rule's probability exceeds 1/(1+w) = {est.threshold_:.3f}")
 
 
@@ -229,7 +229,8 @@ def _demo_tictactoe(args) -> None:
     print(f"BooleanRuleCGClassifier(form='dnf', max_complexity=32, max_literals=3): "
           f"{len(est.binarizer_.conditions_)} conditions, {cpu:.1f} CPU s\n")
     print(est)
-    print(f"\nstatus {est.status_}, Hamming loss {est.objective_:g}, lower bound {est.lower_bound_}, "
+    cert = est.certificate_
+    print(f"\nstatus {cert.status}, Hamming loss {cert.objective:g}, lower bound {cert.lower_bound}, "
           f"complexity {est.complexity_}, training accuracy {est.score(X, y):.4f}")
 
 

@@ -31,7 +31,7 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.tree import BaseDecisionTree
 
-from ._progress import Progress
+from ._anytime import progress_bar
 
 __all__ = ["compare_models", "Comparison", "baselines", "model_size"]
 
@@ -89,9 +89,9 @@ def model_size(estimator) -> tuple[float, float]:
     return math.nan, math.nan
 
 
-def _certificate(estimator) -> dict | None:
-    cert = getattr(_final_step(estimator), "certificate_", None)
-    return dict(cert) if cert else None
+def _certificate(estimator):
+    """The fitted learner's :class:`~rulekit.certificate.Certificate`, or None."""
+    return getattr(_final_step(estimator), "certificate_", None)
 
 
 # --- baselines --------------------------------------------------------------------
@@ -201,21 +201,30 @@ def _fold_task(name, estimator, X, y, train, test, scoring):
     for s in scoring:
         row[s] = float(out[f"test_{s}"][0])
     cert = _certificate(est)
-    row["status"] = cert.get("status") if cert else None
-    row["gap"] = cert.get("gap") if cert else None
+    row["status"] = cert.status if cert is not None else None
+    row["gap"] = cert.gap if cert is not None else None
     return row
 
 
 def _certificate_summary(rows: pd.DataFrame) -> str:
+    """What the folds' certificates prove, in a few words.
+
+    ``optimal 5/5`` (every fold proved), ``optimal 3/5, max gap 0.004`` (the
+    others stopped with a bound), ``heuristic`` (a search that proves nothing);
+    a gap is shown only where a fold had a bound.
+    """
     statuses = rows["status"].dropna()
     if statuses.empty:
         return ""
-    optimal = int((statuses == "optimal").sum())
-    if optimal == len(rows):
-        return f"optimal {optimal}/{len(rows)}"
+    if (statuses == "heuristic").all():
+        return "heuristic"
+    proved = int(statuses.isin(["optimal", "optimal_relative"]).sum())
+    word = "optimal" if (statuses != "optimal_relative").all() else "optimal (relative)"
+    text = f"{word} {proved}/{len(statuses)}"
     gaps = pd.to_numeric(rows["gap"], errors="coerce").dropna()
-    worst = f", max gap {gaps.max():.4g}" if not gaps.empty else ""
-    return f"optimal {optimal}/{len(rows)}{worst}"
+    if proved < len(statuses) and not gaps.empty and gaps.max() > 0:
+        text += f", max gap {gaps.max():.4g}"
+    return text
 
 
 def compare_models(models, X, y, *, cv=5, scoring=("accuracy", "balanced_accuracy", "roc_auc"),
@@ -267,14 +276,17 @@ def compare_models(models, X, y, *, cv=5, scoring=("accuracy", "balanced_accurac
         for name, est in models.items()
         for fold, (train, test) in enumerate(folds)
     ]
-    bar = Progress(len(tasks), "compare", enabled=bool(verbose))
+    bar = progress_bar("compare", "fits", len(tasks)) if verbose else None
     rows = []
     results = Parallel(n_jobs=n_jobs, return_as="generator")(t[2] for t in tasks)
     for (name, fold, _), row in zip(tasks, results):
         row["fold"] = fold
         rows.append(row)
-        bar.update(info=f"{name} fold {fold + 1}")
-    bar.close()
+        if bar is not None:
+            bar.set_postfix_str(f"{name} fold {fold + 1}", refresh=False)
+            bar.update()
+    if bar is not None:
+        bar.close()
     fold_frame = pd.DataFrame(rows)
 
     table_rows = []

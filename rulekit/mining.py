@@ -9,7 +9,6 @@ result into bit vectors for the engines.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from dataclasses import dataclass, field
 
@@ -17,9 +16,20 @@ import numpy as np
 import pandas as pd
 
 from . import bitset
+from ._params import Integer, Options, Real, validate
 from .binarize import Condition
 
-__all__ = ["AntecedentSet", "mine_antecedents", "redundant_pair"]
+__all__ = ["AntecedentSet", "mine_antecedents", "redundant_pair", "MINING_PARAMETERS"]
+
+ALGORITHMS = ("auto", "fpgrowth", "apriori")
+
+#: Declarations of the mining parameters (shared with the estimators that mine).
+MINING_PARAMETERS = {
+    "min_support": Real(0, 1, closed="right"),
+    "max_card": Integer(1),
+    "max_antecedents": Integer(1, allow_none=True),
+    "algorithm": Options(*ALGORITHMS),
+}
 
 
 @dataclass(frozen=True)
@@ -94,24 +104,6 @@ def redundant_pair(a: Condition, b: Condition) -> bool:
     return True  # ==/== contradict; ==/!= contradict or imply; mixed kinds cannot meet
 
 
-def _check_params(min_support, max_card, max_antecedents):
-    if isinstance(min_support, bool) or not isinstance(min_support, numbers.Real):
-        raise TypeError(f"min_support must be a number in (0, 1], got {min_support!r}")
-    if not 0 < min_support <= 1:
-        raise ValueError(f"min_support must be in (0, 1], got {min_support}")
-    if isinstance(max_card, bool) or not isinstance(max_card, numbers.Integral) or max_card < 1:
-        raise ValueError(f"max_card must be an integer >= 1, got {max_card!r}")
-    if max_antecedents is not None and (
-        isinstance(max_antecedents, bool)
-        or not isinstance(max_antecedents, numbers.Integral)
-        or max_antecedents < 1
-    ):
-        raise ValueError(f"max_antecedents must be None or an integer >= 1, got {max_antecedents!r}")
-
-
-ALGORITHMS = ("auto", "fpgrowth", "apriori")
-
-
 def _frequent(B: np.ndarray, min_support: float, max_card: int, algorithm: str) -> set:
     """Frequent itemsets of one block of rows, as sorted tuples."""
     from mlxtend.frequent_patterns import apriori, fpgrowth
@@ -177,9 +169,10 @@ def mine_antecedents(
     AntecedentSet
         Antecedents ordered by size, then by condition indices.
     """
-    _check_params(min_support, max_card, max_antecedents)
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {algorithm!r}")
+    checked = validate(MINING_PARAMETERS, dict(min_support=min_support, max_card=max_card,
+                                               max_antecedents=max_antecedents,
+                                               algorithm=algorithm), "mine_antecedents")
+    min_support, max_card = checked["min_support"], checked["max_card"]
     B = np.asarray(B)
     if B.ndim != 2:
         raise ValueError(f"B must be 2-D (samples x conditions), got {B.ndim}-D")

@@ -20,6 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .binarize import Condition, _format_value, _plain
+from .evaluate import cnf_holds, dnf_holds, first_match
 
 __all__ = ["Rule", "RuleList", "RuleSet", "OneVsRestRuleSets", "model_from_dict"]
 
@@ -33,20 +34,6 @@ def _as_condition_matrix(B, n_conditions: int) -> np.ndarray:
             f"condition matrix has {B.shape[1]} columns, the model expects {n_conditions}"
         )
     return B.astype(bool, copy=False)
-
-
-def _all_of(B: np.ndarray, conds: Sequence[int]) -> np.ndarray:
-    hit = np.ones(B.shape[0], dtype=bool)
-    for j in conds:
-        hit &= B[:, j]
-    return hit
-
-
-def _any_of(B: np.ndarray, conds: Sequence[int]) -> np.ndarray:
-    hit = np.zeros(B.shape[0], dtype=bool)
-    for j in conds:
-        hit |= B[:, j]
-    return hit
 
 
 def _label(value: Any) -> str:
@@ -152,13 +139,7 @@ class RuleList(_Model):
     def apply(self, B) -> np.ndarray:
         """Index of the rule that fires on each row (``len(self)`` = default)."""
         B = _as_condition_matrix(B, len(self.conditions))
-        out = np.full(B.shape[0], len(self.rules), dtype=np.int64)
-        free = np.ones(B.shape[0], dtype=bool)
-        for k, rule in enumerate(self.rules):
-            hit = free & _all_of(B, rule.conditions)
-            out[hit] = k
-            free &= ~hit
-        return out
+        return first_match(B, [r.conditions for r in self.rules])
 
     def rule_probabilities(self) -> np.ndarray:
         """(len+1, n_classes) class probabilities of each rule, default last."""
@@ -312,15 +293,7 @@ class RuleSet(_Model):
     def holds(self, B) -> np.ndarray:
         """Whether the formula is true on each row."""
         B = _as_condition_matrix(B, len(self.conditions))
-        if self.form == "dnf":
-            out = np.zeros(B.shape[0], dtype=bool)
-            for c in self.clauses:
-                out |= _all_of(B, c)
-        else:
-            out = np.ones(B.shape[0], dtype=bool)
-            for c in self.clauses:
-                out &= _any_of(B, c)
-        return out
+        return (dnf_holds if self.form == "dnf" else cnf_holds)(B, self.clauses)
 
     def predict(self, B) -> np.ndarray:
         labels = np.asarray(self.classes, dtype=object)

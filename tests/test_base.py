@@ -5,7 +5,11 @@ import pandas as pd
 import pytest
 
 from helpers import sklearn_checks
-from rulekit.base import RuleClassifierBase, check_fraction
+from rulekit._params import Integer, pick
+from rulekit.base import RuleClassifierBase
+from rulekit.binarize import Binarizer
+from rulekit.certificate import Certificate
+from rulekit.mining import MINING_PARAMETERS
 from rulekit.models import RuleList
 
 
@@ -16,6 +20,13 @@ class OneRule(RuleClassifierBase):
     often of one class (ties: larger capture); stops when nothing improves.
     """
 
+    _parameter_constraints = {
+        **pick(MINING_PARAMETERS, "min_support", "max_card"),
+        **pick(Binarizer._parameter_constraints, "n_thresholds", "categorical_features"),
+        "max_rules": Integer(0),
+    }
+    _learner = "onerule"
+
     def __init__(self, min_support=0.1, max_card=1, n_thresholds=9, categorical_features=None, max_rules=8):
         self.min_support = min_support
         self.max_card = max_card
@@ -23,14 +34,11 @@ class OneRule(RuleClassifierBase):
         self.categorical_features = categorical_features
         self.max_rules = max_rules
 
-    def _resolve_min_support(self):
-        return check_fraction(self.min_support, "min_support")
-
-    def _fit_model(self, *, B, A, y, antecedents, sample_weight):
+    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params):
         k = len(self.classes_)
         free = np.ones(len(y), dtype=bool)
         items, labels = [], []
-        for _ in range(self.max_rules):
+        for _ in range(params["max_rules"]):
             rest = np.bincount(y[free], minlength=k)
             best, choice = rest.max(), None
             for m in range(A.shape[1]):
@@ -47,7 +55,11 @@ class OneRule(RuleClassifierBase):
             labels.append(int(np.bincount(y[hit], minlength=k).argmax()))
             free &= ~hit
         default = int(np.bincount(y[free], minlength=k).argmax()) if free.any() else 0
-        return self._rule_list(items, labels, default, B, y)
+        model = self._rule_list(items, labels, default, B, y)
+        errors = sum(sum(r.counts) - max(r.counts) for r in [*model.rules, model.default])
+        self.certificate_ = Certificate("heuristic", errors / len(y), None,
+                                        "greedy covering; objective = training error")
+        return model
 
 
 @sklearn_checks(OneRule())
@@ -109,13 +121,16 @@ def test_bad_input_is_a_clear_error(X, y, match):
         OneRule().fit(X, y)
 
 
-@pytest.mark.parametrize("params,match", [
-    ({"min_support": 0}, "min_support"),
-    ({"min_support": 1.5}, "min_support"),
-    ({"max_card": 0}, "max_card"),
+@pytest.mark.parametrize("params,error,match", [
+    ({"min_support": 0}, ValueError, "'min_support' must be a finite number in \\(0, 1\\]"),
+    ({"min_support": 1.5}, ValueError, "min_support"),
+    ({"min_support": "high"}, TypeError, "min_support.*got 'high' \\(str\\)"),
+    ({"max_card": 0}, ValueError, "OneRule: parameter 'max_card' must be an integer >= 1"),
+    ({"max_card": 2.5}, TypeError, "max_card"),
+    ({"max_card": True}, TypeError, "max_card"),
 ])
-def test_bad_parameters(params, match):
-    with pytest.raises(ValueError, match=match):
+def test_bad_parameters(params, error, match):
+    with pytest.raises(error, match=match):
         OneRule(**params).fit(frame(), [0, 1] * 5)
 
 

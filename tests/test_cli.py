@@ -50,7 +50,7 @@ def test_fit_save_predict_round_trip(compas_csv, tmp_path):
     out = run("fit", str(csv_path), "--target", "outcome", "--model", "corels", "--c", "0.01",
               "--n-thresholds", "4", "--save", str(model))
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("if ") and "certificate: status=optimal" in out.stdout
+    assert out.stdout.startswith("if ") and "certificate: optimal: objective" in out.stdout
     preds = tmp_path / "preds.csv"
     out = run("predict", str(model), str(csv_path), "--output", str(preds))
     assert out.returncode == 0, out.stderr

@@ -27,11 +27,11 @@ print(model)
 #    max_card conditions over the binarized features.
 cert = model.certificate_
 print(cert)
-assert cert["status"] == "optimal" and cert["gap"] == 0.0
+assert cert.status == "optimal" and cert.gap == 0.0
 
 # 3. Read the numbers behind it: training accuracy is 1 - (objective - c*K).
 k = len(model.model_)
-print(f"{k} rules, training accuracy {model.score(X, y):.4f} = 1 - ({cert['objective']:.4f} - 0.01 x {k})")
+print(f"{k} rules, training accuracy {model.score(X, y):.4f} = 1 - ({cert.objective:.4f} - 0.01 x {k})")
 
 # 4. When a limit stops the search you still get the best list so far, a
 #    ConvergenceWarning and an honest gap.
@@ -40,8 +40,8 @@ import warnings
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     rushed = CorelsClassifier(c=0.002, max_nodes=5000).fit(X, y)
-print(rushed.certificate_["status"], "gap", round(rushed.certificate_["gap"], 4))
-assert rushed.certificate_["lower_bound"] <= rushed.certificate_["objective"]
+print(rushed.certificate_.status, "gap", round(rushed.certificate_.gap, 4))
+assert rushed.certificate_.lower_bound <= rushed.certificate_.objective
 
 # 5. The standard CORELS instance: the authors' 155 pre-mined antecedents.
 #    The engine works on any boolean antecedent matrix directly.

@@ -23,7 +23,7 @@ X, y = load_bank_marketing(discretized=True, return_X_y=True)
 
 for w in (1.0, 7.0):
     frl = FallingRuleListClassifier(w=w, C=1e-6, n_iter=n_iter, random_state=0).fit(X, y)
-    print(f"\nw = {w}: threshold {frl.threshold_:.3f}, objective {frl.objective_:.6f}")
+    print(f"\nw = {w}: threshold {frl.threshold_:.3f}, objective {frl.certificate_.objective:.6f}")
     print(frl)
     probs = frl.probabilities_
     assert all(a >= b for a, b in zip(probs, probs[1:]))  # falling, always

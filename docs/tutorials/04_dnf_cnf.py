@@ -23,11 +23,11 @@ quick = os.environ.get("RULEKIT_TUTORIAL_QUICK") == "1"
 # Tic-tac-toe: "x wins" is exactly the OR of the eight lines of three x's.
 X, y = load_tictactoe(return_X_y=True)
 dnf = BooleanRuleCGClassifier(form="dnf", max_complexity=32, max_literals=3, time_limit=60).fit(X, y)
-print(dnf, f"\nstatus {dnf.status_}, training accuracy {dnf.score(X, y):.3f}\n")
+print(dnf, f"\nstatus {dnf.certificate_.status}, training accuracy {dnf.score(X, y):.3f}\n")
 assert dnf.score(X, y) == 1.0
 
 cnf = BooleanRuleCGClassifier(form="cnf", max_complexity=32, max_literals=3, time_limit=60).fit(X, y)
-print(cnf, f"\nstatus {cnf.status_}, training accuracy {cnf.score(X, y):.3f}\n")
+print(cnf, f"\nstatus {cnf.certificate_.status}, training accuracy {cnf.score(X, y):.3f}\n")
 
 # Mushroom: which form says "poisonous" more compactly?
 X, y = load_mushroom(return_X_y=True)
@@ -35,7 +35,7 @@ if quick:
     X, y = X.iloc[::8], y.iloc[::8]
 for form in ("dnf", "cnf"):
     m = BooleanRuleCGClassifier(form=form, max_complexity=16, time_limit=30).fit(X, y)
-    print(f"mushroom {form}: complexity {m.complexity_}, accuracy {m.score(X, y):.4f}, status {m.status_}")
+    print(f"mushroom {form}: complexity {m.complexity_}, accuracy {m.score(X, y):.4f}, status {m.certificate_.status}")
     print(m, "\n")
 
 # Letting the data choose.  form="auto" with the default max_complexity="auto"

@@ -9,7 +9,10 @@ import warnings
 
 import numpy as np
 
-from ..base import RuleClassifierBase, check_nonneg_number, check_positive_int
+from .._params import AnyOf, Instance, Integer, NoValidation, Options, Real, pick
+from ..base import COMMON_PARAMETERS, RuleClassifierBase
+from ..binarize import Binarizer
+from ..certificate import Certificate
 from ..models import OneVsRestRuleSets, RuleSet
 from ._metadata import condition_metadata
 from ._result import empty_result
@@ -102,9 +105,12 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         The rule set; multi-class problems get one rule set per class
         (one-vs-rest), each printed.
     complexity_ : int
-    objective_, lower_bound_, gap_, status_, trace_ :
-        From the engine (:class:`rulekit.colgen.ColGenResult`); lists with
-        one entry per class for multi-class problems.
+    certificate_ : Certificate
+        Status, objective (weighted Hamming loss, summed over the classes'
+        problems for multi-class), lower bound, gap and scope.
+    trace_ :
+        Column-generation rounds (:class:`rulekit.colgen.IterationRecord`);
+        a list with one entry per class for multi-class problems.
     max_complexity_ : int or list of int
         The budget used (the chosen one with ``"auto"``).
     form_ : str or list of str
@@ -130,6 +136,27 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
     warning.  Classes not yet fitted (one-vs-rest) get the same.
     """
 
+    _parameter_constraints = {
+        "form": Options("dnf", "cnf", "auto"),
+        "max_complexity": AnyOf(Integer(2), Options("auto")),
+        "max_literals": Integer(1, allow_none=True),
+        "lambda0": Real(0, None),
+        "lambda1": Real(0, None),
+        "class_weight": AnyOf(Options("balanced"), Instance((dict,), "a dict class -> weight"),
+                              allow_none=True),
+        "pricing": Options("auto", "beam", "ip"),
+        "time_limit": Real(0, None, closed="neither"),
+        "pricing_time_limit": Real(0, None, closed="neither"),
+        "lp_solver": Options("highs", "cbc"),
+        "pricing_solver": Options("highs", "cbc"),
+        "mip_solver": Options("highs", "cbc"),
+        # checked by check_grid (each value 0 or an integer >= 2)
+        "complexity_grid": NoValidation(),
+        **pick(Binarizer._parameter_constraints, "n_thresholds", "categorical_features"),
+        "random_state": Integer(0, allow_none=True),
+        **pick(COMMON_PARAMETERS, "verbose"),
+    }
+    _learner = "colgen"
     _multiclass = True
     _mines = False
     _negations = True
@@ -172,24 +199,13 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         -------
         self
         """
-        self._check_params()
         return self._fit(X, y, sample_weight)
 
     # -- helpers --------------------------------------------------------------
     def _check_params(self):
-        if self.form not in ("dnf", "cnf", "auto"):
-            raise ValueError(f"form must be 'dnf', 'cnf' or 'auto', got {self.form!r}")
-        if not (isinstance(self.max_complexity, str) and self.max_complexity == "auto"):
-            check_positive_int(self.max_complexity, "max_complexity", minimum=2)
-        check_positive_int(self.max_literals, "max_literals", allow_none=True)
-        check_grid(self.complexity_grid)
-        check_nonneg_number(self.lambda0, "lambda0")
-        check_nonneg_number(self.lambda1, "lambda1")
-        check_nonneg_number(self.time_limit, "time_limit", strictly_positive=True)
-        if self.class_weight is not None and not isinstance(self.class_weight, dict) and (
-                self.class_weight != "balanced"):
-            raise ValueError(
-                f"class_weight must be None, 'balanced' or a dict, got {self.class_weight!r}")
+        params = super()._check_params()
+        check_grid(params["complexity_grid"])
+        return params
 
     def _weights(self, y_bin, y_codes, sample_weight):
         w = np.ones(y_bin.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
@@ -206,7 +222,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             raise ValueError("class_weight values must be finite and non-negative")
         return w * factors[y_codes]
 
-    def _fit_model(self, *, B, A, y, antecedents, sample_weight):
+    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params):
         conditions = self.binarizer_.conditions_
         meta = condition_metadata(conditions)
         n_classes = len(self.classes_)
@@ -267,30 +283,22 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         if n_classes == 2:
             res = results[0]
             self.result_ = res
-            self.objective_, self.lower_bound_, self.gap_ = res.objective, res.lower_bound, res.gap
-            self.status_, self.trace_ = res.status, res.trace
+            self.trace_ = res.trace
             self.max_complexity_ = budgets[0]
             self.form_, self.choice_ = forms[0], choices[0]
             model = members[0]
         else:
             self.result_ = results
-            self.objective_ = [r.objective for r in results]
-            self.lower_bound_ = [r.lower_bound for r in results]
-            self.gap_ = [r.gap for r in results]
-            self.status_ = [r.status for r in results]
             self.trace_ = [r.trace for r in results]
             self.max_complexity_ = budgets
             self.form_ = forms
             self.choice_ = None if all(c is None for c in choices) else choices
             model = OneVsRestRuleSets(members, conditions, list(self.classes_))
         self.complexity_ = int(model.complexity)
-        gaps = [r.gap for r in results]
-        self.certificate_ = {
-            "status": "optimal" if all(r.status == "optimal" for r in results)
-            else ", ".join(sorted({r.status for r in results})),
-            "objective": float(sum(r.objective for r in results)),
-            "gap": None if any(g is None for g in gaps) else float(max(gaps)),
-        }
+        self.certificate_ = Certificate.combine(
+            [r.certificate for r in results],
+            "rule sets within the complexity budget over the binarized conditions; objective "
+            "= weighted Hamming loss (summed over the one-vs-rest problems)")
         return model
 
     def _rule_set(self, res, B, yk, k, sample_weight):

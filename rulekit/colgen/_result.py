@@ -6,6 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rulekit.certificate import Certificate
+from rulekit.evaluate import cnf_holds, dnf_holds
+
 
 @dataclass(frozen=True)
 class IterationRecord:
@@ -106,8 +109,19 @@ class ColGenResult:
     lp_proven: bool = False
 
     @property
-    def upper_bound(self) -> float:
-        return self.objective
+    def certificate(self) -> Certificate:
+        """The claim in the shared vocabulary.
+
+        ``lp_optimal`` (the master LP is solved, the rule set is not proved
+        optimal) is ``feasible``; a run with sampled pricing has no bound and
+        is ``heuristic``.
+        """
+        status = {"lp_optimal": "feasible"}.get(self.status, self.status)
+        if status == "feasible" and self.lower_bound is None:
+            status = "heuristic"
+        return Certificate(status, self.objective, self.lower_bound,
+                           f"{self.form.upper()} rule sets within the budget; objective = "
+                           "weighted Hamming loss + penalties")
 
     def predict(self, B) -> np.ndarray:
         """Predictions (0/1) of the rule set on a boolean condition matrix."""
@@ -117,18 +131,9 @@ class ColGenResult:
 def predict_clauses(clauses, form, B, constant=None) -> np.ndarray:
     """Evaluate a DNF (OR of ANDs) or CNF (AND of ORs) on ``B``."""
     B = np.asarray(B, dtype=bool)
-    n = B.shape[0]
     if constant is not None:
-        return np.full(n, int(constant), dtype=np.int64)
-    if form == "dnf":
-        out = np.zeros(n, dtype=bool)
-        for c in clauses:
-            out |= B[:, list(c)].all(axis=1)
-    else:
-        out = np.ones(n, dtype=bool)
-        for c in clauses:
-            out &= B[:, list(c)].any(axis=1)
-    return out.astype(np.int64)
+        return np.full(B.shape[0], int(constant), dtype=np.int64)
+    return (dnf_holds if form == "dnf" else cnf_holds)(B, clauses).astype(np.int64)
 
 
 def empty_result(y, sample_weight, form) -> ColGenResult:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import warnings
-
-from sklearn.exceptions import ConvergenceWarning
-
-from .._progress import Progress
-from ..base import RuleClassifierBase, check_fraction, check_nonneg_number, check_positive_int
-from ._search import DEFAULT_MAX_NODES, search
+from .._params import Real, pick
+from ..base import COMMON_PARAMETERS, RuleClassifierBase
+from ..binarize import Binarizer
+from ..certificate import Certificate
+from ..mining import MINING_PARAMETERS
+from ._search import DEFAULT_MAX_NODES, SEARCH_PARAMETERS, search
 
 __all__ = ["CorelsClassifier"]
 
@@ -19,8 +18,8 @@ class CorelsClassifier(RuleClassifierBase):
     Binarizes ``X``, mines antecedents (conjunctions of up to ``max_card``
     conditions) and finds, by branch and bound, the rule list minimizing
     ``mistakes / n_samples + c * n_rules`` over them — with a certificate:
-    when ``is_optimal_`` is true no other list over the mined antecedents
-    scores better.
+    when ``certificate_.proved_optimal`` is true no other list over the
+    mined antecedents scores better.
 
     Parameters
     ----------
@@ -36,7 +35,8 @@ class CorelsClassifier(RuleClassifierBase):
         an optimal list, so mining at ``c`` loses nothing and the certificate
         covers *every* antecedent of up to ``max_card`` conditions.  A larger
         value speeds things up but the certificate then only covers the mined
-        antecedents (``certificate_["scope"]`` says which).
+        antecedents (status ``"optimal_relative"``; ``certificate_.scope``
+        says which).
     n_thresholds : int, default=9
         Quantile thresholds per numeric column.
     categorical_features : list, optional
@@ -51,10 +51,10 @@ class CorelsClassifier(RuleClassifierBase):
     max_nodes : int, default=10_000_000
         Most live prefix-tree nodes; reaching it stops the search.
     time_limit : float or None
-        Seconds; reaching it stops the search.
+        Seconds for the whole fit; reaching it stops the search.
     verbose : int, default=0
-        1 or more: a progress line on stderr (nodes, best objective, lower
-        bound, queue size).
+        1 or more: a progress bar on stderr (nodes, best objective, lower
+        bound, gap, memory, rate).
 
     Attributes
     ----------
@@ -62,13 +62,10 @@ class CorelsClassifier(RuleClassifierBase):
         The rule list, with each rule's training class counts.
     result_ : CorelsResult
         The engine's full result.
-    is_optimal_ : bool
-    objective_ : float
-    lower_bound_ : float
-        Certified lower bound on the optimal objective (``= objective_`` when
-        optimal).
-    certificate_ : dict
-        ``status``, ``objective``, ``lower_bound``, ``gap`` and ``scope``.
+    certificate_ : Certificate
+        ``status``, ``objective``, ``lower_bound`` (certified lower bound on
+        the optimal objective, equal to the objective when proved optimal),
+        ``gap``, ``scope`` and ``proved_optimal``.
     stats_ : dict
         Nodes evaluated/inserted, pruning counts per bound, sizes, times.
     trace_ : dict of ndarray
@@ -79,10 +76,19 @@ class CorelsClassifier(RuleClassifierBase):
     Notes
     -----
     When a node or time limit (or Ctrl-C) stops the search, the best list
-    found is kept, ``is_optimal_`` is false, and one ``ConvergenceWarning``
-    reports the gap between its objective and the lower bound.
+    found is kept, ``certificate_.proved_optimal`` is false, and one
+    ``ConvergenceWarning`` reports the gap between its objective and the
+    lower bound.
     """
 
+    _parameter_constraints = {
+        **pick(SEARCH_PARAMETERS, "c", "policy", "symmetry", "bounds", "max_nodes", "time_limit"),
+        **pick(MINING_PARAMETERS, "max_card"),
+        "min_support": Real(0, 1, closed="right", allow_none=True),
+        **pick(Binarizer._parameter_constraints, "n_thresholds", "categorical_features"),
+        **pick(COMMON_PARAMETERS, "verbose"),
+    }
+    _learner = "corels"
     _multiclass = True
     _mines = True
     # the minimum-support theorem is about overall support, so mine on it
@@ -103,54 +109,33 @@ class CorelsClassifier(RuleClassifierBase):
         self.time_limit = time_limit
         self.verbose = verbose
 
-    def _resolve_min_support(self) -> float:
-        c = check_nonneg_number(self.c, "c")
-        if self.min_support is None:
+    def _resolve_min_support(self, params) -> float:
+        if params["min_support"] is None:
             # c = 0 gives no support bound: keep every antecedent seen at least once
             # (mlxtend needs a positive threshold; 1e-9 of the rows is below one row).
-            return min(max(c, 1e-9), 1.0)
-        return check_fraction(self.min_support, "min_support")
+            return min(max(params["c"], 1e-9), 1.0)
+        return params["min_support"]
 
-    def _fit_model(self, *, B, A, y, antecedents, sample_weight):
-        c = check_nonneg_number(self.c, "c")
-        check_positive_int(self.max_nodes, "max_nodes")
-        check_nonneg_number(self.time_limit, "time_limit", allow_none=True)
-        bar = Progress(None, "corels", enabled=bool(self.verbose))
-
-        def report(info):
-            bar.done = info["nodes"]
-            bar.show(f"nodes  best {info['best_objective']:.6f}  bound {info['lower_bound']:.6f}"
-                     f"  queue {info['queue_size']}")
-            return False
-
+    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params):
         result = search(
-            A, y, c, policy=self.policy, symmetry=self.symmetry, bounds=self.bounds,
-            max_nodes=self.max_nodes, time_limit=self.time_limit,
-            callback=report if self.verbose else None,
+            A, y, params["c"], policy=params["policy"], symmetry=params["symmetry"],
+            bounds=params["bounds"], max_nodes=params["max_nodes"],
+            time_limit=params["time_limit"], verbose=params["verbose"],
         )
-        bar.close(f"nodes  {result.status}, objective {result.objective:.6f}")
         self.result_ = result
-        self.is_optimal_ = result.status == "optimal"
-        self.objective_ = float(result.objective)
-        self.lower_bound_ = float(result.lower_bound)
         self.stats_ = result.stats
         self.trace_ = result.trace
-        mined_at_c = self.min_support is None or self.min_support <= c
-        self.certificate_ = {
-            "status": result.status,
-            "objective": self.objective_,
-            "lower_bound": self.lower_bound_,
-            "gap": max(0.0, self.objective_ - self.lower_bound_),
-            "scope": (f"all antecedents of up to {self.max_card} conditions" if mined_at_c
-                      else f"the {len(antecedents)} mined antecedents (min_support > c)"),
-        }
-        if not self.is_optimal_:
-            warnings.warn(
-                f"CORELS stopped ({result.status}) before proving optimality: objective "
-                f"{self.objective_:.6f}, lower bound {self.lower_bound_:.6f}, gap "
-                f"{self.certificate_['gap']:.6f}; raise max_nodes/time_limit or c",
-                ConvergenceWarning, stacklevel=4,
-            )
+        mined_at_c = params["min_support"] is None or params["min_support"] <= params["c"]
+        status = result.status
+        if status == "optimal" and not mined_at_c:
+            status = "optimal_relative"
+        scope = (f"all rule lists over antecedents of up to {params['max_card']} conditions"
+                 if mined_at_c else
+                 f"rule lists over the {len(antecedents)} antecedents mined at min_support="
+                 f"{params['min_support']:g} > c")
+        self.certificate_ = Certificate(
+            status, result.objective, result.lower_bound,
+            f"{scope}; objective = mistakes / n_samples + {params['c']:g} x rules")
         codes = {label: k for k, label in enumerate(result.classes.tolist())}
         return self._rule_list(
             [antecedents.items[m] for m in result.prefix],

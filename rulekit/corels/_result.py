@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-STATUSES = ("optimal", "node_limit", "time_limit", "interrupted")
+from rulekit.certificate import Certificate
 
 
 @dataclass(frozen=True)
@@ -58,14 +58,11 @@ class CorelsResult:
     trace: dict = field(default_factory=dict)
 
     @property
-    def is_optimal(self) -> bool:
-        """True when the search certified optimality."""
-        return self.status == "optimal"
-
-    @property
-    def gap(self) -> float:
-        """``objective - lower_bound`` (0 when certified)."""
-        return max(0.0, self.objective - self.lower_bound)
+    def certificate(self) -> Certificate:
+        """The claim: status, objective, lower bound, gap, over which lists."""
+        return Certificate(self.status, self.objective, self.lower_bound,
+                           "rule lists over the given antecedents; objective = "
+                           f"mistakes / N + {self.c:g} x rules")
 
     def __repr__(self) -> str:  # short: the trace and stats are long
         return (

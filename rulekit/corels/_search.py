@@ -10,15 +10,16 @@ grows arrays when the kernel asks for room, and samples the trace.
 from __future__ import annotations
 
 import math
-import numbers
 import time
 
 import numpy as np
 
-from rulekit._interrupt import DeferredInterrupt, is_interrupt
+from rulekit._anytime import Anytime
+from rulekit._params import CallableOrNone, Integer, NoValidation, Options, Real, validate
 from rulekit.bitset import n_words, pack
 from rulekit.corels import _kernels as kr
 from rulekit.corels._result import CorelsResult
+from rulekit.evaluate import capture_counts, merge_rows
 
 BOUNDS = frozenset({
     "hierarchical",
@@ -41,6 +42,19 @@ SYMMETRIES = {"none": kr.SYM_NONE, "permutation": kr.SYM_PERM, "capture": kr.SYM
 #: Scores closer than ``TOL_FACTOR * N`` samples count as ties.
 TOL_FACTOR = 1e-9
 DEFAULT_MAX_NODES = 10_000_000
+
+#: Declarations of :func:`search`'s parameters (shared with ``CorelsClassifier``).
+SEARCH_PARAMETERS = {
+    "c": Real(0, None),
+    "policy": Options(*POLICIES),
+    "symmetry": Options(*SYMMETRIES),
+    # "all", "none" or names from BOUNDS: checked by _check_bounds
+    "bounds": NoValidation(),
+    "max_nodes": Integer(1),
+    "time_limit": Real(0, None, closed="neither", allow_none=True),
+    "callback": CallableOrNone(),
+    "verbose": Integer(0),
+}
 _MAX_TRACE = 512
 _CHUNK_SECONDS = 0.05
 
@@ -78,15 +92,6 @@ def _check_y(y, n: int):
     return classes, codes.astype(np.int64)
 
 
-def _check_c(c) -> float:
-    if isinstance(c, bool) or not isinstance(c, numbers.Real):
-        raise TypeError(f"c must be a real number, got {type(c).__name__}")
-    c = float(c)
-    if not math.isfinite(c) or c < 0:
-        raise ValueError(f"c must be finite and >= 0, got {c}")
-    return c
-
-
 def _check_bounds(bounds) -> frozenset:
     if bounds is None:
         return frozenset()
@@ -120,22 +125,9 @@ def group_samples(A: np.ndarray, codes: np.ndarray, n_classes: int):
     table : ndarray of int64, shape (G, n_classes)
         Class counts per distinct row.
     """
-    n, m = A.shape
-    if m == 0:
-        group = np.zeros(n, dtype=np.int64)
-        first = np.zeros(1, dtype=np.int64)
-    else:
-        rows = np.packbits(A, axis=1)
-        _, first, group = np.unique(rows, axis=0, return_index=True, return_inverse=True)
-        group = group.reshape(-1)
-    # renumber groups by first appearance so the layout follows the data order
-    order = np.argsort(first, kind="stable")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    group = rank[group]
-    table = np.zeros((len(order), n_classes), dtype=np.int64)
-    np.add.at(table, (group, codes), 1)
-    return A[np.sort(first)], table
+    one_hot = [(codes == k).astype(np.int64) for k in range(n_classes)]
+    groups, _, table = merge_rows(A, *one_hot)
+    return groups, np.column_stack(table)
 
 
 def weight_planes(weights: np.ndarray, n_planes: int | None = None) -> np.ndarray:
@@ -148,14 +140,7 @@ def weight_planes(weights: np.ndarray, n_planes: int | None = None) -> np.ndarra
 
 
 def _class_counts(A: np.ndarray, codes: np.ndarray, n_classes: int, prefix) -> np.ndarray:
-    left = np.ones(A.shape[0], dtype=bool)
-    counts = np.zeros((len(prefix) + 1, n_classes), dtype=np.int64)
-    for r, a in enumerate(prefix):
-        cap = left & A[:, a]
-        counts[r] = np.bincount(codes[cap], minlength=n_classes)
-        left &= ~cap
-    counts[-1] = np.bincount(codes[left], minlength=n_classes)
-    return counts
+    return capture_counts(A, [(a,) for a in prefix], codes, n_classes)
 
 
 def _log10_remaining(depth_counts, m: int, kmax: int) -> float:
@@ -222,6 +207,11 @@ class _State:
         self.S = np.zeros(kr.N_S, dtype=np.int64)
         self.F = np.zeros(kr.N_F, dtype=np.float64)
 
+    def nbytes(self) -> int:
+        """Bytes the search state takes (what ``max_memory`` would limit)."""
+        return sum(a.nbytes for a in (self.nodes, self.free, self.hkey, self.hseq, self.hnode,
+                                      self.mhash, self.mnode, self.pool, self.pool_free))
+
     def grow(self, code: int) -> None:
         if code == kr.R_GROW_NODES:
             cap = self.nodes.shape[0]
@@ -280,7 +270,8 @@ def _trivial_result(A, codes, classes, c, status="optimal", stats=None) -> Corel
 # --- public entry point ---------------------------------------------------------
 
 def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all",
-           max_nodes=DEFAULT_MAX_NODES, time_limit=None, callback=None) -> CorelsResult:
+           max_nodes=DEFAULT_MAX_NODES, time_limit=None, callback=None,
+           verbose=0) -> CorelsResult:
     """Find a certifiably optimal rule list by branch and bound (CORELS).
 
     Minimizes ``R(d) = mistakes(d) / N + c * K`` over rule lists ``d`` whose
@@ -310,9 +301,12 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     time_limit : float or None
         Wall-clock seconds; stops with status ``"time_limit"``.
     callback : callable or None
-        Called between chunks of work with a dict of progress numbers
-        (``nodes``, ``best_objective``, ``lower_bound``, ``queue_size``,
-        ``time``); returning True stops the search (status ``"interrupted"``).
+        Called about four times a second with a
+        :class:`rulekit._anytime.SearchState` (``work`` = prefixes expanded,
+        ``best_objective``, ``lower_bound``, ``info["queue"]``); returning
+        True stops the search (status ``"interrupted"``).
+    verbose : int
+        1 or more: a progress bar on stderr.
 
     Returns
     -------
@@ -367,24 +361,12 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     if n == 0:
         raise ValueError("A has no samples (N = 0); the objective is undefined")
     classes, codes = _check_y(y, n)
-    c = _check_c(c)
-    if policy not in POLICIES:
-        raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
-    if symmetry not in SYMMETRIES:
-        raise ValueError(f"symmetry must be one of {sorted(SYMMETRIES)}, got {symmetry!r}")
+    p = validate(SEARCH_PARAMETERS, dict(c=c, policy=policy, symmetry=symmetry, bounds=bounds,
+                                         max_nodes=max_nodes, time_limit=time_limit,
+                                         callback=callback, verbose=verbose), "corels.search")
+    c = p["c"]
     chosen = _check_bounds(bounds)
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral):
-        raise TypeError(f"max_nodes must be an integer, got {type(max_nodes).__name__}")
-    if max_nodes < 1:
-        raise ValueError(f"max_nodes must be >= 1, got {max_nodes}")
-    max_nodes = int(min(max_nodes, 2**31 - 2))
-    if time_limit is not None:
-        if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
-            raise TypeError("time_limit must be a number of seconds or None")
-        if not time_limit > 0:
-            raise ValueError(f"time_limit must be > 0, got {time_limit}")
-    if callback is not None and not callable(callback):
-        raise TypeError("callback must be callable or None")
+    max_nodes = int(min(p["max_nodes"], 2**31 - 2))
 
     n_classes = len(classes)
     lam = c * n
@@ -463,8 +445,6 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     depth_counts = np.zeros(m + 2, dtype=np.int64)
 
     trace = {k: [] for k in _TRACE_KEYS}
-    trace_every = 0.0
-    last_trace = -1.0
 
     def record(now):
         lb_units = kr.queue_summary(st.nodes, st.hnode, S, F, cfg, depth_counts)
@@ -483,66 +463,41 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
                 trace[key] = vals[:-1:2] + [vals[-1]]
         return lb_units
 
-    status = None
-    budget = 16
-    best_updates_seen = 0
-    time_to_best = 0.0
-    record(0.0)
-    sigint = DeferredInterrupt().install()
-    try:
+    best_seen = [0, 0.0]  # best-list updates already seen, and when the last one came
+
+    def step(budget):
         while True:
-            ws = (path, epath, inpfx, u, fbuf, tmpw, ucnt, ccnt, pmask)
-            t0 = time.perf_counter()
             code = kr.run(Ap, T, Y, minority, lut, valid, zob, cfg, st.nodes, st.free, st.hkey,
                           st.hseq, st.hnode, st.mhash, st.mnode, st.pool, st.pool_free,
                           S, F, best_prefix, budget, ws)
-            now = time.perf_counter()
-            elapsed = now - t_wall0
-            if S[kr.S_BEST_UPDATES] != best_updates_seen:
-                best_updates_seen = int(S[kr.S_BEST_UPDATES])
-                time_to_best = elapsed
-            if code == kr.R_DONE:
-                status = "optimal"
-                break
-            if code == kr.R_NODE_LIMIT:
-                status = "node_limit"
-                break
             if code in (kr.R_GROW_NODES, kr.R_GROW_HEAP, kr.R_GROW_MAP, kr.R_GROW_POOL):
                 st.grow(code)
                 continue
-            # adapt the chunk so that limits and Ctrl-C are checked often
-            dt = now - t0
-            if dt < _CHUNK_SECONDS / 2:
-                budget = min(budget * 2, 1 << 20)
-            elif dt > _CHUNK_SECONDS * 2 and budget > 1:
-                budget //= 2
-            if elapsed - last_trace >= trace_every:
-                t_rec = time.perf_counter()
-                lb_units = record(elapsed)
-                trace_every = max(0.1, 20 * (time.perf_counter() - t_rec))
-                last_trace = elapsed
-                if callback is not None:
-                    info = {
-                        "time": elapsed, "nodes": int(S[kr.S_EXPANDED]),
-                        "best_objective": F[kr.F_BEST] / n,
-                        "lower_bound": min(lb_units, F[kr.F_BEST]) / n,
-                        "queue_size": int(S[kr.S_HEAP]),
-                    }
-                    if callback(info):
-                        status = "interrupted"
-                        break
-            if time_limit is not None and elapsed >= time_limit:
-                status = "time_limit"
-                break
-            if sigint.received:
-                status = "interrupted"
-                break
-    except (KeyboardInterrupt, SystemError) as exc:
-        if not is_interrupt(exc):
-            raise
-        status = "interrupted"
-    finally:
-        sigint.restore()
+            break
+        elapsed = time.perf_counter() - t_wall0
+        if S[kr.S_BEST_UPDATES] != best_seen[0]:
+            best_seen[:] = [int(S[kr.S_BEST_UPDATES]), elapsed]
+        status = {kr.R_DONE: "done", kr.R_NODE_LIMIT: "node_limit"}.get(code)
+        if status is None and elapsed - trace_clock[0] >= trace_clock[1]:
+            # the queue scan costs time: sample it at most 1/20 of the time
+            t_rec = time.perf_counter()
+            trace_clock[2] = record(elapsed)
+            trace_clock[:2] = [elapsed, max(0.1, 20 * (time.perf_counter() - t_rec))]
+        return status, run.state(
+            int(S[kr.S_EXPANDED]), best_objective=F[kr.F_BEST] / n,
+            lower_bound=min(trace_clock[2], F[kr.F_BEST]) / n,
+            memory_mb=st.nbytes() / 2**20, info={"queue": int(S[kr.S_HEAP])})
+
+    # last trace sample, seconds between samples, lower bound then (in samples)
+    trace_clock = [-1.0, 0.0, 0.0]
+    ws = (path, epath, inpfx, u, fbuf, tmpw, ucnt, ccnt, pmask)
+    record(0.0)
+    with Anytime("corels", unit="nodes", time_limit=p["time_limit"], callback=callback,
+                 verbose=p["verbose"]) as run:
+        status = run.drive(step)
+        run.finish("optimal" if status == "done" else status)
+    status = "optimal" if status == "done" else status
+    time_to_best = best_seen[1]
 
     total = time.perf_counter() - t_wall0
     lb_units = record(total)

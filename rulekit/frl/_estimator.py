@@ -13,9 +13,11 @@ import warnings
 
 import numpy as np
 
-
-from rulekit.base import RuleClassifierBase, check_nonneg_number, check_positive_int
-from rulekit.binarize import _plain
+from rulekit._params import Integer, NoValidation, Real, pick
+from rulekit.base import COMMON_PARAMETERS, RuleClassifierBase
+from rulekit.binarize import Binarizer, _plain
+from rulekit.certificate import Certificate
+from rulekit.mining import MINING_PARAMETERS
 
 from ._search import search
 
@@ -27,12 +29,25 @@ logger = logging.getLogger(__name__)
 class _FallingBase(RuleClassifierBase):
     """Shared fitting code of the two estimators (``C1`` decides the program)."""
 
+    _parameter_constraints = {
+        "w": Real(0, None, closed="neither"),
+        "C": Real(0, None),
+        "n_iter": Integer(1),
+        "curiosity_lambda": Real(0, 1),
+        "stop_prob": Real(0, 1),
+        **pick(MINING_PARAMETERS, "max_card", "min_support"),
+        **pick(Binarizer._parameter_constraints, "n_thresholds", "categorical_features"),
+        # checked against classes_ once y is known (_positive_code)
+        "pos_label": NoValidation(),
+        **pick(COMMON_PARAMETERS, "random_state", "time_limit", "verbose"),
+    }
+    _learner = "frl"
     _multiclass = False
     _mines = True
     _negations = False
     _per_class_mining = True
 
-    def _soft_weight(self):
+    def _soft_weight(self, params):
         return None
 
     def _positive_code(self):
@@ -45,13 +60,9 @@ class _FallingBase(RuleClassifierBase):
             )
         return labels.index(_plain(self.pos_label))
 
-    def _fit_model(self, *, B, A, y, antecedents, sample_weight):
-        w = check_nonneg_number(self.w, "w", strictly_positive=True)
-        C = check_nonneg_number(self.C, "C")
-        C1 = self._soft_weight()
-        n_iter = check_positive_int(self.n_iter, "n_iter")
-        check_nonneg_number(self.time_limit, "time_limit", strictly_positive=True,
-                            allow_none=True)
+    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params):
+        w, C, n_iter = params["w"], params["C"], params["n_iter"]
+        C1 = self._soft_weight(params)
         pos = self._positive_code()
         neg = 1 - pos
         y_pos = y == pos
@@ -78,23 +89,25 @@ class _FallingBase(RuleClassifierBase):
         )
         self.result_ = result
         self.threshold_ = result.threshold
-        self.objective_ = result.objective
         self.risk_ = result.risk
         self.probabilities_ = result.probabilities
         self.positive_proportions_ = result.proportions
         self.counts_ = result.counts
-        self.status_ = result.status
-        self.proved_optimal_ = result.proved_optimal
         self.trace_ = result.trace
         self.objective_history_ = result.trace.objective
         self.best_objective_history_ = result.trace.best_objective
         self.positive_class_ = self.classes_[pos]
-        # Monte-Carlo search: "optimal" only when the bounds pruned every root candidate
-        self.certificate_ = {
-            "status": "optimal" if result.proved_optimal else result.status,
-            "objective": float(result.objective),
-            "gap": 0.0 if result.proved_optimal else None,
-        }
+        # Monte-Carlo search: proved only when the bounds pruned every root
+        # candidate, and then over the lists of the mined antecedents
+        status = {"completed": "heuristic"}.get(result.status, result.status)
+        if result.proved_optimal:
+            status = "optimal_relative"
+        program = "softly falling" if C1 is not None else "falling"
+        self.certificate_ = Certificate(
+            status, result.objective, None,
+            f"{program} rule lists over the {A.shape[1]} antecedents mined at "
+            f"min_support={params['min_support']:g} per class; objective = weighted "
+            f"risk (w={w:g}) + {C:g} x rules" + ("" if C1 is None else f" + {C1:g} x rise"))
         if result.status != "completed":
             logger.info("search stopped early (%s) after %d iterations",
                         result.status, result.n_iter_done)
@@ -161,12 +174,13 @@ class FallingRuleListClassifier(_FallingBase):
         else last (equal for FRL).
     counts_ : ndarray, shape (n_rules + 1, 2)
         (positives, negatives) each rule captured in training.
-    objective_, risk_, threshold_ : float
-    status_ : str
-        ``"completed"``, ``"time_limit"`` or ``"interrupted"``.
-    proved_optimal_ : bool
-        The bounds proved that no falling list over the mined antecedents is
-        better.
+    risk_, threshold_ : float
+    certificate_ : Certificate
+        Status ``"heuristic"`` (a Monte-Carlo search proves nothing), or
+        ``"optimal_relative"`` when the bounds proved that no falling list
+        over the mined antecedents is better, or the limit that stopped the
+        search (``"time_limit"``, ``"interrupted"``); the objective; no
+        lower bound.
     result_ : rulekit.frl.FRLResult
     trace_, objective_history_, best_objective_history_
         Search trace (see :class:`rulekit.frl.SearchTrace`).
@@ -233,5 +247,7 @@ class SoftFallingRuleListClassifier(_FallingBase):
         self.time_limit = time_limit
         self.verbose = verbose
 
-    def _soft_weight(self):
-        return check_nonneg_number(self.C1, "C1")
+    _parameter_constraints = {**_FallingBase._parameter_constraints, "C1": Real(0, None)}
+
+    def _soft_weight(self, params):
+        return params["C1"]

@@ -34,7 +34,7 @@ def test_tictactoe_dnf_perfect():
     clf = BooleanRuleCGClassifier(max_complexity=32, max_literals=3, time_limit=60).fit(X, y)
     assert isinstance(clf.model_, RuleSet)
     assert clf.score(X, y) == 1.0
-    assert clf.complexity_ <= 32 and clf.status_ == "optimal"
+    assert clf.complexity_ <= 32 and clf.certificate_.status == "optimal"
     text = str(clf)
     assert "OR" in text and "positive" in text
 
@@ -69,7 +69,7 @@ def test_multiclass_one_vs_rest():
     X, y = load_iris(return_X_y=True, as_frame=True)
     clf = BooleanRuleCGClassifier(max_complexity=6, time_limit=30).fit(X, y)
     assert isinstance(clf.model_, OneVsRestRuleSets)
-    assert len(clf.status_) == 3
+    assert [r.status for r in clf.result_] == ["optimal"] * 3
     assert clf.score(X, y) > 0.9
     text = str(clf)
     assert all(f"class {c}" in text for c in clf.classes_)
@@ -110,7 +110,7 @@ def test_exact_choice_is_the_final_model(monkeypatch):
     X, y = load_tictactoe(return_X_y=True)
     clf = BooleanRuleCGClassifier(form="auto", max_complexity="auto").fit(X, y)
     assert clf.choice_.method == "exact" and clf.result_ is clf.choice_.result
-    assert clf.score(X, y) == 1.0 and clf.status_ == "optimal" and clf.lower_bound_ == 0
+    assert clf.score(X, y) == 1.0 and clf.certificate_.status == "optimal" and clf.certificate_.lower_bound == 0
     assert clf.complexity_ <= clf.max_complexity_ <= 32
 
 
@@ -134,7 +134,7 @@ def test_ctrl_c_while_choosing_stops_the_fit(monkeypatch):
     with pytest.warns(RuntimeWarning, match="interrupted while choosing"):
         clf = BooleanRuleCGClassifier(form="auto", time_limit=60).fit(X, y)
     assert calls["n"] == 1
-    assert clf.status_ == ["interrupted"] * 3 and clf.complexity_ == 0
+    assert [r.status for r in clf.result_] == ["interrupted"] * 3 and clf.complexity_ == 0
     majority = pd.Series(y).value_counts().idxmax()
     assert (clf.predict(X) == majority).all()
 
@@ -146,9 +146,9 @@ def test_auto_returns_the_empty_rule_set_when_nothing_generalises():
     clf = BooleanRuleCGClassifier(form="auto", complexity_grid=(0, 3, 6),
                                   time_limit=30).fit(X, y)
     assert clf.max_complexity_ == 0 and clf.complexity_ == 0
-    assert clf.form_ == "cnf" and clf.status_ == "optimal"   # empty CNF: always "yes"
+    assert clf.form_ == "cnf" and clf.certificate_.status == "optimal"   # empty CNF: always "yes"
     assert (clf.predict(X) == "yes").all()
-    assert clf.objective_ == (y == "no").sum() == clf.lower_bound_
+    assert clf.certificate_.objective == (y == "no").sum() == clf.certificate_.lower_bound
     assert clf.model_.complexity == 0
 
 

@@ -38,12 +38,13 @@ def test_estimator_optimum_matches_brute_force_over_its_antecedents(seed):
     est = CorelsClassifier(c=0.1, max_card=1, n_thresholds=2).fit(X, y)
     A = est.antecedents_.matrix
     mistakes, _ = brute_force(A, y, 0.1)
-    assert est.is_optimal_
-    assert est.objective_ == pytest.approx(mistakes / len(y) + 0.1 * len(est.model_))
+    cert = est.certificate_
+    assert cert.status == "optimal" and cert.proved_optimal
+    assert cert.objective == pytest.approx(mistakes / len(y) + 0.1 * len(est.model_))
     # the printed model reproduces the certified objective on the training data
     train_mistakes = int((est.predict(X) != y).sum())
     assert train_mistakes == mistakes
-    assert est.lower_bound_ == pytest.approx(est.objective_)
+    assert cert.lower_bound == pytest.approx(cert.objective) and cert.gap == 0
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -55,17 +56,22 @@ def test_mining_at_c_loses_no_optimal_antecedent(seed):
     default = CorelsClassifier(c=c, max_card=2, n_thresholds=3).fit(X, y)
     everything = CorelsClassifier(c=c, max_card=2, n_thresholds=3, min_support=1 / 90).fit(X, y)
     assert len(everything.antecedents_) >= len(default.antecedents_)
-    assert default.objective_ == pytest.approx(everything.objective_, abs=1e-12)
-    assert default.certificate_["scope"] == "all antecedents of up to 2 conditions"
+    assert default.certificate_.objective == pytest.approx(everything.certificate_.objective,
+                                                           abs=1e-12)
+    assert default.certificate_.status == "optimal"
+    assert default.certificate_.scope.startswith("all rule lists over antecedents of up to 2")
 
 
 def test_fitted_attributes_and_certificate():
     X, y = small_frame(1)
     est = CorelsClassifier(c=0.02, max_card=2, n_thresholds=3, min_support=0.2).fit(X, y)
     assert isinstance(est.model_, RuleList)
-    assert est.result_.status == "optimal" and est.is_optimal_
-    assert set(est.certificate_) == {"status", "objective", "lower_bound", "gap", "scope"}
-    assert "mined antecedents" in est.certificate_["scope"]
+    # mined above c: optimal only over what was mined, and the certificate says so
+    assert est.result_.status == "optimal"
+    assert est.certificate_.status == "optimal_relative" and est.certificate_.proved_optimal
+    assert set(est.certificate_.to_dict()) == {"status", "objective", "lower_bound", "gap",
+                                                "scope", "proved_optimal"}
+    assert "antecedents mined at min_support=0.2" in est.certificate_.scope
     assert est.stats_["nodes_evaluated"] >= 1
     assert len(est.trace_["time"]) >= 1
     # predict_proba comes from each rule's training counts
@@ -84,8 +90,9 @@ def test_limit_warns_once_with_the_gap():
         est = CorelsClassifier(c=0.001, max_nodes=2000).fit(X, y)
     conv = [w for w in caught if issubclass(w.category, ConvergenceWarning)]
     assert len(conv) == 1 and "gap" in str(conv[0].message)
-    assert not est.is_optimal_ and est.result_.status == "node_limit"
-    assert est.lower_bound_ <= est.objective_
+    cert = est.certificate_
+    assert not cert.proved_optimal and cert.status == "node_limit"
+    assert cert.lower_bound <= cert.objective and cert.gap > 0
     assert est.score(X, y) > 0.6  # the best list so far is still a real model
 
 
@@ -101,7 +108,7 @@ def test_multiclass_and_string_labels():
 def test_huge_c_gives_the_certified_empty_list():
     X, y = small_frame(3)
     est = CorelsClassifier(c=0.9).fit(X, y)
-    assert len(est.model_) == 0 and est.is_optimal_
+    assert len(est.model_) == 0 and est.certificate_.proved_optimal
     assert est.model_.default.prediction == np.bincount(y).argmax()
 
 

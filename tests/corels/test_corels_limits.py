@@ -59,7 +59,9 @@ def test_callback_can_stop_the_search():
     r = search(A, y, 0.0005, callback=stop)
     assert r.status == "interrupted"
     assert len(calls) == 1
-    assert {"nodes", "best_objective", "lower_bound", "queue_size"} <= set(calls[0])
+    state = calls[0]
+    assert state.learner == "corels" and state.unit == "nodes" and state.work >= 1
+    assert state.lower_bound <= state.best_objective and "queue" in state.info
     assert r.lower_bound <= r.objective
 
 

@@ -66,4 +66,4 @@ def test_estimator_mines_the_same_270_antecedents():
     assert len(est.antecedents_) == 270
     probs = est.model_.rule_probabilities()[:, 1]
     assert np.all(np.diff(probs) <= 0)
-    assert est.objective_ < 0.60
+    assert est.certificate_.objective < 0.60

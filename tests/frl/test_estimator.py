@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import warnings
 
+from sklearn.exceptions import ConvergenceWarning
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -51,7 +53,7 @@ def test_fit_model_is_falling_and_predicts_with_strict_threshold(cls):
     counts = [r.counts for r in [*est.model_.rules, est.model_.default]]
     assert [list(c[::-1]) for c in counts] == est.counts_.tolist()
     C1 = getattr(est, "C1", None)
-    assert est.objective_ == list_objective(est.counts_, 3.0, 1e-6, C1)
+    assert est.certificate_.objective == list_objective(est.counts_, 3.0, 1e-6, C1)
     assert "p(yes)" in str(est) and "yes:" in str(est)
 
 
@@ -107,10 +109,10 @@ def test_no_antecedent_warns_and_gives_else_only():
 
 def test_time_limit_status():
     X, y = _frame(n=400)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with pytest.warns(ConvergenceWarning, match="time_limit.*raise time_limit"):
         est = FallingRuleListClassifier(n_iter=10**8, time_limit=0.2, random_state=0).fit(X, y)
-    assert est.status_ == "time_limit"
+    assert est.certificate_.status == "time_limit"
+    assert est.certificate_.lower_bound is None
 
 
 def test_verbose_logs_progress(caplog):

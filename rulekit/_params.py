@@ -1,0 +1,317 @@
+"""Parameter declarations and the one validator every learner uses.
+
+Each estimator (and each engine) declares its parameters once, in a table
+``{name: constraint}`` (scikit-learn's ``_parameter_constraints`` idea); the
+defaults live in the ``__init__`` / function signature beside it.  One
+function, :func:`validate`, checks a whole table with one error style:
+
+* ``TypeError`` when a value has the wrong *type* (a string where a number
+  is expected, a float where an integer is expected, a bool for a number);
+* ``ValueError`` when the type is right but the *value* is not (out of
+  range, not one of the options);
+
+and both messages name the owner, the parameter, what was expected and what
+was given.  Engines and estimators share the constraint objects, so the same
+mistake gives the same error whichever door it came through.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "Constraint", "Integer", "Real", "Options", "Boolean", "Instance", "CallableOrNone",
+    "AnyOf", "SeedLike", "NoValidation", "validate", "check", "pick",
+]
+
+
+class Constraint:
+    """One parameter's type and range.
+
+    Subclasses implement :meth:`type_ok` (is the type acceptable?),
+    :meth:`value_ok` (is the value acceptable, given the type is?),
+    :meth:`describe` (what is expected, in words) and optionally
+    :meth:`normalize` (the value the engine should use, e.g. ``int``).
+    """
+
+    allow_none = False
+
+    def type_ok(self, value) -> bool:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def value_ok(self, value) -> bool:
+        return True
+
+    def normalize(self, value):
+        return value
+
+    def describe(self) -> str:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def expected(self) -> str:
+        return self.describe() + (" or None" if self.allow_none else "")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def _is_real(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
+def _interval(low, high, closed: str) -> str:
+    left = "[" if closed in ("both", "left") else "("
+    right = "]" if closed in ("both", "right") else ")"
+    lo = "-inf" if low is None else f"{low:g}"
+    hi = "inf" if high is None else f"{high:g}"
+    if high is None and low is not None:
+        return (">= " if left == "[" else "> ") + lo
+    if low is None and high is not None:
+        return ("<= " if right == "]" else "< ") + hi
+    return f"in {left}{lo}, {hi}{right}"
+
+
+def _inside(value, low, high, closed: str) -> bool:
+    if low is not None and (value < low or (value == low and closed in ("right", "neither"))):
+        return False
+    if high is not None and (value > high or (value == high and closed in ("left", "neither"))):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Integer(Constraint):
+    """An integer (not a bool), optionally within ``[low, high]``."""
+
+    low: int | None = None
+    high: int | None = None
+    allow_none: bool = False
+
+    def type_ok(self, value) -> bool:
+        return _is_int(value)
+
+    def value_ok(self, value) -> bool:
+        return _inside(value, self.low, self.high, "both")
+
+    def normalize(self, value):
+        return int(value)
+
+    def describe(self) -> str:
+        if self.low is None and self.high is None:
+            return "an integer"
+        return "an integer " + _interval(self.low, self.high, "both")
+
+
+@dataclass(frozen=True)
+class Real(Constraint):
+    """A finite real number (ints accepted, bools not) within an interval.
+
+    ``closed`` says which ends belong to it: ``"both"``, ``"left"``,
+    ``"right"`` or ``"neither"``.
+    """
+
+    low: float | None = None
+    high: float | None = None
+    closed: str = "both"
+    allow_none: bool = False
+
+    def type_ok(self, value) -> bool:
+        return _is_real(value)
+
+    def value_ok(self, value) -> bool:
+        return math.isfinite(float(value)) and _inside(value, self.low, self.high, self.closed)
+
+    def normalize(self, value):
+        return float(value)
+
+    def describe(self) -> str:
+        if self.low is None and self.high is None:
+            return "a finite number"
+        return "a finite number " + _interval(self.low, self.high, self.closed)
+
+
+@dataclass(frozen=True)
+class Options(Constraint):
+    """One of a fixed set of values (usually strings)."""
+
+    values: tuple = ()
+    allow_none: bool = False
+
+    def __init__(self, *values, allow_none: bool = False):
+        object.__setattr__(self, "values", tuple(values))
+        object.__setattr__(self, "allow_none", allow_none)
+
+    def type_ok(self, value) -> bool:
+        if isinstance(value, (bool, np.bool_)) and not any(isinstance(v, bool) for v in self.values):
+            return False  # True is an int to Python, but never a valid integer option
+        return isinstance(value, tuple({type(v) for v in self.values}))
+
+    def value_ok(self, value) -> bool:
+        try:
+            return value in self.values
+        except TypeError:  # unhashable or incomparable values are simply not options
+            return False
+
+    def describe(self) -> str:
+        return "one of " + ", ".join(repr(v) for v in self.values)
+
+
+@dataclass(frozen=True)
+class Boolean(Constraint):
+    """``True`` or ``False`` (numpy bools too)."""
+
+    allow_none: bool = False
+
+    def type_ok(self, value) -> bool:
+        return isinstance(value, (bool, np.bool_))
+
+    def normalize(self, value):
+        return bool(value)
+
+    def describe(self) -> str:
+        return "True or False"
+
+
+@dataclass(frozen=True)
+class Instance(Constraint):
+    """An instance of one of ``types`` (described as ``what``)."""
+
+    types: tuple = ()
+    what: str = ""
+    allow_none: bool = False
+
+    def type_ok(self, value) -> bool:
+        return isinstance(value, self.types)
+
+    def describe(self) -> str:
+        return self.what or "an instance of " + " or ".join(t.__name__ for t in self.types)
+
+
+@dataclass(frozen=True)
+class CallableOrNone(Constraint):
+    """A callable, or None."""
+
+    allow_none: bool = True
+
+    def type_ok(self, value) -> bool:
+        return callable(value)
+
+    def describe(self) -> str:
+        return "a callable"
+
+
+@dataclass(frozen=True)
+class SeedLike(Constraint):
+    """A random seed: a non-negative int, a numpy Generator / RandomState / SeedSequence."""
+
+    allow_none: bool = True
+
+    def type_ok(self, value) -> bool:
+        return _is_int(value) or isinstance(
+            value, (np.random.Generator, np.random.RandomState, np.random.SeedSequence))
+
+    def value_ok(self, value) -> bool:
+        return not _is_int(value) or 0 <= value < 2**32
+
+    def describe(self) -> str:
+        return "an integer in [0, 2**32), a numpy Generator, RandomState or SeedSequence"
+
+
+@dataclass(frozen=True)
+class AnyOf(Constraint):
+    """Any one of several constraints (e.g. a number or the string ``"auto"``)."""
+
+    options: tuple = ()
+    allow_none: bool = False
+
+    def __init__(self, *options, allow_none: bool = False):
+        object.__setattr__(self, "options", tuple(options))
+        object.__setattr__(self, "allow_none", allow_none or any(o.allow_none for o in options))
+
+    def type_ok(self, value) -> bool:
+        return any(o.type_ok(value) for o in self.options)
+
+    def value_ok(self, value) -> bool:
+        return any(o.type_ok(value) and o.value_ok(value) for o in self.options)
+
+    def normalize(self, value):
+        for o in self.options:
+            if o.type_ok(value) and o.value_ok(value):
+                return o.normalize(value)
+        return value  # pragma: no cover - validate() checked value_ok first
+
+    def describe(self) -> str:
+        return " or ".join(o.describe() for o in self.options)
+
+
+@dataclass(frozen=True)
+class NoValidation(Constraint):
+    """Anything goes: the owner checks the value itself (say where, in a comment)."""
+
+    allow_none: bool = True
+
+    def type_ok(self, value) -> bool:
+        return True
+
+    def describe(self) -> str:
+        return "anything"
+
+
+def check(constraint: Constraint, value: Any, name: str, owner: str = ""):
+    """Check one value; return it normalized (``int``, ``float``...).
+
+    Raises
+    ------
+    TypeError
+        The value's type is not one the constraint accepts.
+    ValueError
+        The type is acceptable but the value is not.
+    """
+    if value is None:
+        if constraint.allow_none:
+            return None
+        raise TypeError(_message(constraint, value, name, owner))
+    if not constraint.type_ok(value):
+        raise TypeError(_message(constraint, value, name, owner))
+    if not constraint.value_ok(value):
+        raise ValueError(_message(constraint, value, name, owner))
+    return constraint.normalize(value)
+
+
+def validate(table: dict, values: dict, owner: str = "") -> dict:
+    """Check every entry of ``values`` against ``table``; return them normalized.
+
+    Parameters
+    ----------
+    table : dict of str -> Constraint
+        The owner's declaration.
+    values : dict of str -> value
+        Parameter values; names missing from ``table`` are an error (a
+        declaration that forgot a parameter is a bug, not user input).
+    owner : str
+        Estimator or function name, for the message.
+    """
+    unknown = set(values) - set(table)
+    if unknown:
+        raise RuntimeError(f"{owner}: no declaration for parameter(s) {sorted(unknown)}")
+    return {name: check(table[name], value, name, owner) for name, value in values.items()}
+
+
+def _message(constraint: Constraint, value, name: str, owner: str) -> str:
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    where = f"{owner}: " if owner else ""
+    return (f"{where}parameter {name!r} must be {constraint.expected()}; "
+            f"got {shown} ({type(value).__name__})")
+
+
+def pick(table: dict, *names: str) -> dict:
+    """The entries ``names`` of a declaration table (to share them)."""
+    return {name: table[name] for name in names}

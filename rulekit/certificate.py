@@ -1,0 +1,167 @@
+"""What a fitted learner proves about its model: one type for every learner.
+
+Every engine returns, and every estimator exposes as ``certificate_``, a
+:class:`Certificate`: the objective of the returned model, a lower bound on
+the best objective any model in the search space could reach (where the
+method has one), the status that ended the search, and the scope of the
+claim in words.  ``compare_models``, the command line and the plots read
+only this.
+
+Statuses (one vocabulary for all learners):
+
+``optimal``
+    No model in the search space has a lower objective; ``scope`` says what
+    the search space is (e.g. every rule list over the antecedents mined at
+    support ``c``).
+``optimal_relative``
+    Optimal within a narrower space that the user chose or a reference model
+    fixed (mined antecedents above the support the theory allows, lists no
+    better than a reference on the samples they leave uncaptured...).
+    ``scope`` states the condition.
+``feasible``
+    The method stopped by its own rule (column generation's master LP is
+    solved but the rule set is not proved optimal); the lower bound and gap
+    are valid.
+``time_limit``, ``node_limit``, ``memory_limit``, ``interrupted``
+    A limit (or Ctrl-C, or a callback) stopped the search; the model is the
+    best found so far and the lower bound, where there is one, is still
+    valid.
+``heuristic``
+    The search proves nothing about its model (Monte-Carlo search, sampled
+    pricing); ``lower_bound`` is None.
+``infeasible``
+    User constraints admit no model at all.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+__all__ = ["Certificate", "STATUSES", "LIMIT_STATUSES"]
+
+#: Every status a certificate may carry, with what it means.
+STATUSES = {
+    "optimal": "proved optimal over the search space",
+    "optimal_relative": "proved optimal within a stated narrower space",
+    "feasible": "stopped by the method's own rule, with a valid bound",
+    "time_limit": "stopped at the time limit",
+    "node_limit": "stopped at the node limit",
+    "memory_limit": "stopped at the memory limit",
+    "interrupted": "stopped by Ctrl-C or a callback",
+    "heuristic": "a heuristic search: nothing is proved",
+    "infeasible": "the constraints admit no model",
+}
+#: Statuses that mean a limit ended the search early (estimators warn).
+LIMIT_STATUSES = frozenset({"time_limit", "node_limit", "memory_limit", "interrupted"})
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """The claim a search makes about the model it returns.
+
+    Parameters
+    ----------
+    status : str
+        One of :data:`STATUSES`.
+    objective : float
+        Objective of the returned model, in the learner's own units (see
+        ``scope``); ``nan`` when there is no model (``infeasible``).
+    lower_bound : float or None
+        No model of the search space scores below it; None when the method
+        has no bound.  Equals ``objective`` when ``status`` is ``optimal``
+        or ``optimal_relative``.
+    scope : str
+        What the objective is and over which models the claim holds.
+
+    Attributes
+    ----------
+    gap : float or None
+        ``objective - lower_bound`` (0 when proved optimal), None without a bound.
+    relative_gap : float or None
+        ``gap / objective`` (0 when both are 0).
+    proved_optimal : bool
+        True for ``optimal`` and ``optimal_relative``.
+    stopped_early : bool
+        True when a limit, Ctrl-C or a callback ended the search.
+    """
+
+    status: str
+    objective: float
+    lower_bound: float | None = None
+    scope: str = ""
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"certificate status must be one of {sorted(STATUSES)}, "
+                             f"got {self.status!r}")
+        object.__setattr__(self, "objective", float(self.objective))
+        if self.lower_bound is not None:
+            lb = float(self.lower_bound)
+            if self.proved_optimal:
+                lb = self.objective
+            elif lb > self.objective:
+                # a bound above the model's own objective would be a false claim
+                raise ValueError(f"lower bound {lb!r} exceeds the objective {self.objective!r}")
+            object.__setattr__(self, "lower_bound", lb)
+        elif self.proved_optimal:
+            object.__setattr__(self, "lower_bound", self.objective)
+
+    @property
+    def proved_optimal(self) -> bool:
+        return self.status in ("optimal", "optimal_relative")
+
+    @property
+    def stopped_early(self) -> bool:
+        return self.status in LIMIT_STATUSES
+
+    @property
+    def gap(self) -> float | None:
+        if self.lower_bound is None or math.isnan(self.objective):
+            return None
+        return max(0.0, self.objective - self.lower_bound)
+
+    @property
+    def relative_gap(self) -> float | None:
+        gap = self.gap
+        if gap is None:
+            return None
+        return 0.0 if gap == 0 else gap / abs(self.objective)
+
+    def to_dict(self) -> dict:
+        """Plain dict (JSON-ready) with the derived ``gap`` and ``proved_optimal``."""
+        return {"status": self.status, "objective": self.objective,
+                "lower_bound": self.lower_bound, "gap": self.gap, "scope": self.scope,
+                "proved_optimal": self.proved_optimal}
+
+    def summary(self) -> str:
+        """One line: status, objective, bound and gap."""
+        if self.status == "infeasible":
+            return "infeasible: the constraints admit no model"
+        text = f"{self.status}: objective {self.objective:.6g}"
+        if self.proved_optimal:
+            return text + " (proved)"
+        if self.lower_bound is None:
+            return text + ", no lower bound"
+        return text + f", lower bound {self.lower_bound:.6g}, gap {self.gap:.3g}"
+
+    def __str__(self) -> str:
+        return self.summary() + (f"\n  over {self.scope}" if self.scope else "")
+
+    @classmethod
+    def combine(cls, parts, scope: str = "") -> "Certificate":
+        """One certificate for a sum of independent problems (one-vs-rest).
+
+        The objective and lower bound add up (the problems share nothing);
+        the status is the least proved one, in the order of :data:`STATUSES`
+        reversed (any ``heuristic`` part makes the whole heuristic, etc.).
+        """
+        parts = list(parts)
+        if not parts:
+            raise ValueError("combine needs at least one certificate")
+        rank = {s: k for k, s in enumerate(STATUSES)}
+        status = max((p.status for p in parts), key=rank.__getitem__)
+        objective = sum(p.objective for p in parts)
+        bounds = [p.lower_bound for p in parts]
+        lower = None if any(b is None for b in bounds) else sum(bounds)
+        return cls(status, objective, lower, scope or "; ".join(dict.fromkeys(p.scope for p in parts)))

@@ -1,0 +1,158 @@
+"""How rules apply to rows: written once, used by every model and learner.
+
+A *rule matrix* is a boolean ``(n_samples, n_columns)`` array: the
+binarized conditions (:meth:`rulekit.Binarizer.transform`) or the mined
+antecedents.  Rules and clauses are tuples of column indices.
+
+* :func:`first_match` — which rule of an ordered list captures each row
+  (the rule lists of CORELS and falling rule lists);
+* :func:`capture_counts` — the class counts each rule captures;
+* :func:`dnf_holds`, :func:`cnf_holds` — the truth of a rule set;
+* :func:`merge_rows` — identical rows merged into one with summed weights
+  (every rule treats them alike, so engines search over the distinct rows).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+__all__ = ["all_of", "any_of", "first_match", "capture_counts", "dnf_holds", "cnf_holds",
+           "merge_rows"]
+
+
+def _matrix(M) -> np.ndarray:
+    M = np.asarray(M)
+    if M.ndim != 2:
+        raise ValueError(f"rule matrix must be 2-D (samples x columns), got {M.ndim}-D")
+    return M.astype(bool, copy=False)
+
+
+def all_of(M, columns: Sequence[int]) -> np.ndarray:
+    """Rows where every listed column holds (all rows for an empty tuple)."""
+    M = _matrix(M)
+    hit = np.ones(M.shape[0], dtype=bool)
+    for j in columns:
+        hit &= M[:, j]
+    return hit
+
+
+def any_of(M, columns: Sequence[int]) -> np.ndarray:
+    """Rows where at least one listed column holds (no row for an empty tuple)."""
+    M = _matrix(M)
+    hit = np.zeros(M.shape[0], dtype=bool)
+    for j in columns:
+        hit |= M[:, j]
+    return hit
+
+
+def first_match(M, rules: Sequence[Sequence[int]]) -> np.ndarray:
+    """Index of the first rule whose columns all hold, per row.
+
+    Parameters
+    ----------
+    M : array-like of bool, shape (n_samples, n_columns)
+    rules : sequence of tuple of int
+        Each rule is the conjunction of its columns (an empty tuple holds on
+        every row).
+
+    Returns
+    -------
+    ndarray of int64, shape (n_samples,)
+        ``k`` for the first rule that holds, ``len(rules)`` where none does
+        (the default rule of a rule list).
+    """
+    M = _matrix(M)
+    out = np.full(M.shape[0], len(rules), dtype=np.int64)
+    free = np.ones(M.shape[0], dtype=bool)
+    for k, rule in enumerate(rules):
+        hit = free & all_of(M, rule)
+        out[hit] = k
+        free &= ~hit
+    return out
+
+
+def capture_counts(M, rules, codes, n_classes: int, sample_weight=None) -> np.ndarray:
+    """Class counts captured by each rule of an ordered list, default last.
+
+    Parameters
+    ----------
+    M, rules : as for :func:`first_match`
+    codes : array-like of int, shape (n_samples,)
+        Class codes ``0..n_classes-1``.
+    n_classes : int
+    sample_weight : array-like, optional
+        Weights instead of counts (the result is then float).
+
+    Returns
+    -------
+    ndarray, shape (len(rules) + 1, n_classes)
+    """
+    where = first_match(M, rules)
+    codes = np.asarray(codes, dtype=np.int64)
+    flat = where * n_classes + codes
+    size = (len(rules) + 1) * n_classes
+    if sample_weight is None:
+        counts = np.bincount(flat, minlength=size)
+    else:
+        counts = np.bincount(flat, weights=np.asarray(sample_weight, float), minlength=size)
+    return counts.reshape(len(rules) + 1, n_classes)
+
+
+def dnf_holds(M, clauses) -> np.ndarray:
+    """OR of ANDs: rows where some clause has all its columns true."""
+    M = _matrix(M)
+    out = np.zeros(M.shape[0], dtype=bool)
+    for clause in clauses:
+        out |= all_of(M, clause)
+    return out
+
+
+def cnf_holds(M, clauses) -> np.ndarray:
+    """AND of ORs: rows where every clause has some column true."""
+    M = _matrix(M)
+    out = np.ones(M.shape[0], dtype=bool)
+    for clause in clauses:
+        out &= any_of(M, clause)
+    return out
+
+
+def merge_rows(M, *weights):
+    """Merge identical rows of a boolean matrix.
+
+    Parameters
+    ----------
+    M : array-like of bool, shape (n_samples, n_columns)
+    *weights : array-like, shape (n_samples,) each
+        Per-row quantities to add up within each group (counts, weights).
+
+    Returns
+    -------
+    rows : ndarray of bool, shape (n_groups, n_columns)
+        Distinct rows, in order of first appearance.
+    group : ndarray of int64, shape (n_samples,)
+        The group of each input row (``rows[group] == M``).
+    sums : list of ndarray, shape (n_groups,) each
+        One per ``weights`` argument.
+    """
+    M = _matrix(M)
+    n = M.shape[0]
+    if M.shape[1] == 0 or n == 0:
+        group = np.zeros(n, dtype=np.int64)
+        first = np.zeros(min(n, 1), dtype=np.int64)
+    else:
+        keys = np.packbits(M, axis=1)
+        _, first, group = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+        group = group.reshape(-1)
+        # number groups by first appearance, so the layout follows the data order
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        group, first = rank[group], first[order]
+    sums = []
+    for w in weights:
+        w = np.asarray(w)
+        total = np.bincount(group, weights=w.astype(float), minlength=len(first))
+        sums.append(total.astype(np.int64) if w.dtype.kind in "biu" else total)
+    return M[first], group.astype(np.int64), sums
