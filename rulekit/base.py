@@ -60,10 +60,10 @@ COMMON_PARAMETERS = {
 }
 
 _ADVICE = {
-    "time_limit": "raise time_limit",
-    "node_limit": "raise max_nodes",
-    "memory_limit": "raise max_memory",
-    "interrupted": "the search was interrupted",
+    "time_limit": " To search longer, raise time_limit.",
+    "node_limit": " To search longer, raise max_nodes.",
+    "memory_limit": " To search longer, raise max_memory.",
+    "interrupted": "",
 }
 
 
@@ -222,7 +222,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         if cert.stopped_early:
             warnings.warn(
                 f"{type(self).__name__} stopped early ({cert.summary()}); the model is the "
-                f"best found so far. To search longer, {_ADVICE[cert.status]}.",
+                f"best found so far.{_ADVICE[cert.status]}",
                 ConvergenceWarning, stacklevel=3,
             )
 
