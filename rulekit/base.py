@@ -198,7 +198,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         # one run around the whole fit: time_limit counts from here, and a
         # Ctrl-C during binarization, mining or compilation is seen by the engine
         with Anytime(self._learner, time_limit=params.get("time_limit")):
-            self.binarizer_ = self._binarizer(params).fit(X)
+            self.binarizer_ = self._binarizer(params).fit(X, codes, sample_weight=weights)
             B = self.binarizer_.transform(X)
             A, antecedents = None, None
             if self._mines:
