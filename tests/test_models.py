@@ -48,7 +48,7 @@ def test_rule_list_text_snapshot():
 
 def test_rule_list_markdown_latex_html_snapshot():
     assert rule_list().to_markdown().splitlines() == [
-        "| | condition | prediction | training counts |",
+        "|  | condition | prediction | training counts |",
         "|---|---|---|---|",
         "| if | age <= 25 and sex == Male | yes | no: 10, yes: 30 |",
         "| elif | priors > 3 | yes | no: 20, yes: 25 |",
@@ -56,7 +56,9 @@ def test_rule_list_markdown_latex_html_snapshot():
     ]
     latex = rule_list().to_latex()
     assert latex.startswith(r"\begin{tabular}") and latex.endswith(r"\end{tabular}")
-    assert r"\textbf{elif} & priors $>$ 3 & yes \\" in latex
+    assert r"if & age $\le$ 25 and sex $=$ Male & yes & no: 10, yes: 30 \\" in latex
+    assert r"elif & priors $>$ 3 & yes & no: 20, yes: 25 \\" in latex
+    assert "$<$" not in latex
     assert "<td>age &lt;= 25 and sex == Male</td>" in rule_list()._repr_html_()
 
 
@@ -90,19 +92,23 @@ def test_dnf_and_cnf_semantics_and_text():
     assert dnf.holds(B).tolist() == [True, True, True, False]
     assert dnf.predict_proba(B)[:, 1].tolist() == [0.8, 0.8, 0.8, 0.1]
     assert dnf.complexity == 5
-    assert str(dnf) == "IF (age <= 25 and sex == Male)\n   OR (priors > 3)\nTHEN 1\nELSE 0"
+    assert str(dnf) == ("IF (age <= 25 and sex == Male)\n   OR (priors > 3)\n"
+                        "THEN 1   [p(1) = 0.800]\nELSE 0   [p(1) = 0.100]")
     cnf = RuleSet([(0, 1), (2,)], "cnf", CONDS, ["bad", "good"])
     assert cnf.holds(B).tolist() == [True, False, True, False]
     assert cnf.predict(B).tolist() == ["good", "bad", "good", "bad"]
-    assert str(cnf) == "IF (age <= 25 or priors > 3)\n   AND (sex == Male)\nTHEN good\nELSE bad"
-    assert "\\lor" in cnf.to_latex() and "| 1 | age <= 25 or priors > 3 |" in cnf.to_markdown()
-    assert "<li>sex == Male</li>" in cnf._repr_html_()
+    assert str(cnf) == ("IF (age <= 25 or priors > 3)\n   AND (sex == Male)\n"
+                        "THEN good   [p(good) = 1.000]\nELSE bad   [p(good) = 0.000]")
+    assert r"IF & age $\le$ 25 or priors $>$ 3 &  &  \\" in cnf.to_latex()
+    assert "| AND | sex == Male |  |  |" in cnf.to_markdown()
+    assert "<td>sex == Male</td>" in cnf._repr_html_()
 
 
 def test_empty_rule_sets():
     assert RuleSet([], "dnf", CONDS, [0, 1]).predict(B).tolist() == [0] * 4
     assert RuleSet([], "cnf", CONDS, [0, 1]).predict(B).tolist() == [1] * 4
-    assert str(RuleSet([], "dnf", CONDS, [0, 1])) == "predict 0"
+    assert str(RuleSet([], "dnf", CONDS, [0, 1])) == "predict 0   [p(1) = 0.000]"
+    assert str(RuleSet([], "cnf", CONDS, [0, 1], counts_true=(2, 5))) == "predict 1   [p(1) = 1.000; 0: 2, 1: 5]"
 
 
 def test_rule_set_json_round_trip():
