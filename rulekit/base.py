@@ -245,6 +245,28 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         B = self._conditions(X)
         return self.model_.predict_proba(B)
 
+    def save(self, path, *, metadata: dict | None = None):
+        """Write the fitted model with its binarizer as JSON.
+
+        ``rulekit.load(path)`` gives back a :class:`rulekit.Predictor` whose
+        ``predict`` / ``predict_proba`` take raw data like this estimator's;
+        the file format is described in :mod:`rulekit.persist`.
+
+        Parameters
+        ----------
+        path : str or Path
+        metadata : dict, optional
+            JSON-ready extras to keep in the file (e.g. the target column).
+
+        Returns
+        -------
+        Path
+        """
+        from .persist import Predictor
+
+        check_is_fitted(self, "model_")
+        return Predictor.from_estimator(self, metadata=metadata).save(path)
+
     def __str__(self) -> str:
         if hasattr(self, "model_"):
             return str(self.model_)
