@@ -131,8 +131,8 @@ def weighted_quantiles(values: np.ndarray, weights: np.ndarray | None, qs: np.nd
     order = np.argsort(values, kind="stable")
     v, cum = values[order], np.cumsum(np.asarray(weights, dtype=float)[order])
     total = cum[-1]
-    # numpy's virtual index for "linear": n q + (1 - q) - 1, computed the same way
-    h = total * qs + (1 + qs * (1 - 1 - 1)) - 1
+    # numpy's virtual index for "linear" (numpy 2: (n - 1) q, computed the same way)
+    h = (total - 1) * qs
     h = np.clip(h, 0, max(total - 1, 0))
     below = np.floor(h)
     last = v.shape[0] - 1

@@ -202,6 +202,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
         on non-missing values (``x <= t`` and ``x > t``, ``x == v`` and
         ``x != v``, ``x in {...}`` and ``x not in {...}``, the two outcomes of
         a two-outcome column without missing values), or -1.
+    infrequent_categories_ : dict of str -> list
+        For each categorical column with infrequent categories, those
+        categories (tested together by its ``in`` condition, when that
+        condition passes the support floor).
     """
 
     _parameter_constraints = {
@@ -462,6 +466,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.feature_index_ = np.array(
             [index[s.source] for s in specs for _ in range(s.first, s.stop)], dtype=np.int64)
         self.negation_of_ = self._negations(specs, conditions)
+        self.infrequent_categories_ = {s.name: list(s.infrequent) for s in specs if s.infrequent}
 
     @staticmethod
     def _negations(specs, conditions) -> np.ndarray:
