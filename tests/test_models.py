@@ -145,3 +145,62 @@ def test_invalid_models():
         rule_list().predict(np.zeros((2, 5), bool))
     with pytest.raises(ValueError, match="unknown model type"):
         model_from_dict({"type": "Tree"})
+
+
+# --- rendering (issue 15, "Confusing") --------------------------------------------------
+
+@pytest.mark.parametrize("cond,text", [
+    (Condition("age", "==", "60<=age<100"), "age in [60, 100)"),
+    (Condition("age", "!=", "17<=age<30"), "age not in [17, 30)"),
+    (Condition("previous", "==", ">=2"), "previous in [2, inf)"),
+    (Condition("balance", "==", "balance<0"), "balance in (-inf, 0)"),
+    (Condition("balance", "==", "0<=balance<1000"), "balance in [0, 1000)"),
+    (Condition("x", "==", "30<=age<40"), 'x == "30<=age<40"'),  # names another column: quoted
+    (Condition("income", "==", "<=50K"), 'income == "<=50K"'),
+    (Condition("job", "==", "Some college"), 'job == "Some college"'),
+    (Condition("job", "==", "self-employed"), "job == self-employed"),
+    (Condition("a1", "==", "1"), "a1 == 1"),
+    (Condition("c", "in", ["x", "y"]), "c in {x, y}"),
+    (Condition("c", "not in", list("pqrstu")), "c not in {p, q, r, s, ... 6 values}"),
+])
+def test_categories_are_written_so_they_cannot_be_misread(cond, text):
+    assert str(cond) == text
+
+
+def test_latex_uses_math_operators_and_escapes_text():
+    latex = Condition("income", "<=", 5).render("latex")
+    assert latex == r"income $\le$ 5"
+    assert Condition("x_1", "!=", "a & b").render("latex") == r'x\_1 $\ne$ "a \& b"'
+    assert Condition("age", "==", "60<=age<100").render("latex") == r"age $\in$ [60, 100)"
+    assert "$<$" not in RuleList([Rule((0,), 1, (1, 2))], Rule((), 0, (3, 4)),
+                                 [Condition("inc", "==", "<=50K")], [0, 1]).to_latex()
+
+
+def _falling_list():
+    conds = [Condition("age", "==", "60<=age<100"), Condition("previous", "==", ">=2")]
+    return RuleList([Rule((0,), "yes", (30, 70), (0.3, 0.7)), Rule((1,), "yes", (60, 40), (0.6, 0.4))],
+                    Rule((), "no", (900, 100), (0.9, 0.1)), conds, ["no", "yes"])
+
+
+@pytest.mark.parametrize("model", [
+    _falling_list(),
+    RuleSet([(0, 2), (1,)], "dnf", CONDS, ["bad", "good"], 0.8, 0.1, (1, 2), (3, 4)),
+    OneVsRestRuleSets([RuleSet([(0,)], "dnf", CONDS, ["rest", "a"], 0.9, 0.1, (1, 9), (8, 2)),
+                       RuleSet([(1,)], "cnf", CONDS, ["rest", "b"], 0.7, 0.2)], CONDS, ["a", "b"]),
+], ids=["falling list", "rule set", "one-vs-rest"])
+def test_every_rendering_carries_the_same_annotations(model):
+    import re
+
+    notes = re.findall(r"   \[(.*)\]$", str(model), flags=re.M)
+    assert notes  # the text shows probabilities / counts ...
+    for note in notes:  # ... and so do the other formats
+        assert note in model.to_markdown()
+        assert note.replace("_", r"\_") in model.to_latex()
+        assert note in model._repr_html_()
+    assert "$<$" not in model.to_latex()
+
+
+def test_falling_list_shows_probabilities_in_latex():
+    latex = _falling_list().to_latex()
+    assert r"if & age $\in$ [60, 100) & yes & p(yes) = 0.700; no: 30, yes: 70 \\" in latex
+    assert r"else & (otherwise) & no & p(yes) = 0.100; no: 900, yes: 100 \\" in latex
