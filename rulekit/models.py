@@ -335,7 +335,9 @@ class RuleSet(_Model):
             return f"predict {rows[0][2]}   [{rows[0][3]}]"
         lines = [f"{kw} ({clause})" if kw == "IF" else f"   {kw} ({clause})"
                  for kw, clause, _, _ in rows[:-2]]
-        lines += [f"{kw} {pred}   [{note}]" for kw, _, pred, note in rows[-2:]]
+        ends = [f"{kw} {pred}" for kw, _, pred, _ in rows[-2:]]
+        width = max(len(e) for e in ends)
+        lines += [f"{e:<{width}}   [{note}]" for e, (*_, note) in zip(ends, rows[-2:])]
         return "\n".join(lines)
 
     def to_dict(self) -> dict:

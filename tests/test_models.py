@@ -98,7 +98,7 @@ def test_dnf_and_cnf_semantics_and_text():
     assert cnf.holds(B).tolist() == [True, False, True, False]
     assert cnf.predict(B).tolist() == ["good", "bad", "good", "bad"]
     assert str(cnf) == ("IF (age <= 25 or priors > 3)\n   AND (sex == Male)\n"
-                        "THEN good   [p(good) = 1.000]\nELSE bad   [p(good) = 0.000]")
+                        "THEN good   [p(good) = 1.000]\nELSE bad    [p(good) = 0.000]")
     assert r"IF & age $\le$ 25 or priors $>$ 3 &  &  \\" in cnf.to_latex()
     assert "| AND | sex == Male |  |  |" in cnf.to_markdown()
     assert "<td>sex == Male</td>" in cnf._repr_html_()
