@@ -70,6 +70,22 @@ class DataWarning(UserWarning):
     identifier-like column, categories not seen at fit time)."""
 
 
+def _warn(message: str) -> None:
+    """Warn, pointing at the first caller outside rulekit and scikit-learn (the
+    user's ``fit`` / ``predict`` line, not a wrapper inside a library)."""
+    import os
+    import sys
+
+    import sklearn
+
+    inside = (os.path.dirname(os.path.abspath(__file__)),
+              os.path.dirname(os.path.abspath(sklearn.__file__)))
+    frame, level = sys._getframe(0), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(inside):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, DataWarning, stacklevel=level)
+
+
 @dataclass(frozen=True)
 class Condition:
     """One boolean test on one feature.
@@ -290,7 +306,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         if not np.isfinite(w).all() or (w < 0).any():
             raise ValueError("sample_weight must be finite and non-negative")
         if not w.sum() > 0:
-            raise ValueError("sample_weight sums to 0; at least one row needs a positive weight")
+            raise ValueError("sample_weight is zero for every row; at least one row needs a positive weight")
         return w
 
     def _columns(self, frame: pd.DataFrame, forced: set) -> list:
@@ -418,11 +434,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
         spec.has_missing = bool((missing & keep).any())
         cats, weights = col.category_weights(raw[present], w[present])
         if len(cats) >= IDENTIFIER_MIN_VALUES and len(cats) >= IDENTIFIER_SHARE * present.sum():
-            warnings.warn(
+            _warn(
                 f"column {spec.source!r} looks like an identifier ({len(cats)} distinct values "
                 f"in {int(present.sum())} rows): a value seen once says nothing about new rows. "
                 "Drop the column from X; if you keep it, values rarer than min_frequency are "
-                "grouped as infrequent.", DataWarning, stacklevel=4)
+                "grouped as infrequent.")
         self._fit_categories(spec, cats, weights, float(w[missing & keep].sum()), floor, conditions)
 
     def _fit_categories(self, spec, cats, weights, w_missing, floor, conditions) -> None:
@@ -626,11 +642,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 "'infrequent_if_exist' or 'warn' to accept them")
         treated = ("treated as infrequent" if has_group
                    else "such values match no category (every == condition on the column is false)")
-        warnings.warn(
+        _warn(
             f"column {s.name!r}: {len(seen)} categor{'y' if len(seen) == 1 else 'ies'} not "
             f"seen at fit time ({shown}); {treated}. Set handle_unknown to 'ignore' or "
-            "'infrequent_if_exist' to accept them silently, or 'error' to refuse them.",
-            DataWarning, stacklevel=4)
+            "'infrequent_if_exist' to accept them silently, or 'error' to refuse them.")
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         """Readable names of the conditions, e.g. ``age <= 25``."""

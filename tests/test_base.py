@@ -7,7 +7,7 @@ import pytest
 from helpers import sklearn_checks
 from rulekit._params import Integer, pick
 from rulekit.base import RuleClassifierBase
-from rulekit.binarize import Binarizer, ESTIMATOR_PARAMETERS
+from rulekit.binarize import ESTIMATOR_PARAMETERS, Binarizer, DataWarning
 from rulekit.certificate import Certificate
 from rulekit.mining import MINING_PARAMETERS
 from rulekit.models import RuleList
@@ -151,4 +151,5 @@ def test_predict_checks_columns():
 def test_unknown_category_at_predict_time_falls_to_other_rules():
     X = pd.DataFrame({"c": ["a", "a", "b", "b", "c", "c"]})
     est = OneRule().fit(X, [1, 1, 0, 0, 0, 0])
-    assert est.predict(pd.DataFrame({"c": ["zzz"]})).tolist() == [0]
+    with pytest.warns(DataWarning, match="column 'c'.*zzz"):
+        assert est.predict(pd.DataFrame({"c": ["zzz"]})).tolist() == [0]

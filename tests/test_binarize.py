@@ -449,7 +449,7 @@ def test_bad_sample_weight():
         Binarizer().fit(df, sample_weight=[1, 2])
     with pytest.raises(ValueError, match="non-negative"):
         Binarizer().fit(df, sample_weight=[1, -1, 2])
-    with pytest.raises(ValueError, match="sums to 0"):
+    with pytest.raises(ValueError, match="zero for every row"):
         Binarizer().fit(df, sample_weight=[0, 0, 0])
 
 
@@ -528,3 +528,10 @@ def test_state_round_trips_through_json():
     assert again.handle_unknown == "infrequent_if_exist"
     assert np.array_equal(again.transform(new), fitted.transform(new))
     assert np.array_equal(again.negation_of_, fitted.negation_of_)
+
+
+def test_data_warnings_point_at_the_callers_line():
+    b = Binarizer().fit(pd.DataFrame({"c": ["a", "b", "c"] * 5}))
+    with pytest.warns(DataWarning) as record:
+        b.transform(pd.DataFrame({"c": ["q"]}))
+    assert record[0].filename == __file__
