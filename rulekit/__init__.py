@@ -7,6 +7,7 @@ from .corels import CorelsClassifier
 from .frl import FallingRuleListClassifier, SoftFallingRuleListClassifier
 from .mining import AntecedentSet, mine_antecedents
 from .models import OneVsRestRuleSets, Rule, RuleList, RuleSet, model_from_dict
+from .persist import Predictor, load
 
 __version__ = "0.1.0"
 
@@ -27,5 +28,7 @@ __all__ = [
     "RuleSet",
     "OneVsRestRuleSets",
     "model_from_dict",
+    "Predictor",
+    "load",
     "__version__",
 ]

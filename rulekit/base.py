@@ -198,7 +198,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         # one run around the whole fit: time_limit counts from here, and a
         # Ctrl-C during binarization, mining or compilation is seen by the engine
         with Anytime(self._learner, time_limit=params.get("time_limit")):
-            self.binarizer_ = self._binarizer(params).fit(X)
+            self.binarizer_ = self._binarizer(params).fit(X, codes, sample_weight=weights)
             B = self.binarizer_.transform(X)
             A, antecedents = None, None
             if self._mines:
@@ -244,6 +244,28 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         """Class probabilities, columns in ``classes_`` order."""
         B = self._conditions(X)
         return self.model_.predict_proba(B)
+
+    def save(self, path, *, metadata: dict | None = None):
+        """Write the fitted model with its binarizer as JSON.
+
+        ``rulekit.load(path)`` gives back a :class:`rulekit.Predictor` whose
+        ``predict`` / ``predict_proba`` take raw data like this estimator's;
+        the file format is described in :mod:`rulekit.persist`.
+
+        Parameters
+        ----------
+        path : str or Path
+        metadata : dict, optional
+            JSON-ready extras to keep in the file (e.g. the target column).
+
+        Returns
+        -------
+        Path
+        """
+        from .persist import Predictor
+
+        check_is_fitted(self, "model_")
+        return Predictor.from_estimator(self, metadata=metadata).save(path)
 
     def __str__(self) -> str:
         if hasattr(self, "model_"):

@@ -1,29 +1,40 @@
 """Turn mixed tabular data into boolean conditions.
 
 A *condition* is one test on one feature (``age <= 25``, ``sex == Male``,
-``income is missing``).  :class:`Binarizer` learns the conditions from
-training data and evaluates them on any later data, giving the boolean
-matrix every rulekit learner searches over.
-
-Rules (the same for pandas and numpy input):
+``country in {Peru, Chile}``, ``income is missing``).  :class:`Binarizer`
+learns the conditions from training data and evaluates them on any later
+data, giving the boolean matrix every rulekit learner searches over.
+``docs/binarization.md`` states the semantics precisely; in short (the same
+for pandas and numpy input):
 
 * numeric columns give thresholds at ``n_thresholds`` evenly spaced
-  quantiles of the non-missing training values (9 = deciles), deduplicated;
-  a column with few distinct values uses those values (all but the largest)
-  instead.  Each threshold ``t`` gives ``x <= t`` and ``x > t``;
+  (weighted) quantiles of the present training values (9 = deciles),
+  deduplicated; a column with few distinct values uses those values (all
+  but the largest) instead; ``thresholds="reference"`` takes the split
+  points of a small boosted ensemble instead.  Each threshold ``t`` gives
+  ``x <= t`` and ``x > t``;
 * categorical columns (object, string, category, bool, or listed in
-  ``categorical_features``) give ``x == v`` for every training category and,
-  with ``negations=True``, ``x != v``; a two-category column never gets
-  ``!=`` conditions because ``x != a`` is the same test as ``x == b``;
+  ``categorical_features``) give ``x == v`` for every frequent training
+  category and, with ``negations=True``, ``x != v``; categories rarer than
+  ``min_frequency`` (or beyond ``max_categories``) are grouped into one
+  *infrequent* condition ``x in {...}`` (scikit-learn's ``OneHotEncoder``
+  conventions);
+* datetime columns give numeric parts (``year(x)``, ``month(x)``,
+  ``hour(x)`` when times vary) and the categorical ``weekday(x)``;
 * a column with missing training values gets ``x is missing``; on a missing
   value every other condition of that column is false;
+* the support floor ``min_frequency``: a condition is kept only when the
+  training rows where it holds, and those where it fails, each weigh at
+  least the floor (``juv_misd_count <= 12``, true for 99.99 % of rows, says
+  nothing and is dropped); ``min_frequency=None`` turns the floor off;
 * a column with a single value (missing counted as a value) gives nothing.
 """
 
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
+import warnings
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -31,29 +42,48 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._params import Boolean, Instance, Integer, validate
+from . import _columns as col
+from ._columns import plain as _plain
+from ._params import AnyOf, Boolean, Instance, Integer, Options, Real, validate
+from ._render import condition_text, format_value as _format_value
 
-__all__ = ["Condition", "Binarizer", "OPS"]
+__all__ = ["Condition", "Binarizer", "OPS", "DataWarning", "ESTIMATOR_PARAMETERS"]
 
 #: Operators a :class:`Condition` may carry.
-OPS = ("<=", ">", "==", "!=", "is missing")
+OPS = ("<=", ">", "==", "!=", "in", "not in", "is missing")
+
+#: a categorical column with at least this many distinct values, holding
+#: distinct values in at least half its rows, looks like an identifier
+IDENTIFIER_MIN_VALUES = 20
+IDENTIFIER_SHARE = 0.5
+
+#: Binarizer parameters every learner exposes under the same names (``negations``
+#: is the learner's own choice, not the user's)
+ESTIMATOR_PARAMETERS = ("n_thresholds", "categorical_features", "min_frequency",
+                        "max_categories", "handle_unknown", "thresholds")
+
+_FLIP = {"<=": ">", ">": "<=", "==": "!=", "!=": "==", "in": "not in", "not in": "in"}
 
 
-def _format_value(value: Any) -> str:
-    if isinstance(value, (bool, np.bool_)):
-        return str(bool(value))
-    if isinstance(value, numbers.Integral):
-        return str(int(value))
-    if isinstance(value, numbers.Real):
-        return f"{float(value):.6g}"
-    return str(value)
+class DataWarning(UserWarning):
+    """The binarizer met data it handles in a way you may not want (an
+    identifier-like column, categories not seen at fit time)."""
 
 
-def _plain(value: Any) -> Any:
-    """numpy scalars -> Python scalars, so conditions serialise to JSON."""
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
+def _warn(message: str) -> None:
+    """Warn, pointing at the first caller outside rulekit and scikit-learn (the
+    user's ``fit`` / ``predict`` line, not a wrapper inside a library)."""
+    import os
+    import sys
+
+    import sklearn
+
+    inside = (os.path.dirname(os.path.abspath(__file__)),
+              os.path.dirname(os.path.abspath(sklearn.__file__)))
+    frame, level = sys._getframe(0), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(inside):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, DataWarning, stacklevel=level)
 
 
 @dataclass(frozen=True)
@@ -63,11 +93,14 @@ class Condition:
     Parameters
     ----------
     feature : str
-        Column name as seen at fit time (``x0``, ``x1``... for arrays).
-    op : {"<=", ">", "==", "!=", "is missing"}
-        The comparison.
-    value : scalar or None
-        Threshold or category; ``None`` for ``is missing``.
+        Column name as seen at fit time (``x0``, ``x1``... for arrays), or a
+        part of a datetime column (``year(signup)``).
+    op : {"<=", ">", "==", "!=", "in", "not in", "is missing"}
+        The comparison.  ``in`` / ``not in`` test membership in the column's
+        infrequent categories.
+    value : scalar, tuple or None
+        Threshold, category, tuple of categories (``in``), or ``None`` for
+        ``is missing``.
     """
 
     feature: str
@@ -77,21 +110,28 @@ class Condition:
     def __post_init__(self):
         if self.op not in OPS:
             raise ValueError(f"Condition op must be one of {OPS}, got {self.op!r}")
+        if self.op in ("in", "not in"):
+            if not isinstance(self.value, (list, tuple)):
+                raise TypeError(f"Condition {self.feature!r} {self.op}: value must be a list "
+                                f"or tuple of categories, got {type(self.value).__name__}")
+            object.__setattr__(self, "value", tuple(_plain(v) for v in self.value))
 
     def __str__(self) -> str:
-        if self.op == "is missing":
-            return f"{self.feature} is missing"
-        return f"{self.feature} {self.op} {_format_value(self.value)}"
+        return self.render()
+
+    def render(self, style: str = "text") -> str:
+        """The condition as ``"text"`` or ``"latex"`` (``age $\\le$ 25``)."""
+        return condition_text(self.feature, self.op, self.value, style)
 
     def negated(self) -> "Condition | None":
         """The complementary test on non-missing values, if it is a condition."""
-        flip = {"<=": ">", ">": "<=", "==": "!=", "!=": "=="}
-        if self.op in flip:
-            return Condition(self.feature, flip[self.op], self.value)
+        if self.op in _FLIP:
+            return Condition(self.feature, _FLIP[self.op], self.value)
         return None
 
     def to_dict(self) -> dict:
-        return {"feature": self.feature, "op": self.op, "value": _plain(self.value)}
+        value = list(self.value) if self.op in ("in", "not in") else _plain(self.value)
+        return {"feature": self.feature, "op": self.op, "value": value}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Condition":
@@ -100,76 +140,28 @@ class Condition:
 
 @dataclass
 class _ColumnSpec:
-    """What the binarizer learned about one input column."""
+    """What the binarizer learned about one (possibly derived) column."""
 
-    name: str
+    name: str  # feature name the conditions carry
+    source: str  # input column it is computed from
+    part: str | None  # datetime part ("year"...) or None
     kind: str  # "numeric" or "categorical"
-    values: list  # thresholds (numeric) or categories (categorical)
+    values: list  # thresholds (numeric) or frequent categories (categorical)
     has_missing: bool
     first: int  # index of this column's first condition
     stop: int  # one past its last condition
+    infrequent: list = field(default_factory=list)  # categories grouped as infrequent
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["values"] = [_plain(v) for v in self.values]
+        d["infrequent"] = [_plain(v) for v in self.infrequent]
+        return d
 
 
-def _is_missing(values: np.ndarray) -> np.ndarray:
-    return np.asarray(pd.isna(values), dtype=bool)
-
-
-def _numeric_kind(series: pd.Series) -> bool:
-    """True if a column should be thresholded rather than treated as categories."""
-    dtype = series.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        return False
-    if pd.api.types.is_numeric_dtype(dtype):
-        return True
-    if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(dtype) and dtype != object:
-        return False
-    # object columns: numeric only when every present value is a real number
-    present = series[~_is_missing(series.to_numpy())]
-    kinds = set()
-    for v in present:
-        if isinstance(v, (bool, np.bool_)):
-            kinds.add("text")
-        elif isinstance(v, numbers.Real):
-            kinds.add("number")
-        elif isinstance(v, (str, bytes)):
-            kinds.add("text")
-        else:
-            raise TypeError(
-                f"column {series.name!r} holds a {type(v).__name__} value; "
-                "argument must be a string or a real number"
-            )
-    if kinds == {"number", "text"}:
-        raise ValueError(
-            f"column {series.name!r} mixes numbers and text; clean it or list it "
-            "in categorical_features to treat every value as a category"
-        )
-    return kinds == {"number"}
-
-
-def _as_float(series: pd.Series) -> np.ndarray:
-    try:
-        return pd.to_numeric(series, errors="raise").to_numpy(dtype=float, na_value=np.nan)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(
-            f"column {series.name!r} was numeric at fit time but holds non-numeric "
-            f"data now ({exc})"
-        ) from None
-
-
-def _thresholds(values: np.ndarray, n_thresholds: int) -> list:
-    distinct = np.unique(values)
-    if distinct.size <= 1:
-        return []
-    if distinct.size <= n_thresholds + 1:
-        cuts = distinct[:-1]
-    else:
-        qs = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
-        cuts = np.unique(np.quantile(values, qs))
-        # a quantile equal to the maximum would give an always-false "x > t"
-        cuts = cuts[cuts < distinct[-1]]
-    if np.issubdtype(values.dtype, np.integer) or np.all(np.mod(cuts, 1) == 0):
-        return [int(c) if float(c).is_integer() else float(c) for c in cuts]
-    return [float(c) for c in cuts]
+def _keep(holds: float, fails: float, floor: float | None) -> bool:
+    """The support floor: both sides of a condition weigh at least ``floor``."""
+    return holds > 0 and fails > 0 if floor is None else holds >= floor and fails >= floor
 
 
 class Binarizer(TransformerMixin, BaseEstimator):
@@ -178,13 +170,38 @@ class Binarizer(TransformerMixin, BaseEstimator):
     Parameters
     ----------
     n_thresholds : int, default=9
-        Number of quantile thresholds per numeric column (9 gives deciles).
+        Number of quantile thresholds per numeric column (9 gives deciles);
+        with ``thresholds="reference"`` the most split points kept per column.
     categorical_features : list of str or int, optional
         Columns to treat as categorical whatever their dtype (names for
         DataFrames, positions for arrays).
     negations : bool, default=False
-        Also emit ``x != v`` for categorical columns with three or more
-        categories (or with missing values).
+        Also emit ``x != v`` (and ``x not in {...}``) for categorical columns
+        with more than two outcomes (categories, the infrequent group and
+        missing counted as one each).
+    min_frequency : int, float or None, default=0.01
+        The support floor.  A category weighing less is grouped as
+        infrequent; a condition (threshold or category test) is kept only
+        when the training rows where it holds and those where it fails each
+        weigh at least this much.  An int is a (weighted) row count, a float
+        in (0, 1) a fraction of the total training weight.  ``None`` turns
+        the floor off (every quantile threshold and category is kept).
+    max_categories : int or None, default=None
+        Most outcomes per categorical column, the infrequent group included
+        (as in scikit-learn's ``OneHotEncoder``): the rarer categories join
+        the infrequent group.
+    handle_unknown : {"warn", "ignore", "infrequent_if_exist", "error"}, default="warn"
+        What a category not seen at fit time does in :meth:`transform`:
+        ``"ignore"`` makes every ``x == v`` and ``x in {...}`` of the column
+        false (and the ``!=`` / ``not in`` true); ``"infrequent_if_exist"``
+        treats it as infrequent when the column has an infrequent condition
+        (else as ``"ignore"``); ``"warn"`` does the same and warns
+        (:class:`DataWarning`) naming the column and values; ``"error"``
+        raises ``ValueError``.
+    thresholds : {"quantile", "reference"}, default="quantile"
+        Where numeric thresholds come from: quantiles of each column, or the
+        split points of a small gradient-boosted ensemble fitted on
+        ``(X, y)`` (fewer, more useful thresholds; needs ``y``).
 
     Attributes
     ----------
@@ -199,7 +216,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
     negation_of_ : ndarray of int
         For each condition, the index of the condition that is its complement
         on non-missing values (``x <= t`` and ``x > t``, ``x == v`` and
-        ``x != v``, the two ``==`` of a two-category column), or -1.
+        ``x != v``, ``x in {...}`` and ``x not in {...}``, the two outcomes of
+        a two-outcome column without missing values), or -1.
+    infrequent_categories_ : dict of str -> list
+        For each categorical column with infrequent categories, those
+        categories (tested together by its ``in`` condition, when that
+        condition passes the support floor).
     """
 
     _parameter_constraints = {
@@ -207,12 +229,22 @@ class Binarizer(TransformerMixin, BaseEstimator):
         "categorical_features": Instance((list, tuple, np.ndarray),
                                          "a list of column names or positions", allow_none=True),
         "negations": Boolean(),
+        "min_frequency": AnyOf(Integer(1), Real(0, 1, closed="neither"), allow_none=True),
+        "max_categories": Integer(1, allow_none=True),
+        "handle_unknown": Options("warn", "ignore", "infrequent_if_exist", "error"),
+        "thresholds": Options("quantile", "reference"),
     }
 
-    def __init__(self, n_thresholds=9, categorical_features=None, negations=False):
+    def __init__(self, n_thresholds=9, categorical_features=None, negations=False,
+                 min_frequency=0.01, max_categories=None, handle_unknown="warn",
+                 thresholds="quantile"):
         self.n_thresholds = n_thresholds
         self.categorical_features = categorical_features
         self.negations = negations
+        self.min_frequency = min_frequency
+        self.max_categories = max_categories
+        self.handle_unknown = handle_unknown
+        self.thresholds = thresholds
 
     # -- input handling ---------------------------------------------------
     def _frame(self, X, *, fitting: bool) -> pd.DataFrame:
@@ -264,85 +296,248 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 raise ValueError(f"categorical_features names unknown column {c!r}")
         return chosen
 
-    # -- fit / transform --------------------------------------------------
-    def fit(self, X, y=None):
+    @staticmethod
+    def _sample_weight(sample_weight, n: int) -> np.ndarray:
+        if sample_weight is None:
+            return np.ones(n)
+        w = np.asarray(sample_weight, dtype=float).reshape(-1)
+        if w.shape[0] != n:
+            raise ValueError(f"sample_weight has {w.shape[0]} entries but X has {n} rows")
+        if not np.isfinite(w).all() or (w < 0).any():
+            raise ValueError("sample_weight must be finite and non-negative")
+        if not w.sum() > 0:
+            raise ValueError("sample_weight is zero for every row; at least one row needs a positive weight")
+        return w
+
+    def _columns(self, frame: pd.DataFrame, forced: set) -> list:
+        """(name, source, part, kind, series) of every column conditions are learned on."""
+        out = []
+        for name in frame.columns:
+            series = frame[name]
+            kind = "categorical" if name in forced else col.column_kind(series)
+            if kind != "datetime":
+                out.append((name, name, None, kind, series))
+                continue
+            parts = [p for p in col.DATETIME_PARTS if p != "hour" or col.has_time_of_day(series)]
+            for part in parts:
+                out.append((f"{part}({name})", name, part, col.DATETIME_PARTS[part][0],
+                            col.datetime_parts(series, part)))
+        return out
+
+    # -- fit ----------------------------------------------------------------
+    def fit(self, X, y=None, sample_weight=None):
         """Learn thresholds and categories from ``X``.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
-        y : ignored
+        y : array-like of shape (n_samples,), optional
+            Labels; needed only for ``thresholds="reference"``.
+        sample_weight : array-like of shape (n_samples,), optional
+            Row weights: quantiles, category frequencies and the support
+            floor count a row of weight 2 as two rows (and a row of weight 0
+            not at all).
 
         Returns
         -------
         self
         """
-        validate(self._parameter_constraints, self.get_params(), type(self).__name__)
+        params = validate(self._parameter_constraints, self.get_params(), type(self).__name__)
         self._from_array = not isinstance(X, pd.DataFrame)
         frame = self._frame(X, fitting=True)
         if frame.shape[0] == 0:
             raise ValueError("X has 0 samples; at least one is required")
         if frame.shape[1] == 0:
             raise ValueError("X has 0 features; at least one is required")
+        w = self._sample_weight(sample_weight, frame.shape[0])
         self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
         self.n_features_in_ = frame.shape[1]
-        forced = self._categorical_set(frame)
+        columns = self._columns(frame, self._categorical_set(frame))
+        floor = params["min_frequency"]
+        if isinstance(floor, float):
+            floor = floor * float(w.sum())
+        cuts = None
+        if params["thresholds"] == "reference":
+            cuts = self._reference_cuts(columns, y, w, floor)
 
         specs, conditions = [], []
-        for name in frame.columns:
-            col = frame[name]
-            missing = _is_missing(col.to_numpy())
-            has_missing = bool(missing.any())
-            first = len(conditions)
-            if name not in forced and _numeric_kind(col):
-                values = _as_float(col)[~missing]
-                if np.isinf(values).any():
-                    raise ValueError(f"column {name!r} contains infinite values")
-                if np.issubdtype(col.dtype, np.integer):
-                    values = col.to_numpy()[~missing]
-                cuts = _thresholds(values, self.n_thresholds)
-                kind = "numeric"
-                if cuts or (has_missing and values.size):
-                    for t in cuts:
-                        conditions.append(Condition(name, "<=", t))
-                        conditions.append(Condition(name, ">", t))
-                    if not cuts:  # one distinct value plus missing: "x == v"
-                        kind, cuts = "categorical", [_plain(values[0])]
-                        conditions.append(Condition(name, "==", cuts[0]))
-                values_out = cuts
+        for name, source, part, kind, series in columns:
+            spec = _ColumnSpec(name, source, part, kind, [], False, len(conditions), 0)
+            if kind == "numeric":
+                self._fit_numeric(spec, series, w, floor, conditions,
+                                  None if cuts is None else cuts[name])
             else:
-                kind = "categorical"
-                present = col[~missing]
-                cats = sorted(
-                    {_plain(v) for v in present.tolist()},
-                    key=lambda v: (type(v).__name__, v),
-                )
-                n_values = len(cats) + int(has_missing)
-                if n_values <= 1:
-                    cats = []
-                for v in cats:
-                    conditions.append(Condition(name, "==", v))
-                    if self.negations and (len(cats) > 2 or has_missing):
-                        conditions.append(Condition(name, "!=", v))
-                values_out = cats
-            if has_missing and len(conditions) > first:
-                conditions.append(Condition(name, "is missing", None))
-            specs.append(_ColumnSpec(name, kind, values_out, has_missing, first, len(conditions)))
+                self._fit_categorical(spec, series, w, floor, conditions)
+            spec.stop = len(conditions)
+            specs.append(spec)
+        self._set_state(specs, conditions)
+        return self
 
+    def _reference_cuts(self, columns, y, w, floor) -> dict:
+        from ._reference import reference_cuts
+
+        numeric = {name: col.as_float(series) for name, _, _, kind, series in columns
+                   if kind == "numeric"}
+        context = []
+        for name, _, _, kind, series in columns:
+            if kind == "categorical":
+                present = ~col.is_missing(series)
+                cats, weights = col.category_weights(series.to_numpy(dtype=object)[present], w[present])
+                frequent = [c for c, cw in zip(cats, weights) if floor is None or cw >= floor]
+                codes = col.category_codes(series, frequent)
+                context += [codes == k for k in range(len(frequent))]
+        ctx = np.column_stack(context).astype(float) if context else None
+        return reference_cuts(numeric, ctx, y, w, self.n_thresholds)
+
+    def _fit_numeric(self, spec, series, w, floor, conditions, cuts=None) -> None:
+        """Thresholds of one numeric column (in place: ``spec`` and ``conditions``)."""
+        missing = col.is_missing(series)
+        x = col.as_float(series)
+        if np.isinf(x[~missing]).any():
+            raise ValueError(f"column {spec.name!r} contains infinite values; replace them "
+                             "(e.g. by NaN, read as missing) before fitting")
+        keep = w > 0
+        present = ~missing & keep
+        spec.has_missing = bool((missing & keep).any())
+        values, wv = x[present], w[present]
+        w_missing = float(w[missing & keep].sum())
+        integral = pd.api.types.is_integer_dtype(series.dtype)
+        if cuts is None:
+            cuts = col.candidate_cuts(values, wv, self.n_thresholds)
+        if cuts.size == 0 and np.unique(values).size == 1 and spec.has_missing:
+            # one value plus missing: a two-outcome column, "x == v" and "x is missing"
+            spec.kind = "categorical"
+            v = col.as_numbers(values[:1], integral)[0]
+            self._fit_categories(spec, [v], np.array([wv.sum()]), w_missing, floor, conditions)
+            return
+        order = np.argsort(values, kind="stable")
+        cum = np.concatenate([[0.0], np.cumsum(wv[order])])
+        for t in col.as_numbers(cuts, integral):
+            left = float(cum[np.searchsorted(values[order], t, side="right")])
+            right = float(cum[-1]) - left
+            low = _keep(left, right + w_missing, floor)
+            high = _keep(right, left + w_missing, floor)
+            if low:
+                conditions.append(Condition(spec.name, "<=", t))
+            if high:
+                conditions.append(Condition(spec.name, ">", t))
+            if low or high:
+                spec.values.append(t)
+        self._missing_condition(spec, w_missing, float(cum[-1]), floor, conditions)
+
+    def _fit_categorical(self, spec, series, w, floor, conditions) -> None:
+        """Categories of one categorical column (in place)."""
+        raw = series.to_numpy(dtype=object)
+        missing = col.is_missing(series)
+        keep = w > 0
+        present = ~missing & keep
+        spec.has_missing = bool((missing & keep).any())
+        cats, weights = col.category_weights(raw[present], w[present])
+        if len(cats) >= IDENTIFIER_MIN_VALUES and len(cats) >= IDENTIFIER_SHARE * present.sum():
+            _warn(
+                f"column {spec.source!r} looks like an identifier ({len(cats)} distinct values "
+                f"in {int(present.sum())} rows): a value seen once says nothing about new rows. "
+                "Drop the column from X; if you keep it, values rarer than min_frequency are "
+                "grouped as infrequent.")
+        self._fit_categories(spec, cats, weights, float(w[missing & keep].sum()), floor, conditions)
+
+    def _fit_categories(self, spec, cats, weights, w_missing, floor, conditions) -> None:
+        """Conditions of a categorical column from its categories and their weights."""
+        if len(cats) + int(spec.has_missing) <= 1:
+            return
+        rare = weights < floor if floor is not None else np.zeros(len(cats), dtype=bool)
+        limit = self.max_categories
+        if limit is not None and limit < len(cats) - rare.sum() + 1:
+            # OneHotEncoder's rule: keep the limit - 1 most frequent (ties: earlier category)
+            rare[np.argsort(weights, kind="mergesort")[:len(cats) - (limit - 1)]] = True
+        spec.values = [c for c, r in zip(cats, rare) if not r]
+        spec.infrequent = [c for c, r in zip(cats, rare) if r]
+        total = float(weights.sum()) + w_missing
+        outcomes = len(spec.values) + int(bool(spec.infrequent)) + int(spec.has_missing)
+        negate = self.negations and outcomes > 2
+        groups = [("==", v, float(wv)) for v, wv, r in zip(cats, weights, rare) if not r]
+        if spec.infrequent:
+            groups.append(("in", tuple(spec.infrequent), float(weights[rare].sum())))
+        for op, value, holds in groups:
+            if _keep(holds, total - holds, floor):
+                conditions.append(Condition(spec.name, op, value))
+            others = total - holds - w_missing
+            if negate and _keep(others, holds + w_missing, floor):
+                conditions.append(Condition(spec.name, _FLIP[op], value))
+        self._missing_condition(spec, w_missing, total - w_missing, floor, conditions)
+
+    @staticmethod
+    def _missing_condition(spec, w_missing, w_present, floor, conditions) -> None:
+        """``x is missing``: always next to other conditions of the column (it tells
+        the learners those are not complements on missing rows), else if frequent."""
+        if not spec.has_missing or w_present == 0:
+            return
+        if len(conditions) > spec.first or _keep(w_missing, w_present, floor):
+            conditions.append(Condition(spec.name, "is missing", None))
+
+    def _set_state(self, specs, conditions) -> None:
         self._specs = specs
         self.conditions_ = conditions
+        index = {n: j for j, n in enumerate(self.feature_names_in_)}
         self.feature_index_ = np.array(
-            [j for j, s in enumerate(specs) for _ in range(s.first, s.stop)], dtype=np.int64
-        )
+            [index[s.source] for s in specs for _ in range(s.first, s.stop)], dtype=np.int64)
         self.negation_of_ = self._negations(specs, conditions)
+        self.infrequent_categories_ = {s.name: list(s.infrequent) for s in specs if s.infrequent}
+
+    @staticmethod
+    def _negations(specs, conditions) -> np.ndarray:
+        neg = np.full(len(conditions), -1, dtype=np.int64)
+        for s in specs:
+            index = {(c.op, c.value): k for k, c in enumerate(conditions[s.first:s.stop], s.first)}
+            for (op, value), k in index.items():
+                if op in _FLIP and (_FLIP[op], value) in index:
+                    neg[k] = index[(_FLIP[op], value)]
+            positives = [k for (op, _), k in index.items() if op in ("==", "in")]
+            if (len(positives) == 2 and len(s.values) + int(bool(s.infrequent)) == 2
+                    and not s.has_missing):
+                neg[positives[0]], neg[positives[1]] = positives[1], positives[0]
+        return neg
+
+    # -- saved state ----------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The fitted state as plain JSON-ready data (see :meth:`from_dict`)."""
+        check_is_fitted(self, "conditions_")
+        params = {k: _plain(v) for k, v in self.get_params().items()}
+        if params["categorical_features"] is not None:
+            params["categorical_features"] = [_plain(c) for c in params["categorical_features"]]
+        return {
+            "params": params,
+            "feature_names_in": [str(c) for c in self.feature_names_in_],
+            "from_array": bool(self._from_array),
+            "columns": [s.to_dict() for s in self._specs],
+            "conditions": [c.to_dict() for c in self.conditions_],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Binarizer":
+        """A fitted binarizer from :meth:`to_dict` output (thresholds, categories,
+        infrequent groups, unknown-category handling)."""
+        self = cls(**d["params"])
+        validate(cls._parameter_constraints, self.get_params(), cls.__name__)
+        self._from_array = bool(d.get("from_array", False))
+        self.feature_names_in_ = np.asarray(d["feature_names_in"], dtype=object)
+        self.n_features_in_ = len(self.feature_names_in_)
+        specs = [_ColumnSpec(**s) for s in d["columns"]]
+        conditions = [Condition.from_dict(c) for c in d["conditions"]]
+        for s in specs:
+            if not 0 <= s.first <= s.stop <= len(conditions) or any(
+                    c.feature != s.name for c in conditions[s.first:s.stop]):
+                raise ValueError(f"saved binarizer state is inconsistent at column {s.name!r}")
+        self._set_state(specs, conditions)
         return self
 
     @classmethod
     def from_conditions(cls, conditions, feature_names=None) -> "Binarizer":
         """A fitted binarizer that evaluates exactly the given conditions.
 
-        This is how a saved model (whose JSON holds only its conditions)
-        predicts on new raw data.  Columns are matched by name.
+        This reads models saved before the binarizer's state was saved with
+        them (their JSON holds only conditions); unseen categories are
+        ignored, as they were then.  Columns are matched by name.
 
         Parameters
         ----------
@@ -354,7 +549,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         """
         conditions = list(conditions)
         names = list(dict.fromkeys(c.feature for c in conditions))
-        self = cls()
+        self = cls(handle_unknown="ignore")
         self._from_array = False
         self.feature_names_in_ = np.asarray(
             list(feature_names) if feature_names is not None else names, dtype=object)
@@ -368,30 +563,15 @@ class Binarizer(TransformerMixin, BaseEstimator):
             if any(c.feature == name for c in conditions[k:]):
                 raise ValueError(f"conditions on feature {name!r} are not contiguous")
             numeric = any(c.op in ("<=", ">") for c in block)
-            values = list(dict.fromkeys(c.value for c in block if c.op != "is missing"))
+            values = list(dict.fromkeys(c.value for c in block if c.op in ("<=", ">", "==", "!=")))
+            rare = next((list(c.value) for c in block if c.op in ("in", "not in")), [])
             has_missing = any(c.op == "is missing" for c in block)
-            specs.append(_ColumnSpec(name, "numeric" if numeric else "categorical", values, has_missing, first, k))
-        self._specs = specs
-        self.conditions_ = conditions
-        index = {n: j for j, n in enumerate(self.feature_names_in_)}
-        self.feature_index_ = np.array([index[c.feature] for c in conditions], dtype=np.int64)
-        self.negation_of_ = cls._negations(specs, conditions)
+            specs.append(_ColumnSpec(name, name, None, "numeric" if numeric else "categorical",
+                                     values, has_missing, first, k, rare))
+        self._set_state(specs, conditions)
         return self
 
-    @staticmethod
-    def _negations(specs, conditions) -> np.ndarray:
-        neg = np.full(len(conditions), -1, dtype=np.int64)
-        for s in specs:
-            index = {(c.op, c.value): k for k, c in enumerate(conditions[s.first:s.stop], s.first)}
-            for (op, value), k in index.items():
-                flipped = Condition(s.name, op, value).negated() if op != "is missing" else None
-                if flipped is not None and (flipped.op, flipped.value) in index:
-                    neg[k] = index[(flipped.op, flipped.value)]
-            eqs = [k for (op, _), k in index.items() if op == "=="]
-            if len(eqs) == 2 and len(s.values) == 2 and not s.has_missing:
-                neg[eqs[0]], neg[eqs[1]] = eqs[1], eqs[0]
-        return neg
-
+    # -- transform ----------------------------------------------------------
     def transform(self, X) -> np.ndarray:
         """Evaluate every condition on ``X``.
 
@@ -405,30 +585,67 @@ class Binarizer(TransformerMixin, BaseEstimator):
         for s in self._specs:
             if s.first == s.stop:
                 continue
-            col = frame[s.name]
-            missing = _is_missing(col.to_numpy())
-            present = ~missing
+            series = frame[s.source]
+            if s.part is not None:
+                series = col.datetime_parts(series, s.part)
+            missing = col.is_missing(series)
             if s.kind == "numeric":
-                x = _as_float(col)
-                if np.isinf(x[present]).any():
-                    raise ValueError(f"column {s.name!r} contains infinite values")
+                self._transform_numeric(s, series, missing, out)
             else:
-                codes = _category_codes(col, s.values)
-            for k in range(s.first, s.stop):
-                cond = self.conditions_[k]
-                if cond.op == "is missing":
-                    out[:, k] = missing
-                    continue
-                if cond.op == "<=":
-                    hit = np.where(present, x, np.inf) <= cond.value
-                elif cond.op == ">":
-                    hit = np.where(present, x, -np.inf) > cond.value
-                else:
-                    hit = codes == s.values.index(cond.value)
-                    if cond.op == "!=":
-                        hit = ~hit
-                out[:, k] = hit & present
+                self._transform_categorical(s, series, missing, out)
         return out
+
+    def _transform_numeric(self, s, series, missing, out) -> None:
+        x = col.as_float(series)
+        present = ~missing
+        if np.isinf(x[present]).any():
+            raise ValueError(f"column {s.name!r} contains infinite values")
+        for k in range(s.first, s.stop):
+            cond = self.conditions_[k]
+            if cond.op == "is missing":
+                out[:, k] = missing
+            elif cond.op == "<=":
+                out[:, k] = present & (np.where(present, x, np.inf) <= cond.value)
+            else:
+                out[:, k] = present & (np.where(present, x, -np.inf) > cond.value)
+
+    def _transform_categorical(self, s, series, missing, out) -> None:
+        codes = col.category_codes(series, list(s.values) + list(s.infrequent))
+        present = ~missing
+        unknown = present & (codes < 0)
+        rare = codes >= len(s.values)
+        if unknown.any():
+            has_group = any(c.op in ("in", "not in") for c in self.conditions_[s.first:s.stop])
+            self._unknown(s, series[unknown], has_group)
+            if self.handle_unknown in ("warn", "infrequent_if_exist") and has_group:
+                rare = rare | unknown
+        for k in range(s.first, s.stop):
+            cond = self.conditions_[k]
+            if cond.op == "is missing":
+                out[:, k] = missing
+            elif cond.op in ("in", "not in"):
+                out[:, k] = rare if cond.op == "in" else present & ~rare
+            else:
+                hit = codes == s.values.index(cond.value)
+                out[:, k] = hit if cond.op == "==" else present & ~hit
+
+    def _unknown(self, s, values: pd.Series, has_group: bool) -> None:
+        """Act on categories not seen at fit time, as ``handle_unknown`` says."""
+        if self.handle_unknown in ("ignore", "infrequent_if_exist"):
+            return
+        seen = list(dict.fromkeys(_format_value(_plain(v)) for v in values))
+        shown = ", ".join(seen[:5]) + (f" and {len(seen) - 5} more" if len(seen) > 5 else "")
+        if self.handle_unknown == "error":
+            raise ValueError(
+                f"column {s.name!r} holds {len(seen)} categor{'y' if len(seen) == 1 else 'ies'} "
+                f"not seen at fit time ({shown}); pass handle_unknown='ignore', "
+                "'infrequent_if_exist' or 'warn' to accept them")
+        treated = ("treated as infrequent" if has_group
+                   else "such values match no category (every == condition on the column is false)")
+        _warn(
+            f"column {s.name!r}: {len(seen)} categor{'y' if len(seen) == 1 else 'ies'} not "
+            f"seen at fit time ({shown}); {treated}. Set handle_unknown to 'ignore' or "
+            "'infrequent_if_exist' to accept them silently, or 'error' to refuse them.")
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         """Readable names of the conditions, e.g. ``age <= 25``."""
@@ -441,24 +658,3 @@ class Binarizer(TransformerMixin, BaseEstimator):
         tags.input_tags.string = True
         tags.input_tags.categorical = True
         return tags
-
-
-def _category_key(value: Any) -> tuple:
-    """Hashable key under which equal categories meet (1 and 1.0 do, True and 1 do not)."""
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, bool):
-        return ("bool", value)
-    if isinstance(value, numbers.Real):
-        return ("number", float(value))
-    return ("text", str(value))
-
-
-def _category_codes(col: pd.Series, categories: list) -> np.ndarray:
-    """Position of each value in ``categories``; -1 for unknown or missing."""
-    lookup = {_category_key(c): i for i, c in enumerate(categories)}
-    values = col.to_numpy(dtype=object)
-    # factorize once, then look up each distinct value: linear in rows
-    inverse, uniques = pd.factorize(values, use_na_sentinel=True)
-    ucodes = np.array([lookup.get(_category_key(u), -1) for u in uniques] + [-1], dtype=np.int64)
-    return ucodes[inverse]  # inverse == -1 (missing) picks the trailing -1

@@ -15,13 +15,10 @@ reported as one line on stderr with exit status 2, never as a traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from . import __version__, datasets
-
-MODEL_FORMAT = "rulekit-model"
 
 
 class CliError(Exception):
@@ -113,40 +110,25 @@ def cmd_fit(args) -> int:
     if cert:
         print(f"certificate: {cert}")
     if args.save:
-        payload = {
-            "format": MODEL_FORMAT,
-            "rulekit_version": __version__,
-            "estimator": type(est).__name__,
-            "target": args.target,
-            "feature_names": [str(c) for c in X.columns],
-            "model": est.model_.to_dict(),
-        }
-        Path(args.save).write_text(json.dumps(payload, indent=1))
+        est.save(args.save, metadata={"target": args.target})
         print(f"saved to {args.save}")
     return 0
 
 
 def cmd_predict(args) -> int:
-    from .binarize import Binarizer
-    from .models import model_from_dict
+    from .persist import load
 
-    p = Path(args.model)
-    if not p.is_file():
+    if not Path(args.model).is_file():
         raise CliError(f"no such file: {args.model}")
     try:
-        payload = json.loads(p.read_text())
-    except json.JSONDecodeError as exc:
-        raise CliError(f"{args.model} is not JSON: {exc}") from None
-    if not isinstance(payload, dict) or payload.get("format") != MODEL_FORMAT:
-        raise CliError(f"{args.model} is not a model saved by 'rulekit fit --save'")
-    model = model_from_dict(payload["model"])
+        model = load(args.model)
+    except ValueError as exc:
+        raise CliError(f"{args.model}: {exc}") from None
     X, _ = _read_csv(args.data)
-    binarizer = Binarizer.from_conditions(model.conditions, payload["feature_names"])
-    B = binarizer.transform(X)
     out = X.copy()
-    out["prediction"] = model.predict(B)
-    proba = model.predict_proba(B)
-    for k, label in enumerate(model.classes):
+    out["prediction"] = model.predict(X)
+    proba = model.predict_proba(X)
+    for k, label in enumerate(model.classes_):
         out[f"p({label})"] = proba[:, k].round(6)
     text = out.to_csv(index=False)
     if args.output:

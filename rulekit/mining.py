@@ -18,6 +18,7 @@ import pandas as pd
 from . import bitset
 from ._params import Integer, Options, Real, validate
 from .binarize import Condition
+from .evaluate import all_of
 
 __all__ = ["AntecedentSet", "mine_antecedents", "redundant_pair", "MINING_PARAMETERS"]
 
@@ -74,10 +75,9 @@ class AntecedentSet:
 def evaluate_antecedents(B, items) -> np.ndarray:
     """Boolean (N, len(items)) matrix: row satisfies every condition of the item."""
     B = np.asarray(B, dtype=bool)
-    out = np.ones((B.shape[0], len(items)), dtype=bool)
+    out = np.empty((B.shape[0], len(items)), dtype=bool)
     for m, item in enumerate(items):
-        for j in item:
-            out[:, m] &= B[:, j]
+        out[:, m] = all_of(B, item)
     return out
 
 
@@ -86,8 +86,11 @@ def redundant_pair(a: Condition, b: Condition) -> bool:
 
     Such a pair never belongs in one conjunction: it is either always false
     or equal to one of its two conditions alone.  Conditions on different
-    features, two ``!=`` tests, and a ``>``/``<=`` pair that forms a proper
-    interval are not redundant.
+    features, two different exclusions (``!=`` a category, ``not in`` the
+    infrequent group), and a ``>``/``<=`` pair that forms a proper interval
+    are not redundant.  Every other pair on one feature is: two tests for
+    membership (``==``, ``in``) contradict, and a membership test implies
+    every exclusion it does not contradict.
     """
     if a.feature != b.feature:
         return False
@@ -99,9 +102,9 @@ def redundant_pair(a: Condition, b: Condition) -> bool:
             return True  # one threshold implies the other
         low, high = (a, b) if a.op == ">" else (b, a)
         return not low.value < high.value  # empty interval otherwise
-    if ops == {"!="}:
-        return a.value == b.value
-    return True  # ==/== contradict; ==/!= contradict or imply; mixed kinds cannot meet
+    if ops <= {"!=", "not in"}:
+        return a == b
+    return True  # memberships contradict or imply the other test; mixed kinds cannot meet
 
 
 def _frequent(B: np.ndarray, min_support: float, max_card: int, algorithm: str) -> set:

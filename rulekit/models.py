@@ -12,14 +12,14 @@ HTML, and round-trip through plain JSON dictionaries.
 
 from __future__ import annotations
 
-import html
 import json
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
 
-from .binarize import Condition, _format_value, _plain
+from ._render import Raw, format_value, heading, table
+from .binarize import Condition, _plain
 from .evaluate import cnf_holds, dnf_holds, first_match
 
 __all__ = ["Rule", "RuleList", "RuleSet", "OneVsRestRuleSets", "model_from_dict"]
@@ -37,7 +37,7 @@ def _as_condition_matrix(B, n_conditions: int) -> np.ndarray:
 
 
 def _label(value: Any) -> str:
-    return _format_value(value)
+    return format_value(value)
 
 
 @dataclass(frozen=True)
@@ -81,16 +81,43 @@ class Rule:
 
 
 class _Model:
-    """Shared plumbing: conditions, classes, JSON."""
+    """Shared plumbing: conditions, classes, JSON, and the renderers.
+
+    Each model lists its rows once (:meth:`_rows`: keyword, condition,
+    prediction, note) and every format is written from them, so text,
+    Markdown, LaTeX and HTML carry the same information.
+    """
 
     kind = "model"
+    _header = ("", "condition", "prediction", "training counts")
 
     def __init__(self, conditions: Sequence[Condition], classes: Sequence):
         self.conditions = list(conditions)
         self.classes = [_plain(c) for c in classes]
 
-    def condition_text(self, j: int) -> str:
-        return str(self.conditions[j])
+    def condition_text(self, j: int, style: str = "text") -> str:
+        return self.conditions[j].render("latex" if style == "latex" else "text")
+
+    def _conjunction(self, items, joiner: str, style: str) -> str:
+        text = f" {joiner} ".join(self.condition_text(j, style) for j in items)
+        return Raw(text) if style == "latex" else text
+
+    def _rows(self, style: str) -> list:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def _render(self, style: str) -> str:
+        return table(self._header, self._rows(style), style)
+
+    def to_markdown(self) -> str:
+        """A Markdown table (the same rows as ``str()``)."""
+        return self._render("markdown")
+
+    def to_latex(self) -> str:
+        """A LaTeX ``tabular`` (the same rows as ``str()``; conditions use ``\\le``...)."""
+        return self._render("latex")
+
+    def _repr_html_(self) -> str:
+        return self._render("html")
 
     def to_json(self, **kwargs) -> str:
         return json.dumps(self.to_dict(), **kwargs)
@@ -168,9 +195,6 @@ class RuleList(_Model):
         return self.rule_probabilities()[self.apply(B)]
 
     # -- rendering ------------------------------------------------------
-    def _antecedent(self, rule: Rule) -> str:
-        return " and ".join(self.condition_text(j) for j in rule.conditions)
-
     def _annotation(self, rule: Rule) -> str:
         counts = ", ".join(
             f"{_label(c)}: {n}" for c, n in zip(self.classes, rule.counts)
@@ -179,13 +203,20 @@ class RuleList(_Model):
             return f"p({_label(self.classes[1])}) = {rule.probabilities[1]:.3f}; {counts}"
         return counts
 
-    def _rows(self):
-        """(keyword, antecedent, prediction, annotation) per line."""
-        rows = []
-        for k, r in enumerate(self.rules):
-            rows.append(("if" if k == 0 else "elif", self._antecedent(r), _label(r.prediction), self._annotation(r)))
-        rows.append(("else", "", _label(self.default.prediction), self._annotation(self.default)))
+    def _rows(self, style: str = "text") -> list:
+        """(keyword, antecedent, prediction, annotation) per rule, default last."""
+        rows = [("if" if k == 0 else "elif", self._conjunction(r.conditions, "and", style),
+                 _label(r.prediction), self._annotation(r)) for k, r in enumerate(self.rules)]
+        rows.append(("else", "(otherwise)", _label(self.default.prediction),
+                     self._annotation(self.default)))
         return rows
+
+    @property
+    def _header(self):
+        stated = any(r.probabilities is not None for r in [*self.rules, self.default])
+        note = ("stated probability; training counts" if stated and len(self.classes) == 2
+                else "training counts")
+        return ("", "condition", "prediction", note)
 
     def __str__(self) -> str:
         rows = self._rows()
@@ -194,34 +225,6 @@ class RuleList(_Model):
         body = [f"{kw} {ante} then {pred}" if kw != "else" else f"else {pred}" for kw, ante, pred, _ in rows]
         width = max(len(b) for b in body)
         return "\n".join(f"{b:<{width}}   [{note}]" for b, (*_, note) in zip(body, rows))
-
-    def to_markdown(self) -> str:
-        """A Markdown table: one row per rule, default last."""
-        lines = ["| | condition | prediction | training counts |", "|---|---|---|---|"]
-        for kw, ante, pred, note in self._rows():
-            cell = ante.replace("|", "\\|") if ante else "(otherwise)"
-            lines.append(f"| {kw} | {cell} | {pred} | {note} |")
-        return "\n".join(lines)
-
-    def to_latex(self) -> str:
-        """A LaTeX ``tabular`` with one row per rule."""
-        esc = _latex_escape
-        lines = [r"\begin{tabular}{lll}", r"\hline", r" & condition & prediction \\", r"\hline"]
-        for kw, ante, pred, _ in self._rows():
-            lines.append(f"\\textbf{{{kw}}} & {esc(ante) if ante else '---'} & {esc(pred)} \\\\")
-        lines += [r"\hline", r"\end{tabular}"]
-        return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        rows = "".join(
-            f"<tr><td><b>{kw}</b></td><td>{html.escape(ante)}</td>"
-            f"<td>{html.escape(pred)}</td><td>{html.escape(note)}</td></tr>"
-            for kw, ante, pred, note in self._rows()
-        )
-        return (
-            "<table><thead><tr><th></th><th>condition</th><th>prediction</th>"
-            f"<th>training counts</th></tr></thead><tbody>{rows}</tbody></table>"
-        )
 
     # -- serialisation --------------------------------------------------
     def to_dict(self) -> dict:
@@ -303,52 +306,39 @@ class RuleSet(_Model):
         p = np.where(self.holds(B), self.proba_true, self.proba_false)
         return np.column_stack([1.0 - p, p])
 
-    def _clause_texts(self) -> list:
-        joiner = " and " if self.form == "dnf" else " or "
-        return [joiner.join(self.condition_text(j) for j in c) for c in self.clauses]
+    def _side(self, holds: bool) -> str:
+        """Probability of the positive class (and training counts) on one side."""
+        p = self.proba_true if holds else self.proba_false
+        counts = self.counts_true if holds else self.counts_false
+        note = f"p({_label(self.classes[1])}) = {p:.3f}"
+        if counts is not None:
+            note += "; " + ", ".join(f"{_label(c)}: {n}" for c, n in zip(self.classes, counts))
+        return note
 
-    def __str__(self) -> str:
-        pos, neg = (_label(c) for c in self.classes[::-1])
+    def _rows(self, style: str = "text") -> list:
+        """(keyword, clause, prediction, annotation): the clauses, then THEN and ELSE."""
+        pos, neg = _label(self.classes[1]), _label(self.classes[0])
         if not self.clauses:
             # empty DNF is false, empty CNF is true
-            return f"predict {neg if self.form == 'dnf' else pos}"
-        parts = [f"({t})" for t in self._clause_texts()]
-        if self.form == "dnf":
-            head = "IF " + "\n   OR ".join(parts)
-        else:
-            head = "IF " + "\n   AND ".join(parts)
-        return f"{head}\nTHEN {pos}\nELSE {neg}"
+            holds = self.form == "cnf"
+            return [("always", "", pos if holds else neg, self._side(holds))]
+        inner, outer = ("and", "OR") if self.form == "dnf" else ("or", "AND")
+        rows = [("IF" if k == 0 else outer, self._conjunction(c, inner, style), "", "")
+                for k, c in enumerate(self.clauses)]
+        return rows + [("THEN", "", pos, self._side(True)), ("ELSE", "", neg, self._side(False))]
 
-    def to_markdown(self) -> str:
-        op = "OR" if self.form == "dnf" else "AND"
-        inner = "and" if self.form == "dnf" else "or"
-        lines = [
-            f"Predict **{_label(self.classes[1])}** when {'any' if self.form == 'dnf' else 'every'} "
-            f"clause holds ({op} of {inner.upper()}s):",
-            "",
-            "| # | clause |",
-            "|---|---|",
-        ]
-        lines += [f"| {k + 1} | {t.replace('|', chr(92) + '|')} |" for k, t in enumerate(self._clause_texts())]
+    _header = ("", "clause", "prediction", "probability; training counts")
+
+    def __str__(self) -> str:
+        rows = self._rows()
+        if len(rows) == 1:
+            return f"predict {rows[0][2]}   [{rows[0][3]}]"
+        lines = [f"{kw} ({clause})" if kw == "IF" else f"   {kw} ({clause})"
+                 for kw, clause, _, _ in rows[:-2]]
+        ends = [f"{kw} {pred}" for kw, _, pred, _ in rows[-2:]]
+        width = max(len(e) for e in ends)
+        lines += [f"{e:<{width}}   [{note}]" for e, (*_, note) in zip(ends, rows[-2:])]
         return "\n".join(lines)
-
-    def to_latex(self) -> str:
-        op = r" \lor " if self.form == "dnf" else r" \land "
-        inner = r" \land " if self.form == "dnf" else r" \lor "
-        clauses = [
-            "(" + inner.join(r"\text{" + _latex_escape(self.condition_text(j)) + "}" for j in c) + ")"
-            for c in self.clauses
-        ]
-        body = op.join(clauses) if clauses else (r"\bot" if self.form == "dnf" else r"\top")
-        return f"$\\hat y = \\text{{{_latex_escape(_label(self.classes[1]))}}} \\iff {body}$"
-
-    def _repr_html_(self) -> str:
-        op = "OR" if self.form == "dnf" else "AND"
-        items = "".join(f"<li>{html.escape(t)}</li>" for t in self._clause_texts())
-        return (
-            f"<p>Predict <b>{html.escape(_label(self.classes[1]))}</b> when "
-            f"({op} of):</p><ol>{items}</ol>"
-        )
 
     def to_dict(self) -> dict:
         return {
@@ -409,14 +399,9 @@ class OneVsRestRuleSets(_Model):
     def __str__(self) -> str:
         return "\n\n".join(f"class {_label(c)}:\n{m}" for c, m in zip(self.classes, self.members))
 
-    def to_markdown(self) -> str:
-        return "\n\n".join(f"**class {_label(c)}**\n\n{m.to_markdown()}" for c, m in zip(self.classes, self.members))
-
-    def to_latex(self) -> str:
-        return "\n\n".join(m.to_latex() for m in self.members)
-
-    def _repr_html_(self) -> str:
-        return "".join(f"<h4>class {html.escape(_label(c))}</h4>{m._repr_html_()}" for c, m in zip(self.classes, self.members))
+    def _render(self, style: str) -> str:
+        return "\n\n".join(f"{heading(f'class {_label(c)}', style)}\n\n{m._render(style)}"
+                            for c, m in zip(self.classes, self.members))
 
     def to_dict(self) -> dict:
         return {
@@ -450,10 +435,3 @@ def model_from_dict(d: dict):
 def _typed(values: np.ndarray, classes: list) -> np.ndarray:
     """Give predictions the dtype numpy would pick for the class labels."""
     return np.asarray(values.tolist(), dtype=np.asarray(classes).dtype)
-
-
-def _latex_escape(text: str) -> str:
-    repl = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-            "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}",
-            "<": r"$<$", ">": r"$>$"}
-    return "".join(repl.get(ch, ch) for ch in text)

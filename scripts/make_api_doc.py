@@ -16,6 +16,7 @@ SECTIONS = [
     ("Engines", None, ["rulekit.corels:search", "rulekit.frl:search", "rulekit.colgen:solve"]),
     ("Data layer", "rulekit", ["Binarizer", "Condition", "mine_antecedents", "AntecedentSet"]),
     ("Models", "rulekit", ["RuleList", "RuleSet", "OneVsRestRuleSets", "Rule", "model_from_dict"]),
+    ("Saving and loading", "rulekit", ["load", "Predictor"]),
     ("Comparison", "rulekit.compare", ["compare_models", "Comparison", "baselines", "model_size"]),
     ("Plots", "rulekit.plotting", ["plot_comparison", "plot_corels_trace", "corels_ablation",
                                    "plot_corels_ablation", "plot_falling_rule_list",

@@ -7,7 +7,7 @@ import pytest
 from helpers import sklearn_checks
 from rulekit._params import Integer, pick
 from rulekit.base import RuleClassifierBase
-from rulekit.binarize import Binarizer
+from rulekit.binarize import ESTIMATOR_PARAMETERS, Binarizer, DataWarning
 from rulekit.certificate import Certificate
 from rulekit.mining import MINING_PARAMETERS
 from rulekit.models import RuleList
@@ -22,16 +22,22 @@ class OneRule(RuleClassifierBase):
 
     _parameter_constraints = {
         **pick(MINING_PARAMETERS, "min_support", "max_card"),
-        **pick(Binarizer._parameter_constraints, "n_thresholds", "categorical_features"),
+        **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
         "max_rules": Integer(0),
     }
     _learner = "onerule"
 
-    def __init__(self, min_support=0.1, max_card=1, n_thresholds=9, categorical_features=None, max_rules=8):
+    def __init__(self, min_support=0.1, max_card=1, n_thresholds=9, categorical_features=None,
+                 min_frequency=0.01, max_categories=None, handle_unknown="warn",
+                 thresholds="quantile", max_rules=8):
         self.min_support = min_support
         self.max_card = max_card
         self.n_thresholds = n_thresholds
         self.categorical_features = categorical_features
+        self.min_frequency = min_frequency
+        self.max_categories = max_categories
+        self.handle_unknown = handle_unknown
+        self.thresholds = thresholds
         self.max_rules = max_rules
 
     def _fit_model(self, *, B, A, y, antecedents, sample_weight, params):
@@ -145,4 +151,5 @@ def test_predict_checks_columns():
 def test_unknown_category_at_predict_time_falls_to_other_rules():
     X = pd.DataFrame({"c": ["a", "a", "b", "b", "c", "c"]})
     est = OneRule().fit(X, [1, 1, 0, 0, 0, 0])
-    assert est.predict(pd.DataFrame({"c": ["zzz"]})).tolist() == [0]
+    with pytest.warns(DataWarning, match="column 'c'.*zzz"):
+        assert est.predict(pd.DataFrame({"c": ["zzz"]})).tolist() == [0]

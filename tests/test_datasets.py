@@ -77,3 +77,9 @@ def test_package_data_stays_small():
 
     total = sum(p.stat().st_size for p in resources.files("rulekit.datasets").joinpath("data").iterdir())
     assert total < 6_000_000
+
+
+def test_namespace_lists_the_loaders_only():
+    public = {n for n in dir(datasets) if not n.startswith("_")}
+    assert public == set(datasets.__all__)
+    assert not {"np", "pd", "gzip", "resources", "Bunch", "annotations"} & public

@@ -135,3 +135,29 @@ def test_bad_matrix():
         mine_antecedents(np.array([[2, 0]]), min_support=0.5, max_card=1)
     with pytest.raises(TypeError, match="min_support"):
         mine_antecedents(np.ones((2, 2), bool), min_support="x", max_card=1)
+
+
+def _truth(cond, value):
+    """What a categorical condition says about one value (None = missing), from its meaning."""
+    if value is None or cond.op == "is missing":
+        return value is None and cond.op == "is missing"
+    if cond.op in ("in", "not in"):
+        return (value in cond.value) == (cond.op == "in")
+    return (value == cond.value) == (cond.op == "==")
+
+
+CATEGORY_CONDITIONS = [Condition("c", op, v) for op, v in
+                       [("==", "a"), ("==", "b"), ("!=", "a"), ("!=", "b"), ("in", ("r", "s")),
+                        ("not in", ("r", "s")), ("is missing", None)]]
+
+
+@pytest.mark.parametrize("a", CATEGORY_CONDITIONS, ids=str)
+@pytest.mark.parametrize("b", CATEGORY_CONDITIONS, ids=str)
+def test_redundant_pair_on_categories_by_enumeration(a, b):
+    universe = ["a", "b", "r", "s", "t", None]
+    both = [_truth(a, v) and _truth(b, v) for v in universe]
+    only_a = [_truth(a, v) for v in universe]
+    only_b = [_truth(b, v) for v in universe]
+    # redundant: the conjunction never holds, or it is one of the two conditions alone
+    expected = not any(both) or both == only_a or both == only_b
+    assert redundant_pair(a, b) == expected

@@ -48,7 +48,7 @@ def test_rule_list_text_snapshot():
 
 def test_rule_list_markdown_latex_html_snapshot():
     assert rule_list().to_markdown().splitlines() == [
-        "| | condition | prediction | training counts |",
+        "|  | condition | prediction | training counts |",
         "|---|---|---|---|",
         "| if | age <= 25 and sex == Male | yes | no: 10, yes: 30 |",
         "| elif | priors > 3 | yes | no: 20, yes: 25 |",
@@ -56,7 +56,9 @@ def test_rule_list_markdown_latex_html_snapshot():
     ]
     latex = rule_list().to_latex()
     assert latex.startswith(r"\begin{tabular}") and latex.endswith(r"\end{tabular}")
-    assert r"\textbf{elif} & priors $>$ 3 & yes \\" in latex
+    assert r"if & age $\le$ 25 and sex $=$ Male & yes & no: 10, yes: 30 \\" in latex
+    assert r"elif & priors $>$ 3 & yes & no: 20, yes: 25 \\" in latex
+    assert "$<$" not in latex
     assert "<td>age &lt;= 25 and sex == Male</td>" in rule_list()._repr_html_()
 
 
@@ -90,19 +92,23 @@ def test_dnf_and_cnf_semantics_and_text():
     assert dnf.holds(B).tolist() == [True, True, True, False]
     assert dnf.predict_proba(B)[:, 1].tolist() == [0.8, 0.8, 0.8, 0.1]
     assert dnf.complexity == 5
-    assert str(dnf) == "IF (age <= 25 and sex == Male)\n   OR (priors > 3)\nTHEN 1\nELSE 0"
+    assert str(dnf) == ("IF (age <= 25 and sex == Male)\n   OR (priors > 3)\n"
+                        "THEN 1   [p(1) = 0.800]\nELSE 0   [p(1) = 0.100]")
     cnf = RuleSet([(0, 1), (2,)], "cnf", CONDS, ["bad", "good"])
     assert cnf.holds(B).tolist() == [True, False, True, False]
     assert cnf.predict(B).tolist() == ["good", "bad", "good", "bad"]
-    assert str(cnf) == "IF (age <= 25 or priors > 3)\n   AND (sex == Male)\nTHEN good\nELSE bad"
-    assert "\\lor" in cnf.to_latex() and "| 1 | age <= 25 or priors > 3 |" in cnf.to_markdown()
-    assert "<li>sex == Male</li>" in cnf._repr_html_()
+    assert str(cnf) == ("IF (age <= 25 or priors > 3)\n   AND (sex == Male)\n"
+                        "THEN good   [p(good) = 1.000]\nELSE bad    [p(good) = 0.000]")
+    assert r"IF & age $\le$ 25 or priors $>$ 3 &  &  \\" in cnf.to_latex()
+    assert "| AND | sex == Male |  |  |" in cnf.to_markdown()
+    assert "<td>sex == Male</td>" in cnf._repr_html_()
 
 
 def test_empty_rule_sets():
     assert RuleSet([], "dnf", CONDS, [0, 1]).predict(B).tolist() == [0] * 4
     assert RuleSet([], "cnf", CONDS, [0, 1]).predict(B).tolist() == [1] * 4
-    assert str(RuleSet([], "dnf", CONDS, [0, 1])) == "predict 0"
+    assert str(RuleSet([], "dnf", CONDS, [0, 1])) == "predict 0   [p(1) = 0.000]"
+    assert str(RuleSet([], "cnf", CONDS, [0, 1], counts_true=(2, 5))) == "predict 1   [p(1) = 1.000; 0: 2, 1: 5]"
 
 
 def test_rule_set_json_round_trip():
@@ -139,3 +145,62 @@ def test_invalid_models():
         rule_list().predict(np.zeros((2, 5), bool))
     with pytest.raises(ValueError, match="unknown model type"):
         model_from_dict({"type": "Tree"})
+
+
+# --- rendering (issue 15, "Confusing") --------------------------------------------------
+
+@pytest.mark.parametrize("cond,text", [
+    (Condition("age", "==", "60<=age<100"), "age in [60, 100)"),
+    (Condition("age", "!=", "17<=age<30"), "age not in [17, 30)"),
+    (Condition("previous", "==", ">=2"), "previous in [2, inf)"),
+    (Condition("balance", "==", "balance<0"), "balance in (-inf, 0)"),
+    (Condition("balance", "==", "0<=balance<1000"), "balance in [0, 1000)"),
+    (Condition("x", "==", "30<=age<40"), 'x == "30<=age<40"'),  # names another column: quoted
+    (Condition("income", "==", "<=50K"), 'income == "<=50K"'),
+    (Condition("job", "==", "Some college"), 'job == "Some college"'),
+    (Condition("job", "==", "self-employed"), "job == self-employed"),
+    (Condition("a1", "==", "1"), "a1 == 1"),
+    (Condition("c", "in", ["x", "y"]), "c in {x, y}"),
+    (Condition("c", "not in", list("pqrstu")), "c not in {p, q, r, s, ... 6 values}"),
+])
+def test_categories_are_written_so_they_cannot_be_misread(cond, text):
+    assert str(cond) == text
+
+
+def test_latex_uses_math_operators_and_escapes_text():
+    latex = Condition("income", "<=", 5).render("latex")
+    assert latex == r"income $\le$ 5"
+    assert Condition("x_1", "!=", "a & b").render("latex") == r'x\_1 $\ne$ "a \& b"'
+    assert Condition("age", "==", "60<=age<100").render("latex") == r"age $\in$ [60, 100)"
+    assert "$<$" not in RuleList([Rule((0,), 1, (1, 2))], Rule((), 0, (3, 4)),
+                                 [Condition("inc", "==", "<=50K")], [0, 1]).to_latex()
+
+
+def _falling_list():
+    conds = [Condition("age", "==", "60<=age<100"), Condition("previous", "==", ">=2")]
+    return RuleList([Rule((0,), "yes", (30, 70), (0.3, 0.7)), Rule((1,), "yes", (60, 40), (0.6, 0.4))],
+                    Rule((), "no", (900, 100), (0.9, 0.1)), conds, ["no", "yes"])
+
+
+@pytest.mark.parametrize("model", [
+    _falling_list(),
+    RuleSet([(0, 2), (1,)], "dnf", CONDS, ["bad", "good"], 0.8, 0.1, (1, 2), (3, 4)),
+    OneVsRestRuleSets([RuleSet([(0,)], "dnf", CONDS, ["rest", "a"], 0.9, 0.1, (1, 9), (8, 2)),
+                       RuleSet([(1,)], "cnf", CONDS, ["rest", "b"], 0.7, 0.2)], CONDS, ["a", "b"]),
+], ids=["falling list", "rule set", "one-vs-rest"])
+def test_every_rendering_carries_the_same_annotations(model):
+    import re
+
+    notes = re.findall(r"   \[(.*)\]$", str(model), flags=re.M)
+    assert notes  # the text shows probabilities / counts ...
+    for note in notes:  # ... and so do the other formats
+        assert note in model.to_markdown()
+        assert note.replace("_", r"\_") in model.to_latex()
+        assert note in model._repr_html_()
+    assert "$<$" not in model.to_latex()
+
+
+def test_falling_list_shows_probabilities_in_latex():
+    latex = _falling_list().to_latex()
+    assert r"if & age $\in$ [60, 100) & yes & p(yes) = 0.700; no: 30, yes: 70 \\" in latex
+    assert r"else & (otherwise) & no & p(yes) = 0.100; no: 900, yes: 100 \\" in latex

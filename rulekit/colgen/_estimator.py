@@ -11,7 +11,7 @@ import numpy as np
 
 from .._params import AnyOf, Instance, Integer, NoValidation, Options, Real, pick
 from ..base import COMMON_PARAMETERS, RuleClassifierBase
-from ..binarize import Binarizer
+from ..binarize import Binarizer, ESTIMATOR_PARAMETERS
 from ..certificate import Certificate
 from ..models import OneVsRestRuleSets, RuleSet
 from ._metadata import condition_metadata
@@ -96,6 +96,10 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         Quantile thresholds per numeric column for the shared Binarizer.
     categorical_features : list or None
         Columns to treat as categorical.
+    min_frequency, max_categories, handle_unknown, thresholds
+        Binarization: the support floor, the infrequent-category group,
+        categories unseen at fit time, and where thresholds come from (see
+        :class:`rulekit.Binarizer`).
     random_state : int
     verbose : bool
 
@@ -152,7 +156,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         "mip_solver": Options("highs", "cbc"),
         # checked by check_grid (each value 0 or an integer >= 2)
         "complexity_grid": NoValidation(),
-        **pick(Binarizer._parameter_constraints, "n_thresholds", "categorical_features"),
+        **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
         "random_state": Integer(0, allow_none=True),
         **pick(COMMON_PARAMETERS, "verbose"),
     }
@@ -166,7 +170,8 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                  lambda1=0.0, class_weight=None, pricing="auto", time_limit=120.0,
                  pricing_time_limit=30.0, lp_solver="highs", pricing_solver="highs",
                  mip_solver="cbc", complexity_grid=DEFAULT_GRID, n_thresholds=9,
-                 categorical_features=None, random_state=0, verbose=False):
+                 categorical_features=None, min_frequency=0.01, max_categories=None,
+                 handle_unknown="warn", thresholds="quantile", random_state=0, verbose=False):
         self.form = form
         self.max_complexity = max_complexity
         self.max_literals = max_literals
@@ -182,6 +187,10 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         self.complexity_grid = complexity_grid
         self.n_thresholds = n_thresholds
         self.categorical_features = categorical_features
+        self.min_frequency = min_frequency
+        self.max_categories = max_categories
+        self.handle_unknown = handle_unknown
+        self.thresholds = thresholds
         self.random_state = random_state
         self.verbose = verbose
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .._params import Real, pick
 from ..base import COMMON_PARAMETERS, RuleClassifierBase
-from ..binarize import Binarizer
+from ..binarize import Binarizer, ESTIMATOR_PARAMETERS
 from ..certificate import Certificate
 from ..mining import MINING_PARAMETERS
 from ._search import DEFAULT_MAX_NODES, SEARCH_PARAMETERS, search
@@ -41,6 +41,11 @@ class CorelsClassifier(RuleClassifierBase):
         Quantile thresholds per numeric column.
     categorical_features : list, optional
         Columns to treat as categorical whatever their dtype.
+    min_frequency, max_categories, handle_unknown, thresholds
+        Binarization: the support floor, the infrequent-category group,
+        categories unseen at fit time, and where thresholds come from (see
+        :class:`rulekit.Binarizer`).  ``min_frequency=None`` keeps every
+        quantile threshold and category (the binarization before 0.2).
     policy : {"lower_bound", "curious", "objective", "bfs", "dfs"}
         Search order of the priority queue.
     symmetry : {"permutation", "capture", "none"}
@@ -85,7 +90,7 @@ class CorelsClassifier(RuleClassifierBase):
         **pick(SEARCH_PARAMETERS, "c", "policy", "symmetry", "bounds", "max_nodes", "time_limit"),
         **pick(MINING_PARAMETERS, "max_card"),
         "min_support": Real(0, 1, closed="right", allow_none=True),
-        **pick(Binarizer._parameter_constraints, "n_thresholds", "categorical_features"),
+        **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
         **pick(COMMON_PARAMETERS, "verbose"),
     }
     _learner = "corels"
@@ -95,6 +100,7 @@ class CorelsClassifier(RuleClassifierBase):
     _per_class_mining = False
 
     def __init__(self, c=0.01, max_card=2, min_support=None, n_thresholds=9, categorical_features=None,
+                 min_frequency=0.01, max_categories=None, handle_unknown="warn", thresholds="quantile",
                  policy="lower_bound", symmetry="permutation", bounds="all",
                  max_nodes=DEFAULT_MAX_NODES, time_limit=None, verbose=0):
         self.c = c
@@ -102,6 +108,10 @@ class CorelsClassifier(RuleClassifierBase):
         self.min_support = min_support
         self.n_thresholds = n_thresholds
         self.categorical_features = categorical_features
+        self.min_frequency = min_frequency
+        self.max_categories = max_categories
+        self.handle_unknown = handle_unknown
+        self.thresholds = thresholds
         self.policy = policy
         self.symmetry = symmetry
         self.bounds = bounds

@@ -13,14 +13,14 @@ project's data folder; see ``scripts/prepare_datasets.py`` for how each file
 was derived.
 """
 
-from __future__ import annotations
+# Imports carry a leading underscore so that dir(rulekit.datasets) lists the
+# loaders only (tab completion, help()).
+import gzip as _gzip
+from importlib import resources as _resources
 
-import gzip
-from importlib import resources
-
-import numpy as np
-import pandas as pd
-from sklearn.utils import Bunch
+import numpy as _np
+import pandas as _pd
+from sklearn.utils import Bunch as _Bunch
 
 __all__ = [
     "DATASETS",
@@ -59,26 +59,26 @@ def list_datasets() -> dict:
 
 
 def _open(name: str):
-    return resources.files(__name__).joinpath("data", name).open("rb")
+    return _resources.files(__name__).joinpath("data", name).open("rb")
 
 
-def _read_csv(name: str, **kwargs) -> pd.DataFrame:
+def _read_csv(name: str, **kwargs) -> _pd.DataFrame:
     with _open(name) as fh:
-        return pd.read_csv(fh, compression="gzip", **kwargs)
+        return _pd.read_csv(fh, compression="gzip", **kwargs)
 
 
-def _bunch(frame: pd.DataFrame, target: str, *, name: str, return_X_y: bool, as_frame: bool):
+def _bunch(frame: _pd.DataFrame, target: str, *, name: str, return_X_y: bool, as_frame: bool):
     X = frame.drop(columns=[target])
     y = frame[target]
     if not as_frame:
-        X = X.to_numpy(dtype=object) if any(not pd.api.types.is_numeric_dtype(t) for t in X.dtypes) else X.to_numpy()
-        y = y.to_numpy(dtype=object) if not pd.api.types.is_numeric_dtype(y.dtype) else y.to_numpy()
+        X = X.to_numpy(dtype=object) if any(not _pd.api.types.is_numeric_dtype(t) for t in X.dtypes) else X.to_numpy()
+        y = y.to_numpy(dtype=object) if not _pd.api.types.is_numeric_dtype(y.dtype) else y.to_numpy()
     if return_X_y:
         return X, y
     desc, source = DATASETS[name]
-    return Bunch(
+    return _Bunch(
         data=X, target=y, frame=frame if as_frame else None,
-        feature_names=list(frame.columns.drop(target)), target_names=sorted(pd.unique(frame[target]).tolist()),
+        feature_names=list(frame.columns.drop(target)), target_names=sorted(_pd.unique(frame[target]).tolist()),
         DESCR=f"{desc}\nSource: {source}",
     )
 
@@ -113,18 +113,18 @@ def load_corels_compas(split: str = "train"):
         raise ValueError(f"split must be 'train' or 'test', got {split!r}")
     names, rows = [], []
     with _open(f"corels_compas_{split}.out.gz") as fh:
-        for line in gzip.open(fh, "rt"):
+        for line in _gzip.open(fh, "rt"):
             head, _, bits = line.strip().partition(" ")
             names.append(head.strip("{}"))
-            rows.append(np.array(bits.split(), dtype=np.uint8))
+            rows.append(_np.array(bits.split(), dtype=_np.uint8))
     with _open(f"corels_compas_{split}.label.gz") as fh:
         labels = {}
-        for line in gzip.open(fh, "rt"):
+        for line in _gzip.open(fh, "rt"):
             head, _, bits = line.strip().partition(" ")
-            labels[head] = np.array(bits.split(), dtype=np.uint8)
-    target = labels["{recidivate-within-two-years:Yes}"].astype(np.int64)
-    data = np.vstack(rows).T.astype(bool)
-    return Bunch(data=data, target=target, feature_names=names,
+            labels[head] = _np.array(bits.split(), dtype=_np.uint8)
+    target = labels["{recidivate-within-two-years:Yes}"].astype(_np.int64)
+    data = _np.vstack(rows).T.astype(bool)
+    return _Bunch(data=data, target=target, feature_names=names,
                  target_names=["no", "yes"], DESCR=DATASETS["corels_compas"][0])
 
 
@@ -186,7 +186,7 @@ def load_adult(*, split="all", return_X_y=False, as_frame=True):
     if split not in ("all", "train", "test"):
         raise ValueError(f"split must be 'all', 'train' or 'test', got {split!r}")
     parts = [_read_csv(f"adult_{s}.csv.gz", na_values="?") for s in (["train", "test"] if split == "all" else [split])]
-    frame = pd.concat(parts, ignore_index=True)
+    frame = _pd.concat(parts, ignore_index=True)
     return _bunch(frame, "income", name="adult", return_X_y=return_X_y, as_frame=as_frame)
 
 

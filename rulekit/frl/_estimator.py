@@ -15,7 +15,7 @@ import numpy as np
 
 from rulekit._params import Integer, NoValidation, Real, pick
 from rulekit.base import COMMON_PARAMETERS, RuleClassifierBase
-from rulekit.binarize import Binarizer, _plain
+from rulekit.binarize import Binarizer, ESTIMATOR_PARAMETERS, _plain
 from rulekit.certificate import Certificate
 from rulekit.mining import MINING_PARAMETERS
 
@@ -36,7 +36,7 @@ class _FallingBase(RuleClassifierBase):
         "curiosity_lambda": Real(0, 1),
         "stop_prob": Real(0, 1),
         **pick(MINING_PARAMETERS, "max_card", "min_support"),
-        **pick(Binarizer._parameter_constraints, "n_thresholds", "categorical_features"),
+        **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
         # checked against classes_ once y is known (_positive_code)
         "pos_label": NoValidation(),
         **pick(COMMON_PARAMETERS, "random_state", "time_limit", "verbose"),
@@ -156,6 +156,10 @@ class FallingRuleListClassifier(_FallingBase):
         Thresholds per numeric feature for the binarizer.
     categorical_features : list, optional
         Columns to treat as categorical (see :class:`rulekit.Binarizer`).
+    min_frequency, max_categories, handle_unknown, thresholds
+        Binarization: the support floor, the infrequent-category group,
+        categories unseen at fit time, and where thresholds come from (see
+        :class:`rulekit.Binarizer`).
     pos_label : label, optional
         The positive ("desired") class; default: the second of ``classes_``.
     random_state : int, Generator or None, default=None
@@ -188,6 +192,7 @@ class FallingRuleListClassifier(_FallingBase):
 
     def __init__(self, w=7.0, C=1e-6, n_iter=3000, curiosity_lambda=0.8, stop_prob=0.01,
                  max_card=2, min_support=0.1, n_thresholds=9, categorical_features=None,
+                 min_frequency=0.01, max_categories=None, handle_unknown="warn", thresholds="quantile",
                  pos_label=None, random_state=None, time_limit=None, verbose=0):
         self.w = w
         self.C = C
@@ -198,6 +203,10 @@ class FallingRuleListClassifier(_FallingBase):
         self.min_support = min_support
         self.n_thresholds = n_thresholds
         self.categorical_features = categorical_features
+        self.min_frequency = min_frequency
+        self.max_categories = max_categories
+        self.handle_unknown = handle_unknown
+        self.thresholds = thresholds
         self.pos_label = pos_label
         self.random_state = random_state
         self.time_limit = time_limit
@@ -230,7 +239,8 @@ class SoftFallingRuleListClassifier(_FallingBase):
 
     def __init__(self, w=7.0, C=1e-6, C1=0.5, n_iter=6000, curiosity_lambda=0.8,
                  stop_prob=0.01, max_card=2, min_support=0.1, n_thresholds=9,
-                 categorical_features=None, pos_label=None, random_state=None,
+                 categorical_features=None, min_frequency=0.01, max_categories=None,
+                 handle_unknown="warn", thresholds="quantile", pos_label=None, random_state=None,
                  time_limit=None, verbose=0):
         self.w = w
         self.C = C
@@ -242,6 +252,10 @@ class SoftFallingRuleListClassifier(_FallingBase):
         self.min_support = min_support
         self.n_thresholds = n_thresholds
         self.categorical_features = categorical_features
+        self.min_frequency = min_frequency
+        self.max_categories = max_categories
+        self.handle_unknown = handle_unknown
+        self.thresholds = thresholds
         self.pos_label = pos_label
         self.random_state = random_state
         self.time_limit = time_limit

@@ -1,0 +1,226 @@
+"""What the binarizer needs to know about one column: its kind, cuts, categories.
+
+Pure functions over pandas/numpy columns; :mod:`rulekit.binarize` turns their
+results into conditions.
+
+Weighted quantiles follow numpy's default (``method="linear"``) applied to
+the data in which every row is repeated as often as its weight says, so a
+row of weight 2 and the same row written twice give the same thresholds;
+with unit weights they equal ``numpy.quantile`` exactly (both compute the
+same virtual index and the same interpolation).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import numbers
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["is_missing", "column_kind", "as_float", "weighted_quantiles", "candidate_cuts",
+           "as_numbers", "category_weights", "category_codes", "category_key", "datetime_parts", "plain",
+           "DATETIME_PARTS"]
+
+#: parts derived from a datetime column: name -> (numeric or categorical, how to compute)
+DATETIME_PARTS = {
+    "year": ("numeric", lambda d: d.dt.year),
+    "month": ("numeric", lambda d: d.dt.month),
+    "weekday": ("categorical", lambda d: d.dt.day_name().str.slice(0, 3)),
+    "hour": ("numeric", lambda d: d.dt.hour),
+}
+
+
+def plain(value: Any) -> Any:
+    """numpy scalars -> Python scalars, so values serialise to JSON."""
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def is_missing(values) -> np.ndarray:
+    return np.asarray(pd.isna(values), dtype=bool)
+
+
+_PLURAL = {"number": "numbers", "text": "text", "datetime": "dates"}
+
+
+def _object_kind(series: pd.Series) -> str:
+    """Kind of an object column from the Python types of its present values."""
+    present = series[~is_missing(series.to_numpy(dtype=object))]
+    kinds = set()
+    for v in present:
+        if isinstance(v, (bool, np.bool_)):
+            kinds.add("text")
+        elif isinstance(v, numbers.Real):
+            kinds.add("number")
+        elif isinstance(v, (str, bytes)):
+            kinds.add("text")
+        elif isinstance(v, (_dt.date, np.datetime64)):
+            kinds.add("datetime")
+        elif isinstance(v, (_dt.timedelta, np.timedelta64)):
+            raise TypeError(_duration_advice(series.name))
+        else:
+            raise TypeError(
+                f"column {series.name!r} holds a {type(v).__name__} value; argument must be "
+                "a string, a real number or a date: convert the column, or drop it from X"
+            )
+    if len(kinds) > 1:
+        raise ValueError(
+            f"column {series.name!r} mixes {' and '.join(_PLURAL[k] for k in sorted(kinds))}; clean it, or "
+            "list it in categorical_features to treat every value as a category"
+        )
+    return {"number": "numeric", "datetime": "datetime"}.get(kinds.pop() if kinds else "", "categorical")
+
+
+def _duration_advice(name) -> str:
+    return (f"column {name!r} holds time durations; convert it to a number first, e.g. "
+            f"X[{name!r}].dt.total_seconds() (or .dt.days)")
+
+
+def column_kind(series: pd.Series) -> str:
+    """``"numeric"`` (thresholded), ``"categorical"`` or ``"datetime"`` (split into parts)."""
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return "categorical"
+    if pd.api.types.is_datetime64_any_dtype(dtype):
+        return "datetime"
+    if pd.api.types.is_timedelta64_dtype(dtype):
+        raise TypeError(_duration_advice(series.name))
+    if pd.api.types.is_numeric_dtype(dtype):
+        if pd.api.types.is_complex_dtype(dtype):
+            raise TypeError(f"column {series.name!r} holds complex numbers; they cannot be "
+                            "thresholded: pass the real part or the modulus")
+        return "numeric"
+    if isinstance(dtype, pd.CategoricalDtype) or (pd.api.types.is_string_dtype(dtype) and dtype != object):
+        return "categorical"
+    return _object_kind(series)
+
+
+def as_float(series: pd.Series) -> np.ndarray:
+    """A numeric column as floats (NaN for missing), or a ValueError naming it."""
+    try:
+        return pd.to_numeric(series, errors="raise").to_numpy(dtype=float, na_value=np.nan)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(
+            f"column {series.name!r} was numeric at fit time but holds non-numeric "
+            f"data now ({exc})"
+        ) from None
+
+
+def _lerp(a, b, t):
+    # numpy's interpolation formula, so unit weights reproduce numpy.quantile bit for bit
+    diff = b - a
+    return np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
+
+
+def weighted_quantiles(values: np.ndarray, weights: np.ndarray | None, qs: np.ndarray) -> np.ndarray:
+    """Linear-interpolation quantiles of ``values`` repeated ``weights`` times.
+
+    Row ``i`` of the sorted values occupies the positions ``[C[i-1], C[i])``
+    of the repeated data (``C`` the cumulative weights); the quantile ``q``
+    sits at position ``h = (W - 1) q`` (``W`` the total weight) and is
+    interpolated between the values at ``floor(h)`` and ``floor(h) + 1``.
+    Fractional weights use the same formula.
+    """
+    values = np.asarray(values, dtype=float)
+    qs = np.asarray(qs, dtype=float)
+    if weights is None:
+        weights = np.ones(values.shape[0])
+    order = np.argsort(values, kind="stable")
+    v, cum = values[order], np.cumsum(np.asarray(weights, dtype=float)[order])
+    total = cum[-1]
+    # numpy's virtual index for "linear" (numpy 2: (n - 1) q, computed the same way)
+    h = (total - 1) * qs
+    h = np.clip(h, 0, max(total - 1, 0))
+    below = np.floor(h)
+    last = v.shape[0] - 1
+    at = lambda t: v[np.minimum(np.searchsorted(cum, t, side="right"), last)]  # noqa: E731
+    upper = np.minimum(below + 1, max(total - 1, 0))
+    return _lerp(at(below), at(upper), h - below)
+
+
+def candidate_cuts(values: np.ndarray, weights: np.ndarray | None, n_thresholds: int) -> np.ndarray:
+    """Quantile thresholds (or the distinct values when there are few), sorted, unique.
+
+    ``values`` are the present values of rows with positive weight.  A cut
+    equal to the largest value is dropped (its ``x > t`` would never hold).
+    """
+    distinct = np.unique(values)
+    if distinct.size <= 1:
+        return distinct[:0]
+    if distinct.size <= n_thresholds + 1:
+        return distinct[:-1]
+    qs = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
+    cuts = np.unique(weighted_quantiles(values, weights, qs))
+    return cuts[cuts < distinct[-1]]
+
+
+def as_numbers(cuts: np.ndarray, integral: bool) -> list:
+    """Cuts as the Python numbers conditions store: ints for an integer column or
+    when every cut is whole, floats otherwise."""
+    if integral or np.all(np.mod(cuts, 1) == 0):
+        return [int(c) if float(c).is_integer() else float(c) for c in cuts]
+    return [float(c) for c in cuts]
+
+
+def category_key(value: Any) -> tuple:
+    """Hashable key under which equal categories meet (1 and 1.0 do, True and 1 do not)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, numbers.Real):
+        return ("number", float(value))
+    return ("text", str(value))
+
+
+def category_weights(values: np.ndarray, weights: np.ndarray) -> tuple[list, np.ndarray]:
+    """Distinct categories (sorted by type name, then value) and the weight of each."""
+    inverse, uniques = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=True)
+    per_unique = np.bincount(inverse, weights=weights, minlength=len(uniques))
+    merged: dict = {}
+    for u, w in zip(uniques, per_unique):
+        key = category_key(u)
+        rep, total = merged.get(key, (plain(u), 0.0))
+        merged[key] = (rep, total + w)
+    items = sorted(merged.values(), key=lambda item: (type(item[0]).__name__, item[0]))
+    return [v for v, _ in items], np.array([w for _, w in items], dtype=float)
+
+
+def category_codes(col: pd.Series, categories: list) -> np.ndarray:
+    """Position of each value in ``categories``; -1 for unknown or missing."""
+    lookup = {category_key(c): i for i, c in enumerate(categories)}
+    values = col.to_numpy(dtype=object)
+    # factorize once, then look up each distinct value: linear in rows
+    inverse, uniques = pd.factorize(values, use_na_sentinel=True)
+    ucodes = np.array([lookup.get(category_key(u), -1) for u in uniques] + [-1], dtype=np.int64)
+    return ucodes[inverse]  # inverse == -1 (missing) picks the trailing -1
+
+
+def to_datetime(series: pd.Series) -> pd.Series:
+    """A datetime column (or an object column of dates) as datetime64, or a ValueError."""
+    if pd.api.types.is_datetime64_any_dtype(series.dtype):
+        return series
+    try:
+        return pd.to_datetime(series, errors="raise")
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"column {series.name!r} held dates at fit time but cannot be read "
+                         f"as dates now ({exc})") from None
+
+
+def datetime_parts(series: pd.Series, part: str) -> pd.Series:
+    """One derived part (year, month, weekday, hour) of a datetime column; NaN where missing."""
+    d = to_datetime(series)
+    out = DATETIME_PARTS[part][1](d)
+    if DATETIME_PARTS[part][0] == "numeric":
+        return pd.Series(out.to_numpy(dtype=float, na_value=np.nan), index=series.index)
+    return pd.Series(out.to_numpy(dtype=object, na_value=None), index=series.index, dtype=object)
+
+
+def has_time_of_day(series: pd.Series) -> bool:
+    """True when some present value of a datetime column is not at midnight."""
+    d = to_datetime(series)
+    present = d[d.notna()]
+    return bool(present.size) and bool((present.dt.normalize() != present).any())
