@@ -47,7 +47,7 @@ def compas_csv(tmp_path_factory):
 def test_fit_save_predict_round_trip(compas_csv, tmp_path):
     csv_path = compas_csv
     model = tmp_path / "model.json"
-    out = run("fit", str(csv_path), "--target", "outcome", "--model", "corels", "--c", "0.01",
+    out = run("fit", str(csv_path), "--target", "outcome", "--model", "corels", "--corels-c", "0.01",
               "--n-thresholds", "4", "--save", str(model))
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("if ") and "certificate: optimal: objective" in out.stdout
@@ -108,3 +108,65 @@ def test_predict_rejects_foreign_json(csv_path, tmp_path):
 def test_help_on_every_command(command):
     out = run(command, "--help")
     assert out.returncode == 0 and "usage: rulekit" in out.stdout
+
+
+def test_no_two_options_differ_only_by_case():
+    from rulekit.cli import build_parser
+
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if a.choices and isinstance(a.choices, dict)]
+    for name, command in sub.choices.items():
+        flags = [f for a in command._actions if a.help != "==SUPPRESS==" for f in a.option_strings]
+        lowered = [f.lower() for f in flags]
+        assert len(set(lowered)) == len(lowered), (name, flags)
+
+
+@pytest.mark.parametrize("old,new", [("--c", "--corels-c"), ("--C", "--frl-c"), ("--C1", "--frl-c1")])
+def test_renamed_options_name_their_new_spelling(csv_path, old, new):
+    out = run("fit", str(csv_path), "--target", "outcome", "--model", "frl", old, "0.01")
+    assert out.returncode == 2
+    assert f"{old} was renamed {new}" in out.stderr
+
+
+def test_frl_penalty_option_reaches_the_estimator(csv_path):
+    out = run("fit", str(csv_path), "--target", "outcome", "--model", "frl", "--frl-c", "0.05",
+              "--n-iter", "50", "--random-state", "0")
+    assert out.returncode == 0, out.stderr
+    # the certificate line reads the Certificate: FRL's search proves nothing
+    assert "certificate: heuristic: objective" in out.stdout
+    from rulekit.cli import _learner
+
+    assert _learner("frl", {"C": 0.05}).C == 0.05
+
+
+def test_unknown_compare_model_lists_learners_and_baselines(csv_path):
+    from rulekit.cli import BASELINES, LEARNERS
+
+    out = run("compare", str(csv_path), "--target", "outcome", "--models", "corels,foo")
+    assert out.returncode == 2 and "unknown model 'foo'" in out.stderr
+    for name in [*LEARNERS, *BASELINES]:
+        assert name in out.stderr
+
+
+def test_warnings_are_one_clean_line(compas_csv):
+    out = run("fit", str(compas_csv), "--target", "outcome", "--model", "corels",
+              "--corels-c", "0.001", "--max-nodes", "200")
+    assert out.returncode == 0, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert lines == [l for l in lines if l.startswith("rulekit: warning: ConvergenceWarning: ")]
+    assert len(lines) == 1 and ".py" not in out.stderr
+
+
+def test_a_closed_pipe_ends_quietly():
+    """Like ``rulekit datasets | head -1``: the reader is gone before we write."""
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        out = subprocess.run([sys.executable, "-m", "rulekit.cli", "datasets"], stdout=write_end,
+                             stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert out.stderr == ""
+    assert out.returncode == 141  # as a tool killed by SIGPIPE
