@@ -38,8 +38,20 @@ def _figure(ax, **kwargs):
     return ax.figure, ax
 
 
+def _count_text(v: float) -> str:
+    return f"{round(v):,}" if v >= 100 or float(v).is_integer() else f"{v:.1f}"
+
+
 def plot_comparison(comparison, *, score=None, size="n_conditions", ax=None):
     """Score against model size, one point per model, Pareto front joined.
+
+    Each model has its own colour and marker, named in a legend beside the
+    axes (with its size), so names never overlap however close the points
+    are.  Models without a rule size (logistic regression...) are dotted
+    horizontal lines at their score.  The size axis starts at 0; it turns
+    logarithmic above 1 (linear from 0 to 1) when the sizes span more than
+    a factor of 50, so a forest of 10^5 conditions and a list of 5 are both
+    readable.
 
     Parameters
     ----------
@@ -56,28 +68,35 @@ def plot_comparison(comparison, *, score=None, size="n_conditions", ax=None):
     """
     score = score or f"{comparison.scoring[0]}_mean"
     table = comparison.table
-    fig, ax = _figure(ax, figsize=(6.5, 4.5))
-    sized = table.dropna(subset=[size])
+    fig, ax = _figure(ax, figsize=(8.5, 4.5))
+    sized = table.dropna(subset=[size, score])
     se_col = score.replace("_mean", "_se")
-    yerr = sized[se_col] if se_col in sized else None
-    ax.errorbar(sized[size], sized[score], yerr=yerr, fmt="o", color="tab:blue", capsize=3, label="models")
-    for name, row in sized.iterrows():
-        ax.annotate(name, (row[size], row[score]), textcoords="offset points", xytext=(5, 4), fontsize=8)
+    markers = "osD^v<>pPhX*"
+    for k, (name, row) in enumerate(sized.iterrows()):
+        err = row[se_col] if se_col in sized and np.isfinite(row[se_col]) else None
+        ax.errorbar(row[size], row[score], yerr=err, fmt=markers[k % len(markers)], color=f"C{k % 10}",
+                    ms=7, capsize=3, label=f"{name} ({_count_text(row[size])})")
     front = comparison.pareto_front(score, size)
     if front:
         pts = sized.loc[front].sort_values(size)
-        ax.step(pts[size], pts[score], where="post", color="tab:red", lw=1.5, label="Pareto front")
-        ax.plot(pts[size], pts[score], "o", mfc="none", mec="tab:red", ms=11)
-    unsized = table[table[size].isna()]
-    for name, row in unsized.iterrows():  # black boxes: a horizontal reference line
-        ax.axhline(row[score], ls=":", color="gray", lw=1)
-        ax.annotate(f"{name} (no rule size)", (0.01, row[score]), xycoords=("axes fraction", "data"),
-                    fontsize=8, color="gray", va="bottom")
-    if len(sized) and sized[size].max() > 50 * max(sized[size].min(), 1):
-        ax.set_xscale("symlog")
+        ax.step(pts[size], pts[score], where="post", color="black", lw=1, alpha=0.6, zorder=0,
+                label="Pareto front")
+    styles = [":", "--", "-.", (0, (1, 3))]
+    unsized = table[table[size].isna()].dropna(subset=[score])
+    for k, (name, row) in enumerate(unsized.iterrows()):  # black boxes: reference lines
+        ax.axhline(row[score], ls=styles[k % len(styles)], color="gray", lw=1.2,
+                   label=f"{name} (no rule size)")
+    sizes = sized[size].to_numpy(dtype=float)
+    top = float(sizes.max()) if sizes.size else 1.0
+    if sizes.size and top > 50 * max(float(sizes.min()), 1.0):
+        ax.set_xscale("symlog", linthresh=1.0)
+        ax.set_xlim(0, top * 2.5)  # half a decade of room right of the largest model
+    else:
+        ax.set_xlim(0, top * 1.1 + 1)
     ax.set_xlabel("conditions in the model" if size == "n_conditions" else "rules in the model")
     ax.set_ylabel(score.replace("_mean", "").replace("_", " ") + " (cross-validated)")
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, frameon=False,
+              title="model (size)", title_fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig

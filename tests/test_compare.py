@@ -115,9 +115,9 @@ def test_comparison_plot_returns_a_figure(data):
     fig = comp.plot()
     ax = fig.axes[0]
     assert ax.get_xlabel() == "conditions in the model"
-    labels = [t.get_text() for t in ax.texts]
-    assert "tree" in labels and any("logreg" in s for s in labels)
-    assert "Pareto front" in [t.get_text() for t in ax.get_legend().get_texts()]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any(s.startswith("tree (") for s in labels)
+    assert "logreg (no rule size)" in labels and "Pareto front" in labels
 
 
 def _folds(*certs):

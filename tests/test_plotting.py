@@ -8,10 +8,13 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
+import pandas as pd
+
 from rulekit import BooleanRuleCGClassifier, FallingRuleListClassifier
+from rulekit.compare import Comparison
 from rulekit.corels import BOUNDS, search
 from rulekit.datasets import load_corels_compas, load_tictactoe
-from rulekit.plotting import (corels_ablation, plot_candidate_sizes, plot_colgen_trace,
+from rulekit.plotting import (corels_ablation, plot_candidate_sizes, plot_colgen_trace, plot_comparison,
                               plot_corels_ablation, plot_corels_trace, plot_falling_rule_list)
 
 
@@ -67,3 +70,41 @@ def test_colgen_trace_lines():
     assert "restricted master LP" in labels and "final rule set (integer)" in labels
     rmlp = fig.axes[0].lines[0].get_ydata()
     assert np.all(np.diff(rmlp) <= 1e-7)  # the master LP never gets worse
+
+
+def _comparison(rows):
+    """A Comparison with the given (name, accuracy, se, n_conditions) rows."""
+    table = pd.DataFrame(
+        [{"model": n, "accuracy_mean": a, "accuracy_se": se, "n_rules": c, "n_conditions": c,
+          "fit_time": 1.0, "certificate": ""} for n, a, se, c in rows]).set_index("model")
+    return Comparison(table=table, folds=pd.DataFrame({"fold": [0]}), scoring=("accuracy",))
+
+
+@pytest.mark.parametrize("rows", [
+    # tutorial 5's mix: a model without a size and a forest of 10^5 conditions
+    [("CORELS", 0.70, 0.01, 3.0), ("falling rule list", 0.69, 0.01, 9.4), ("DNF (colgen)", 0.71, 0.01, 11.2),
+     ("CART depth 4", 0.71, 0.01, 52.0), ("random forest", 0.73, 0.01, 208812.8),
+     ("logistic regression", 0.72, 0.01, np.nan)],
+    # small sizes only, one of them the empty model
+    [("empty", 0.55, 0.02, 0.0), ("list", 0.68, 0.02, 4.0), ("tree", 0.70, 0.02, 30.0)],
+])
+def test_comparison_plot_is_readable(rows):
+    fig = plot_comparison(_comparison(rows))
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    lo, hi = ax.get_xlim()
+    sizes = [r[3] for r in rows if np.isfinite(r[3])]
+    assert lo == 0 and hi > max(sizes)  # no negative sizes, nothing on the right edge
+    for _, acc, _, size in rows:
+        if np.isfinite(size):
+            ylo, yhi = ax.get_ylim()
+            assert ylo < acc < yhi
+    # every model is named once, in a legend that lies inside the figure
+    legend = ax.get_legend()
+    texts = [t.get_text() for t in legend.get_texts()]
+    for name, *_ in rows:
+        assert sum(t.startswith(f"{name} (") for t in texts) == 1
+    box, page = legend.get_window_extent(), fig.bbox
+    assert page.x0 <= box.x0 and box.x1 <= page.x1 + 0.5 and page.y0 <= box.y0 and box.y1 <= page.y1 + 0.5
+    assert not any(t.get_text() for t in ax.texts)  # no free labels to collide
+    assert "208,813" in " ".join(texts) or max(sizes) < 100
