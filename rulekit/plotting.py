@@ -241,6 +241,12 @@ def plot_corels_ablation(ablation, *more, **kwargs):
 def plot_falling_rule_list(model, *, ax=None, max_label=48):
     """A falling rule list as horizontal bars of each rule's stated probability.
 
+    Bars are coloured by what the rule predicts (a legend names both
+    classes); for a fitted estimator a dashed line marks the decision
+    threshold ``1/(1+w)``: rules whose bar passes it predict the positive
+    class.  Each bar is annotated with its probability and how many of the
+    training rows it captured are positive.
+
     Parameters
     ----------
     model : RuleList or a fitted (Soft)FallingRuleListClassifier
@@ -253,21 +259,38 @@ def plot_falling_rule_list(model, *, ax=None, max_label=48):
     matplotlib.figure.Figure
     """
     rl = getattr(model, "model_", model)
-    probs = rl.rule_probabilities()[:, -1]
+    classes = list(rl.classes)
+    positive = getattr(model, "positive_class_", classes[-1])
+    k_pos = classes.index(positive)
+    probs = rl.rule_probabilities()[:, k_pos]
     rules = [*rl.rules, rl.default]
     labels = [" and ".join(rl.condition_text(j) for j in r.conditions) or "else" for r in rules]
     labels = [t if len(t) <= max_label else t[: max_label - 1] + "…" for t in labels]
-    fig, ax = _figure(ax, figsize=(8, 0.5 * len(rules) + 1.5))
+    fig, ax = _figure(ax, figsize=(8.5, 0.5 * len(rules) + 1.8))
     pos = np.arange(len(rules))
-    ax.barh(pos, probs, color=["tab:red"] * (len(rules) - 1) + ["tab:gray"])
+    says_positive = np.array([r.prediction == positive for r in rules])
+    colors = np.where(says_positive, "tab:red", "tab:gray")
+    ax.barh(pos, probs, color=colors)
+    threshold = getattr(model, "threshold_", None)
     for k, r in enumerate(rules):
-        neg, pos_count = (r.counts[0], r.counts[-1]) if len(r.counts) == 2 else (None, None)
-        note = f"{probs[k]:.2f}" + (f"  ({pos_count}+ / {neg}-)" if neg is not None else "")
-        ax.annotate(note, (probs[k], k), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8)
+        note = f"{probs[k]:.2f}"
+        if sum(r.counts):
+            note += f"  ({r.counts[k_pos]:,} of {sum(r.counts):,} rows)"
+        at = probs[k] if threshold is None else max(probs[k], threshold)  # clear of the line
+        ax.annotate(note, (at, k), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8)
     ax.set_yticks(pos, labels)
     ax.invert_yaxis()
-    ax.set_xlim(0, min(1.0, probs.max() * 1.35 + 0.05))
-    ax.set_xlabel(f"P({rl.classes[-1]})")
+    ax.set_xlim(0, min(1.0, probs.max() * 1.45 + 0.05))
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color="tab:red", label=f"rule predicts {positive}"),
+               Patch(color="tab:gray", label="rule predicts " + " / ".join(
+                   str(c) for c in classes if c != positive))]
+    if threshold is not None:
+        handles.append(ax.axvline(threshold, color="black", ls="--", lw=1,
+                                  label=f"threshold 1/(1+w) = {threshold:.3g}"))
+    ax.legend(handles=handles, loc="lower right", fontsize=8)
+    ax.set_xlabel(f"stated probability of {positive}")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     return fig
@@ -313,6 +336,13 @@ def plot_candidate_sizes(result, *, max_depth=6, ax=None):
 def plot_colgen_trace(result, *, ax=None):
     """Restricted-master LP value and lower bound per column-generation round.
 
+    The lower bound of a round exists only when that round's pricing was
+    exact (it proved how negative a reduced cost can be); rounds priced by
+    the beam heuristic have none.  Each round's bound is a square, the best
+    bound so far a dashed step line from the first round that had one, and
+    the certificate's final lower bound a horizontal line.  When no round
+    had a bound the legend says so.
+
     Parameters
     ----------
     result : ColGenResult or fitted BooleanRuleCGClassifier
@@ -326,15 +356,29 @@ def plot_colgen_trace(result, *, ax=None):
     it = np.array([r.iteration for r in trace], dtype=float)
     rmlp = np.array([r.rmlp for r in trace], dtype=float)
     bound = np.array([np.nan if r.bound is None else r.bound for r in trace], dtype=float)
-    fig, ax = _figure(ax, figsize=(7, 4.5))
-    ax.plot(it, rmlp, "o-", color="tab:blue", label="restricted master LP")
-    if np.isfinite(bound).any():
-        ax.plot(it, np.fmax.accumulate(np.where(np.isfinite(bound), bound, -np.inf)), "s--",
-                color="tab:orange", label="best lower bound")
+    fig, ax = _figure(ax, figsize=(7.5, 4.5))
+    ax.plot(it, rmlp, "o-", color="tab:blue", ms=4, label="restricted master LP")
+    known = np.isfinite(bound)
+    if known.any():
+        best = np.fmax.accumulate(np.where(known, bound, -np.inf))
+        first = int(np.argmax(known))
+        ax.step(it[first:], best[first:], where="post", ls="--", color="tab:orange",
+                label="best lower bound so far")
+        ax.plot(it[known], bound[known], "s", color="tab:orange", ms=6, mfc="none",
+                label="lower bound of the round")
+    final_bound = getattr(res, "lower_bound", None)
+    if final_bound is not None:
+        ax.axhline(final_bound, color="tab:orange", lw=1, alpha=0.6,
+                   label=f"certified lower bound ({final_bound:g})")
+    if not known.any() and final_bound is None:
+        ax.plot([], [], " ", label="no lower bound: no round priced exactly")
     if getattr(res, "objective", None) is not None:
-        ax.axhline(res.objective, color="tab:green", ls=":", label="final rule set (integer)")
-    ax.set_xlabel("iteration")
+        ax.axhline(res.objective, color="tab:green", ls=":", label=f"final rule set, integer ({res.objective:g})")
+    ax.set_xlabel("column-generation round")
     ax.set_ylabel("Hamming loss")
+    status = getattr(res, "status", None)
+    if status is not None:
+        ax.set_title(f"column generation: status {status}", fontsize=10)
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()

@@ -58,6 +58,14 @@ def test_falling_rule_list_bars_and_candidate_sizes():
     heights = [p.get_width() for p in ax.patches]
     assert heights == sorted(heights, reverse=True)  # falling
     assert len(ax.texts) == len(ax.patches)
+    # a legend says what the colours mean and where the decision threshold is
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[:2] == ["rule predicts 1", "rule predicts 0"]
+    assert legend[2] == f"threshold 1/(1+w) = {est.threshold_:.3g}"
+    (line,) = [l for l in ax.lines if l.get_label().startswith("threshold")]
+    assert np.allclose(line.get_xdata(), est.threshold_)
+    reds = [p.get_width() for p in ax.patches if p.get_facecolor()[0] > 0.7 and p.get_facecolor()[1] < 0.3]
+    assert all(w > est.threshold_ for w in reds)  # red bars are the rules that predict 1
     fig2 = plot_candidate_sizes(est)
     assert fig2.axes[0].get_xlabel() == "iteration" and fig2.axes[0].lines
 
@@ -66,10 +74,17 @@ def test_colgen_trace_lines():
     X, y = load_tictactoe(return_X_y=True)
     est = BooleanRuleCGClassifier(max_complexity=32, max_literals=3, time_limit=30).fit(X, y)
     fig = plot_colgen_trace(est)
-    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    assert "restricted master LP" in labels and "final rule set (integer)" in labels
-    rmlp = fig.axes[0].lines[0].get_ydata()
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "restricted master LP" in labels
+    assert f"final rule set, integer ({est.result_.objective:g})" in labels
+    rmlp = ax.lines[0].get_ydata()
     assert np.all(np.diff(rmlp) <= 1e-7)  # the master LP never gets worse
+    # the certified bound is a line across the whole plot, not a lone marker
+    bound = est.certificate_.lower_bound
+    assert bound is not None
+    (line,) = [l for l in ax.lines if l.get_label().startswith("certified lower bound")]
+    assert np.allclose(line.get_ydata(), bound) and tuple(line.get_xdata()) == (0, 1)
 
 
 def _comparison(rows):
