@@ -81,3 +81,14 @@ def test_adding_a_learner_page_runs(tmp_path):
     passed = re.search(r"(\d+) passed", out.stdout)
     # 20 brute-force cases, the stopped search, and scikit-learn's checks
     assert passed and int(passed.group(1)) > 22 and not re.search(r"\b\d+ failed", out.stdout)
+
+
+def test_docs_cite_nothing_outside_the_repository():
+    """A reader of the repository alone can follow every pointer (papers are cited by title)."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "docs").rglob("*.py"))]
+    # the shared layer; each learner's subpackage is checked by its own tests
+    modules = [*sorted((ROOT / "rulekit").glob("*.py")), *sorted((ROOT / "rulekit" / "datasets").glob("*.py"))]
+    for path in pages + modules:
+        text = path.read_text()
+        for needle in ("../shared", "shared/design", "design/"):
+            assert needle not in text, f"{path.relative_to(ROOT)} points outside the repository: {needle}"
