@@ -170,3 +170,44 @@ def test_a_closed_pipe_ends_quietly():
         os.close(write_end)
     assert out.stderr == ""
     assert out.returncode == 141  # as a tool killed by SIGPIPE
+
+
+CHECK_CACHE = """
+import importlib, warnings
+from numba.core.registry import CPUDispatcher
+from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier,
+                     SoftFallingRuleListClassifier)
+from rulekit.datasets import load_compas, load_tictactoe
+warnings.simplefilter("ignore")
+X, y = load_compas(return_X_y=True)
+X, y = X.iloc[::4], y.iloc[::4]
+CorelsClassifier(c=0.01, n_thresholds=4).fit(X, y)
+FallingRuleListClassifier(n_iter=40).fit(X, y)
+SoftFallingRuleListClassifier(n_iter=40).fit(X, y)
+X, y = load_tictactoe(return_X_y=True)
+BooleanRuleCGClassifier(max_complexity=16, max_literals=3).fit(X, y)
+for name in ("rulekit.bitset", "rulekit.corels._kernels", "rulekit.frl._kernels", "rulekit.colgen._enum"):
+    hits = misses = 0
+    for f in vars(importlib.import_module(name)).values():
+        if isinstance(f, CPUDispatcher):  # kernels called from Python (inner ones are compiled in)
+            hits += sum(f.stats.cache_hits.values())
+            misses += sum(f.stats.cache_misses.values())
+    print(name, hits, misses)
+"""
+
+
+def test_compile_fills_the_cache_later_processes_load(tmp_path):
+    """After `rulekit compile`, a new process fits every learner without compiling a kernel."""
+    import os
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    out = subprocess.run([sys.executable, "-m", "rulekit.cli", "compile"], env=env,
+                         capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr
+    assert "corels:" in out.stdout and str(tmp_path / "numba") in out.stdout
+    later = subprocess.run([sys.executable, "-c", CHECK_CACHE], env=env, capture_output=True,
+                           text=True, timeout=900)
+    assert later.returncode == 0, later.stderr[-3000:]
+    counts = {name: (int(h), int(m)) for name, h, m in (line.split() for line in later.stdout.splitlines())}
+    assert all(m == 0 for _, m in counts.values()), counts  # nothing compiled again
+    assert counts["rulekit.corels._kernels"][0] > 0 and counts["rulekit.frl._kernels"][0] > 0, counts
