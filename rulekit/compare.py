@@ -298,7 +298,8 @@ def _certificate_summary(rows: pd.DataFrame) -> str:
     unproved = rows[rows["status"].notna() & ~rows["status"].isin(["optimal", "optimal_relative"])]
     gaps = pd.to_numeric(unproved["gap"], errors="coerce")
     if gaps.notna().any():
-        text += f"; max gap {gaps.max():.3g}"
+        top = gaps.max()
+        text += f"; max gap {top:,.0f}" if top >= 1000 else f"; max gap {top:.3g}"
     unbounded = int((gaps.isna() & ~unproved["status"].isin(["heuristic", "infeasible"])).sum())
     if unbounded:
         text += f"; no bound in {unbounded}/{n}"
