@@ -131,6 +131,7 @@ def _folds(*certs):
     ([("optimal", 0.0), ("time_limit", 0.004), ("time_limit", 0.01)], "optimal 1/3, time limit 2/3; max gap 0.01"),
     ([("feasible", 2.0), ("time_limit", None)], "feasible 1/2, time limit 1/2; max gap 2; no bound in 1/2"),
     ([("optimal_relative", 0.0), ("heuristic", None)], "optimal (relative) 1/2, heuristic 1/2"),
+    ([("time_limit", 2470.4)], "time limit 1/1; max gap 2,470"),
     ([(None, None)] * 2, ""),
 ])
 def test_certificate_column_states_only_what_the_folds_prove(certs, expected):
