@@ -5,12 +5,19 @@ same stratified folds and reports, per model, the mean and standard error of
 each score, the model size in rules and conditions (decision trees are read
 as one rule per leaf), the fit time and, for rulekit learners, the search
 certificate.  Folds run through scikit-learn's ``cross_validate`` inside
-joblib, so ``n_jobs`` parallelises over every (model, fold) pair and any
-joblib backend works — for a cluster::
+joblib, so ``n_jobs`` parallelises over every (model, fold) pair and a joblib
+backend takes them to a cluster (``pip install 'rulekit[distributed]'``;
+docs/distributed.md says what travels to the workers)::
 
+    from distributed import Client
     from joblib import parallel_config
-    with parallel_config(backend="dask"):          # or "ray"
-        comparison = compare_models(models, X, y, n_jobs=-1)
+
+    client = Client("tcp://scheduler-host:8786")
+    with parallel_config(backend="dask"):
+        comparison = compare_models(models, X, y, n_jobs=-1, refit=False)
+
+The table is the one a local run gives (tests/test_distributed.py checks it
+on a two-process cluster): folds are drawn once from ``random_state``.
 """
 
 from __future__ import annotations
