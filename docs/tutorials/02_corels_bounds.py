@@ -1,8 +1,8 @@
 """Tutorial 2 — what each CORELS bound buys.
 
 Run: ``python docs/tutorials/02_corels_bounds.py [out.png]`` (full mode: about
-15 CPU s; ``RULEKIT_TUTORIAL_QUICK=1`` uses a quarter of the rows and 60 of
-the 155 antecedents, a few seconds).
+13 CPU s; ``RULEKIT_TUTORIAL_QUICK=1`` uses a quarter of the rows and 60 of
+the 155 antecedents: about 7 CPU s, mostly imports).
 
 Every pruning rule of CORELS can be switched off.  The ablation runs the
 same problem once with all bounds and once without each one, and plots the

@@ -1,8 +1,8 @@
 """Tutorial 4 — DNF versus CNF rule sets on tic-tac-toe and mushroom.
 
-Run: ``python docs/tutorials/04_dnf_cnf.py`` (full mode: about 10 CPU s;
+Run: ``python docs/tutorials/04_dnf_cnf.py`` (full mode: about 10-15 CPU s;
 ``RULEKIT_TUTORIAL_QUICK=1`` fits mushroom on an eighth and the automatic
-choice on half of tic-tac-toe, a few seconds).
+choice on half of tic-tac-toe: about 7 CPU s).
 
 A DNF says "positive if ANY of these AND-clauses holds"; a CNF says
 "positive if ALL of these OR-clauses hold".  Column generation learns
