@@ -43,7 +43,7 @@ def _count_text(v: float) -> str:
 
 
 def plot_comparison(comparison, *, score=None, size="n_conditions", ax=None):
-    """Score against model size, one point per model, Pareto front joined.
+    """Score against model size, one point per model, the Pareto front ringed and joined.
 
     Each model has its own colour and marker, named in a legend beside the
     axes (with its size), so names never overlap however close the points
@@ -79,7 +79,8 @@ def plot_comparison(comparison, *, score=None, size="n_conditions", ax=None):
     front = comparison.pareto_front(score, size)
     if front:
         pts = sized.loc[front].sort_values(size)
-        ax.step(pts[size], pts[score], where="post", color="black", lw=1, alpha=0.6, zorder=0,
+        ax.step(pts[size], pts[score], where="post", color="black", lw=1, alpha=0.6, zorder=0)
+        ax.plot(pts[size], pts[score], "o", mfc="none", mec="black", ms=15, mew=1.2,
                 label="Pareto front")
     styles = [":", "--", "-.", (0, (1, 3))]
     unsized = table[table[size].isna()].dropna(subset=[score])
