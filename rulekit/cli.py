@@ -6,6 +6,7 @@ Sub-commands::
     rulekit predict model.json DATA.csv [--output preds.csv]
     rulekit compare DATA.csv --target COL --models corels,cart,rf [--cv 5] [--plot out.png]
     rulekit demo [compas|tictactoe|bank]
+    rulekit compile [--learners corels,frl,...]
     rulekit datasets
 
 Mistakes (a missing file, an unknown column or model, a bad option) are
@@ -45,18 +46,39 @@ BASELINES = {
     "logreg": "logistic regression",
 }
 
-# option name -> estimator parameter it sets (when the estimator has it)
+# Model options: estimator parameter -> (command-line option, type, help).  An
+# option sets its parameter on every chosen learner that has it and is ignored
+# by the others.  No two options differ only by case: CORELS's ``c`` and the
+# falling rule lists' ``C`` are --corels-c and --frl-c.
 OPTIONS = {
-    "c": float, "max_card": int, "min_support": float, "n_thresholds": int,
-    "time_limit": float, "random_state": int, "w": float, "C": float, "C1": float,
-    "n_iter": int, "max_complexity": int, "max_literals": int, "max_nodes": int,
+    "c": ("--corels-c", float, "CORELS: penalty per rule (parameter c)"),
+    "max_card": ("--max-card", int, "most conditions per mined antecedent"),
+    "min_support": ("--min-support", float, "mining support threshold in (0, 1]"),
+    "n_thresholds": ("--n-thresholds", int, "quantile thresholds per numeric column"),
+    "time_limit": ("--time-limit", float, "time limit in seconds for the whole fit"),
+    "max_nodes": ("--max-nodes", int, "CORELS: node limit"),
+    "random_state": ("--random-state", int, "seed"),
+    "w": ("--w", float, "falling rule lists: weight of a missed positive (parameter w)"),
+    "C": ("--frl-c", float, "falling rule lists: penalty per rule (parameter C)"),
+    "C1": ("--frl-c1", float, "softly falling rule lists: monotonicity penalty (parameter C1)"),
+    "n_iter": ("--n-iter", int, "falling rule lists: Monte-Carlo iterations"),
+    "max_complexity": ("--max-complexity", int, "column generation: clause+literal budget"),
+    "max_literals": ("--max-literals", int, "column generation: literals per clause"),
 }
+# spellings of 0.1 that differed only by case: a clear error names the new one
+RENAMED = {"--c": "--corels-c", "--C": "--frl-c", "--C1": "--frl-c1"}
 
 
-def _learner(name: str, options: dict):
+def _known_models(*, baselines: bool) -> str:
+    text = "learners " + ", ".join(sorted(LEARNERS))
+    if baselines:
+        text += "; baselines " + ", ".join(sorted(BASELINES))
+    return text
+
+
+def _learner(name: str, options: dict, *, baselines: bool = False):
     if name not in LEARNERS:
-        known = sorted(LEARNERS) or ["(none installed)"]
-        raise CliError(f"unknown model {name!r}; choose one of {', '.join(known)}")
+        raise CliError(f"unknown model {name!r}; choose one of: {_known_models(baselines=baselines)}")
     import importlib
 
     path, fixed, _ = LEARNERS[name]
@@ -73,7 +95,7 @@ def _estimator(name: str, options: dict, random_state: int = 0):
         from .compare import baselines
 
         return baselines(random_state)[BASELINES[name]]
-    return _learner(name, options)
+    return _learner(name, options, baselines=True)
 
 
 def _read_csv(path: str, target: str | None = None):
@@ -106,9 +128,7 @@ def cmd_fit(args) -> int:
     est.fit(X, y)
     print(est)
     print(f"\ntraining accuracy: {est.score(X, y):.4f}")
-    cert = getattr(est, "certificate_", None)
-    if cert:
-        print(f"certificate: {cert}")
+    print(f"certificate: {est.certificate_}")
     if args.save:
         est.save(args.save, metadata={"target": args.target})
         print(f"saved to {args.save}")
@@ -226,6 +246,53 @@ def cmd_demo(args) -> int:
     return 0
 
 
+def _warmup_data(seed: int = 0):
+    """A small mixed frame (numbers, categories, missing values) and labels."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    n = 80
+    X = pd.DataFrame({"a": rng.integers(0, 6, n).astype(float), "b": rng.choice(["x", "y", "z"], n),
+                      "c": rng.random(n)})
+    X.loc[::9, "c"] = np.nan
+    y = ((X["a"] > 2) ^ (X["b"] == "x") ^ (rng.random(n) < 0.1)).astype(int)
+    return X, y
+
+
+#: learner family -> estimator arguments of a small fit that calls every
+#: compiled kernel a fit of that learner calls
+WARMUP = {
+    "corels": {"c": 0.05, "max_card": 2},
+    "frl": {"n_iter": 30, "min_support": 0.05, "random_state": 0},
+    "softfrl": {"n_iter": 30, "min_support": 0.05, "random_state": 0},
+    "cg-dnf": {"max_complexity": 8, "max_literals": 3},
+}
+
+
+def cmd_compile(args) -> int:
+    import time
+    import warnings
+
+    names = [n.strip() for n in args.learners.split(",")] if args.learners else list(WARMUP)
+    unknown = [n for n in names if n not in WARMUP]
+    if unknown:
+        raise CliError(f"cannot compile {unknown[0]!r}; choose from {', '.join(WARMUP)}")
+    X, y = _warmup_data()
+    for name in names:
+        start = time.process_time()
+        est = _learner(name, WARMUP[name])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est.fit(X, y)
+        print(f"{name}: {time.process_time() - start:.1f} CPU s")
+    import numba
+
+    where = numba.config.CACHE_DIR or "__pycache__ beside the installed rulekit sources"
+    print(f"compiled kernels are cached in {where}")
+    return 0
+
+
 def cmd_datasets(args) -> int:
     width = max(len(n) for n in datasets.DATASETS)
     for name, (desc, source) in datasets.DATASETS.items():
@@ -240,21 +307,20 @@ def _add_data_arguments(p):
     p.add_argument("--target", required=True, help="name of the label column")
 
 
+class _Renamed(argparse.Action):
+    """An option spelling of rulekit 0.1 that was renamed: fail naming the new one."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(f"{option_string} was renamed {RENAMED[option_string]} "
+                     "(no two options differ only by case)")
+
+
 def _add_model_options(p):
     g = p.add_argument_group("model options (used by the learners that have them)")
-    g.add_argument("--c", type=float, help="CORELS: penalty per rule")
-    g.add_argument("--max-card", dest="max_card", type=int, help="most conditions per mined antecedent")
-    g.add_argument("--min-support", dest="min_support", type=float, help="mining support threshold in (0, 1]")
-    g.add_argument("--n-thresholds", dest="n_thresholds", type=int, help="quantile thresholds per numeric column")
-    g.add_argument("--time-limit", dest="time_limit", type=float, help="search time limit in seconds")
-    g.add_argument("--max-nodes", dest="max_nodes", type=int, help="CORELS: node limit")
-    g.add_argument("--random-state", dest="random_state", type=int, help="seed")
-    g.add_argument("--w", type=float, help="FRL: weight of a missed positive")
-    g.add_argument("--C", dest="C", type=float, help="FRL: penalty per rule")
-    g.add_argument("--C1", dest="C1", type=float, help="softly falling FRL: monotonicity penalty")
-    g.add_argument("--n-iter", dest="n_iter", type=int, help="FRL: Monte-Carlo iterations")
-    g.add_argument("--max-complexity", dest="max_complexity", type=int, help="column generation: clause+literal budget")
-    g.add_argument("--max-literals", dest="max_literals", type=int, help="column generation: literals per clause")
+    for name, (flag, kind, text) in OPTIONS.items():
+        g.add_argument(flag, dest=name, type=kind, help=text, metavar=flag[2:].upper().replace("-", "_"))
+    for old in RENAMED:
+        g.add_argument(old, action=_Renamed, help=argparse.SUPPRESS)
     g.add_argument("-v", "--verbose", type=int, default=0, help="progress on stderr (0 = quiet)")
 
 
@@ -265,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("fit", help="learn a model from a CSV file and print it")
     _add_data_arguments(p)
-    p.add_argument("--model", required=True, help="learner: " + ", ".join(sorted(LEARNERS) or ["(none yet)"]))
+    p.add_argument("--model", required=True, help="learner: " + ", ".join(sorted(LEARNERS)))
     p.add_argument("--save", help="write the fitted model to this JSON file")
     _add_model_options(p)
     p.set_defaults(func=cmd_fit)
@@ -279,7 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("compare", help="cross-validate several models on a CSV file")
     _add_data_arguments(p)
     p.add_argument("--models", required=True,
-                   help="comma-separated: " + ", ".join(sorted(LEARNERS) + sorted(BASELINES)))
+                   help="comma-separated " + _known_models(baselines=True))
     p.add_argument("--cv", type=int, default=5, help="number of stratified folds (default 5)")
     p.add_argument("--n-jobs", dest="n_jobs", type=int, default=None, help="parallel fits")
     p.add_argument("--plot", help="save accuracy-vs-size plot to this PNG file")
@@ -290,15 +356,50 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("dataset", nargs="?", default="compas", help="one of: " + ", ".join(DEMOS))
     p.set_defaults(func=cmd_demo)
 
+    p = sub.add_parser("compile", help="compile the learners' numba kernels into the on-disk cache",
+                       description="Fit each learner once on a small generated problem, so numba "
+                       "compiles its kernels and caches the machine code on disk: later processes "
+                       "load it instead of compiling (about 10 CPU s per learner on a first fit).")
+    p.add_argument("--learners", help="comma-separated, default all: " + ", ".join(WARMUP))
+    p.set_defaults(func=cmd_compile)
+
     p = sub.add_parser("datasets", help="list the bundled datasets")
     p.set_defaults(func=cmd_datasets)
     return parser
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """Warnings as one line on stderr, without the source path and code line."""
+    text = str(message).splitlines()[0] if str(message) else ""
+    print(f"rulekit: warning: {category.__name__}: {text}", file=file or sys.stderr)
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader of stdout went away (``rulekit demo | head``): stop quietly.
+
+    Later writes, including the interpreter's last flush, go to /dev/null;
+    the exit status is the one a tool killed by SIGPIPE has (128 + 13).
+    """
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 141
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    import warnings
+
+    shown = warnings.showwarning
+    warnings.showwarning = _show_warning
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        return status
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
     except (CliError, ValueError, TypeError, OSError, ImportError) as exc:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         print(f"rulekit: error: {message}", file=sys.stderr)
@@ -306,6 +407,8 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("rulekit: interrupted", file=sys.stderr)
         return 130
+    finally:
+        warnings.showwarning = shown
 
 
 if __name__ == "__main__":

@@ -5,12 +5,19 @@ same stratified folds and reports, per model, the mean and standard error of
 each score, the model size in rules and conditions (decision trees are read
 as one rule per leaf), the fit time and, for rulekit learners, the search
 certificate.  Folds run through scikit-learn's ``cross_validate`` inside
-joblib, so ``n_jobs`` parallelises over every (model, fold) pair and any
-joblib backend works — for a cluster::
+joblib, so ``n_jobs`` parallelises over every (model, fold) pair and a joblib
+backend takes them to a cluster (``pip install 'rulekit[distributed]'``;
+docs/distributed.md says what travels to the workers)::
 
+    from distributed import Client
     from joblib import parallel_config
-    with parallel_config(backend="dask"):          # or "ray"
-        comparison = compare_models(models, X, y, n_jobs=-1)
+
+    client = Client("tcp://scheduler-host:8786")
+    with parallel_config(backend="dask"):
+        comparison = compare_models(models, X, y, n_jobs=-1, refit=False)
+
+The table is the one a local run gives (tests/test_distributed.py checks it
+on a two-process cluster): folds are drawn once from ``random_state``.
 """
 
 from __future__ import annotations
@@ -136,17 +143,25 @@ def baselines(random_state=0) -> dict:
 class Comparison:
     """Result of :func:`compare_models`.
 
+    ``print(comparison)`` shows the table (score means with their standard
+    errors, sizes, fit time, certificate); ``to_markdown()`` gives it as
+    Markdown; ``plot()`` draws score against size.
+
     Attributes
     ----------
     table : DataFrame
         One row per model: ``<score>_mean``/``<score>_se`` for each score,
         ``n_rules``, ``n_conditions`` (fold means), ``fit_time`` (mean
         seconds per fold), ``certificate`` (rulekit learners: how many folds
-        were certified optimal, or the largest gap).
+        ended with each certificate status, and the largest gap where a
+        fold has a bound but no proof).
     folds : DataFrame
-        One row per (model, fold) with the raw scores and sizes.
+        One row per (model, fold) with the raw scores, sizes and the
+        certificate's ``status`` and ``gap``.
     models : dict
         Each model refitted on all the data (empty when ``refit=False``).
+    scoring : tuple of str
+        The scores, in the order of the table's columns.
     """
 
     table: pd.DataFrame
@@ -154,10 +169,43 @@ class Comparison:
     models: dict = field(default_factory=dict)
     scoring: tuple = ()
 
+    def _display(self, digits: int = 3) -> pd.DataFrame:
+        """The table as strings: ``mean ± se`` per score, sizes as counts."""
+        out = pd.DataFrame(index=self.table.index)
+        for s in self.scoring:
+            mean, se = self.table[f"{s}_mean"], self.table[f"{s}_se"]
+            out[s] = [_fmt(m, digits) + ("" if math.isnan(e) else f" ± {e:.{digits}f}")
+                      for m, e in zip(mean, se)]
+        for col in ("n_rules", "n_conditions"):
+            out[col] = [_fmt_size(v) for v in self.table[col]]
+        out["fit_time"] = [_fmt_seconds(v) for v in self.table["fit_time"]]
+        out["certificate"] = self.table["certificate"]
+        return out
+
+    def __str__(self) -> str:
+        n_folds = self.folds["fold"].nunique() if "fold" in self.folds else 0
+        head = f"Comparison of {len(self.table)} models on {n_folds} cross-validation folds"
+        return head + "\n" + self._display().to_string(index_names=False)
+
+    def __repr__(self) -> str:
+        n_folds = self.folds["fold"].nunique() if "fold" in self.folds else 0
+        return (f"<Comparison: {len(self.table)} models ({', '.join(map(str, self.table.index))}), "
+                f"{n_folds} folds, scoring {', '.join(self.scoring)}"
+                f"{', refitted' if self.models else ''}>")
+
+    def _repr_markdown_(self) -> str:  # notebooks show the table
+        return self.to_markdown()
+
     def to_markdown(self, digits: int = 3) -> str:
-        """The table as GitHub Markdown (no extra dependency)."""
+        """The table as GitHub Markdown (no extra dependency).
+
+        Scores with ``digits`` decimals, rule and condition counts as whole
+        numbers from 100 on (one decimal below: they are fold means), fit
+        times with three significant digits.
+        """
         frame = self.table.reset_index()
-        cells = [[_fmt(v, digits) for v in row] for row in frame.itertuples(index=False)]
+        cells = [[_fmt_cell(col, v, digits) for col, v in zip(frame.columns, row)]
+                 for row in frame.itertuples(index=False)]
         header = list(frame.columns)
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(row) + " |" for row in cells]
@@ -190,6 +238,27 @@ def _fmt(v, digits):
     return str(v)
 
 
+def _fmt_size(v) -> str:
+    """A fold-mean count: ``4``, ``4.2``, ``208,813``; empty for no size."""
+    if v is None or math.isnan(v):
+        return ""
+    if float(v).is_integer() or abs(v) >= 100:
+        return f"{round(v):,}"
+    return f"{v:.1f}"
+
+
+def _fmt_seconds(v) -> str:
+    return "" if v is None or math.isnan(v) else f"{v:.3g}"
+
+
+def _fmt_cell(column: str, v, digits: int) -> str:
+    if column in ("n_rules", "n_conditions"):
+        return _fmt_size(v)
+    if column == "fit_time":
+        return _fmt_seconds(v)
+    return _fmt(v, digits)
+
+
 def _fold_task(name, estimator, X, y, train, test, scoring):
     out = cross_validate(
         estimator, X, y, cv=[(train, test)], scoring=list(scoring),
@@ -206,24 +275,41 @@ def _fold_task(name, estimator, X, y, train, test, scoring):
     return row
 
 
+#: How the certificate column names each status.
+_STATUS_WORDS = {
+    "optimal": "optimal", "optimal_relative": "optimal (relative)", "feasible": "feasible",
+    "time_limit": "time limit", "node_limit": "node limit", "memory_limit": "memory limit",
+    "interrupted": "interrupted", "heuristic": "heuristic", "infeasible": "infeasible",
+}
+
+
 def _certificate_summary(rows: pd.DataFrame) -> str:
     """What the folds' certificates prove, in a few words.
 
-    ``optimal 5/5`` (every fold proved), ``optimal 3/5, max gap 0.004`` (the
-    others stopped with a bound), ``heuristic`` (a search that proves nothing);
-    a gap is shown only where a fold had a bound.
+    How many folds ended with each status, in the order of
+    :data:`rulekit.certificate.STATUSES` (``optimal 5/5``; ``optimal 3/5, time
+    limit 2/5``; ``heuristic 5/5`` for a search that proves nothing), then the
+    largest gap over the unproved folds that have a lower bound, and how many
+    unproved, non-heuristic folds have none.  Nothing is said about a fold
+    beyond what its certificate states.
     """
+    from .certificate import STATUSES
+
     statuses = rows["status"].dropna()
     if statuses.empty:
         return ""
-    if (statuses == "heuristic").all():
-        return "heuristic"
-    proved = int(statuses.isin(["optimal", "optimal_relative"]).sum())
-    word = "optimal" if (statuses != "optimal_relative").all() else "optimal (relative)"
-    text = f"{word} {proved}/{len(statuses)}"
-    gaps = pd.to_numeric(rows["gap"], errors="coerce").dropna()
-    if proved < len(statuses) and not gaps.empty and gaps.max() > 0:
-        text += f", max gap {gaps.max():.4g}"
+    n = len(statuses)
+    counts = statuses.value_counts()
+    parts = [f"{_STATUS_WORDS.get(s, s)} {counts[s]}/{n}" for s in STATUSES if s in counts]
+    text = ", ".join(parts)
+    unproved = rows[rows["status"].notna() & ~rows["status"].isin(["optimal", "optimal_relative"])]
+    gaps = pd.to_numeric(unproved["gap"], errors="coerce")
+    if gaps.notna().any():
+        top = gaps.max()
+        text += f"; max gap {top:,.0f}" if top >= 1000 else f"; max gap {top:.3g}"
+    unbounded = int((gaps.isna() & ~unproved["status"].isin(["heuristic", "infeasible"])).sum())
+    if unbounded:
+        text += f"; no bound in {unbounded}/{n}"
     return text
 
 

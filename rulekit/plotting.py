@@ -38,8 +38,20 @@ def _figure(ax, **kwargs):
     return ax.figure, ax
 
 
+def _count_text(v: float) -> str:
+    return f"{round(v):,}" if v >= 100 or float(v).is_integer() else f"{v:.1f}"
+
+
 def plot_comparison(comparison, *, score=None, size="n_conditions", ax=None):
-    """Score against model size, one point per model, Pareto front joined.
+    """Score against model size, one point per model, the Pareto front ringed and joined.
+
+    Each model has its own colour and marker, named in a legend beside the
+    axes (with its size), so names never overlap however close the points
+    are.  Models without a rule size (logistic regression...) are dotted
+    horizontal lines at their score.  The size axis starts at 0; it turns
+    logarithmic above 1 (linear from 0 to 1) when the sizes span more than
+    a factor of 50, so a forest of 10^5 conditions and a list of 5 are both
+    readable.
 
     Parameters
     ----------
@@ -56,28 +68,36 @@ def plot_comparison(comparison, *, score=None, size="n_conditions", ax=None):
     """
     score = score or f"{comparison.scoring[0]}_mean"
     table = comparison.table
-    fig, ax = _figure(ax, figsize=(6.5, 4.5))
-    sized = table.dropna(subset=[size])
+    fig, ax = _figure(ax, figsize=(8.5, 4.5))
+    sized = table.dropna(subset=[size, score])
     se_col = score.replace("_mean", "_se")
-    yerr = sized[se_col] if se_col in sized else None
-    ax.errorbar(sized[size], sized[score], yerr=yerr, fmt="o", color="tab:blue", capsize=3, label="models")
-    for name, row in sized.iterrows():
-        ax.annotate(name, (row[size], row[score]), textcoords="offset points", xytext=(5, 4), fontsize=8)
+    markers = "osD^v<>pPhX*"
+    for k, (name, row) in enumerate(sized.iterrows()):
+        err = row[se_col] if se_col in sized and np.isfinite(row[se_col]) else None
+        ax.errorbar(row[size], row[score], yerr=err, fmt=markers[k % len(markers)], color=f"C{k % 10}",
+                    ms=7, capsize=3, label=f"{name} ({_count_text(row[size])})")
     front = comparison.pareto_front(score, size)
     if front:
         pts = sized.loc[front].sort_values(size)
-        ax.step(pts[size], pts[score], where="post", color="tab:red", lw=1.5, label="Pareto front")
-        ax.plot(pts[size], pts[score], "o", mfc="none", mec="tab:red", ms=11)
-    unsized = table[table[size].isna()]
-    for name, row in unsized.iterrows():  # black boxes: a horizontal reference line
-        ax.axhline(row[score], ls=":", color="gray", lw=1)
-        ax.annotate(f"{name} (no rule size)", (0.01, row[score]), xycoords=("axes fraction", "data"),
-                    fontsize=8, color="gray", va="bottom")
-    if len(sized) and sized[size].max() > 50 * max(sized[size].min(), 1):
-        ax.set_xscale("symlog")
+        ax.step(pts[size], pts[score], where="post", color="black", lw=1, alpha=0.6, zorder=0)
+        ax.plot(pts[size], pts[score], "o", mfc="none", mec="black", ms=15, mew=1.2,
+                label="Pareto front")
+    styles = [":", "--", "-.", (0, (1, 3))]
+    unsized = table[table[size].isna()].dropna(subset=[score])
+    for k, (name, row) in enumerate(unsized.iterrows()):  # black boxes: reference lines
+        ax.axhline(row[score], ls=styles[k % len(styles)], color="gray", lw=1.2,
+                   label=f"{name} (no rule size)")
+    sizes = sized[size].to_numpy(dtype=float)
+    top = float(sizes.max()) if sizes.size else 1.0
+    if sizes.size and top > 50 * max(float(sizes.min()), 1.0):
+        ax.set_xscale("symlog", linthresh=1.0)
+        ax.set_xlim(0, top * 2.5)  # half a decade of room right of the largest model
+    else:
+        ax.set_xlim(0, top * 1.1 + 1)
     ax.set_xlabel("conditions in the model" if size == "n_conditions" else "rules in the model")
     ax.set_ylabel(score.replace("_mean", "").replace("_", " ") + " (cross-validated)")
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, frameon=False,
+              title="model (size)", title_fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig
@@ -222,6 +242,12 @@ def plot_corels_ablation(ablation, *more, **kwargs):
 def plot_falling_rule_list(model, *, ax=None, max_label=48):
     """A falling rule list as horizontal bars of each rule's stated probability.
 
+    Bars are coloured by what the rule predicts (a legend names both
+    classes); for a fitted estimator a dashed line marks the decision
+    threshold ``1/(1+w)``: rules whose bar passes it predict the positive
+    class.  Each bar is annotated with its probability and how many of the
+    training rows it captured are positive.
+
     Parameters
     ----------
     model : RuleList or a fitted (Soft)FallingRuleListClassifier
@@ -234,21 +260,38 @@ def plot_falling_rule_list(model, *, ax=None, max_label=48):
     matplotlib.figure.Figure
     """
     rl = getattr(model, "model_", model)
-    probs = rl.rule_probabilities()[:, -1]
+    classes = list(rl.classes)
+    positive = getattr(model, "positive_class_", classes[-1])
+    k_pos = classes.index(positive)
+    probs = rl.rule_probabilities()[:, k_pos]
     rules = [*rl.rules, rl.default]
     labels = [" and ".join(rl.condition_text(j) for j in r.conditions) or "else" for r in rules]
     labels = [t if len(t) <= max_label else t[: max_label - 1] + "…" for t in labels]
-    fig, ax = _figure(ax, figsize=(8, 0.5 * len(rules) + 1.5))
+    fig, ax = _figure(ax, figsize=(8.5, 0.5 * len(rules) + 1.8))
     pos = np.arange(len(rules))
-    ax.barh(pos, probs, color=["tab:red"] * (len(rules) - 1) + ["tab:gray"])
+    says_positive = np.array([r.prediction == positive for r in rules])
+    colors = np.where(says_positive, "tab:red", "tab:gray")
+    ax.barh(pos, probs, color=colors)
+    threshold = getattr(model, "threshold_", None)
     for k, r in enumerate(rules):
-        neg, pos_count = (r.counts[0], r.counts[-1]) if len(r.counts) == 2 else (None, None)
-        note = f"{probs[k]:.2f}" + (f"  ({pos_count}+ / {neg}-)" if neg is not None else "")
-        ax.annotate(note, (probs[k], k), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8)
+        note = f"{probs[k]:.2f}"
+        if sum(r.counts):
+            note += f"  ({r.counts[k_pos]:,} of {sum(r.counts):,} rows)"
+        at = probs[k] if threshold is None else max(probs[k], threshold)  # clear of the line
+        ax.annotate(note, (at, k), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8)
     ax.set_yticks(pos, labels)
     ax.invert_yaxis()
-    ax.set_xlim(0, min(1.0, probs.max() * 1.35 + 0.05))
-    ax.set_xlabel(f"P({rl.classes[-1]})")
+    ax.set_xlim(0, min(1.0, probs.max() * 1.45 + 0.05))
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color="tab:red", label=f"rule predicts {positive}"),
+               Patch(color="tab:gray", label="rule predicts " + " / ".join(
+                   str(c) for c in classes if c != positive))]
+    if threshold is not None:
+        handles.append(ax.axvline(threshold, color="black", ls="--", lw=1,
+                                  label=f"threshold 1/(1+w) = {threshold:.3g}"))
+    ax.legend(handles=handles, loc="lower right", fontsize=8)
+    ax.set_xlabel(f"stated probability of {positive}")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     return fig
@@ -294,6 +337,13 @@ def plot_candidate_sizes(result, *, max_depth=6, ax=None):
 def plot_colgen_trace(result, *, ax=None):
     """Restricted-master LP value and lower bound per column-generation round.
 
+    The lower bound of a round exists only when that round's pricing was
+    exact (it proved how negative a reduced cost can be); rounds priced by
+    the beam heuristic have none.  Each round's bound is a square, the best
+    bound so far a dashed step line from the first round that had one, and
+    the certificate's final lower bound a horizontal line.  When no round
+    had a bound the legend says so.
+
     Parameters
     ----------
     result : ColGenResult or fitted BooleanRuleCGClassifier
@@ -307,15 +357,29 @@ def plot_colgen_trace(result, *, ax=None):
     it = np.array([r.iteration for r in trace], dtype=float)
     rmlp = np.array([r.rmlp for r in trace], dtype=float)
     bound = np.array([np.nan if r.bound is None else r.bound for r in trace], dtype=float)
-    fig, ax = _figure(ax, figsize=(7, 4.5))
-    ax.plot(it, rmlp, "o-", color="tab:blue", label="restricted master LP")
-    if np.isfinite(bound).any():
-        ax.plot(it, np.fmax.accumulate(np.where(np.isfinite(bound), bound, -np.inf)), "s--",
-                color="tab:orange", label="best lower bound")
+    fig, ax = _figure(ax, figsize=(7.5, 4.5))
+    ax.plot(it, rmlp, "o-", color="tab:blue", ms=4, label="restricted master LP")
+    known = np.isfinite(bound)
+    if known.any():
+        best = np.fmax.accumulate(np.where(known, bound, -np.inf))
+        first = int(np.argmax(known))
+        ax.step(it[first:], best[first:], where="post", ls="--", color="tab:orange",
+                label="best lower bound so far")
+        ax.plot(it[known], bound[known], "s", color="tab:orange", ms=6, mfc="none",
+                label="lower bound of the round")
+    final_bound = getattr(res, "lower_bound", None)
+    if final_bound is not None:
+        ax.axhline(final_bound, color="tab:orange", lw=1, alpha=0.6,
+                   label=f"certified lower bound ({final_bound:g})")
+    if not known.any() and final_bound is None:
+        ax.plot([], [], " ", label="no lower bound: no round priced exactly")
     if getattr(res, "objective", None) is not None:
-        ax.axhline(res.objective, color="tab:green", ls=":", label="final rule set (integer)")
-    ax.set_xlabel("iteration")
+        ax.axhline(res.objective, color="tab:green", ls=":", label=f"final rule set, integer ({res.objective:g})")
+    ax.set_xlabel("column-generation round")
     ax.set_ylabel("Hamming loss")
+    status = getattr(res, "status", None)
+    if status is not None:
+        ax.set_title(f"column generation: status {status}", fontsize=10)
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()

@@ -47,7 +47,7 @@ def compas_csv(tmp_path_factory):
 def test_fit_save_predict_round_trip(compas_csv, tmp_path):
     csv_path = compas_csv
     model = tmp_path / "model.json"
-    out = run("fit", str(csv_path), "--target", "outcome", "--model", "corels", "--c", "0.01",
+    out = run("fit", str(csv_path), "--target", "outcome", "--model", "corels", "--corels-c", "0.01",
               "--n-thresholds", "4", "--save", str(model))
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("if ") and "certificate: optimal: objective" in out.stdout
@@ -108,3 +108,106 @@ def test_predict_rejects_foreign_json(csv_path, tmp_path):
 def test_help_on_every_command(command):
     out = run(command, "--help")
     assert out.returncode == 0 and "usage: rulekit" in out.stdout
+
+
+def test_no_two_options_differ_only_by_case():
+    from rulekit.cli import build_parser
+
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if a.choices and isinstance(a.choices, dict)]
+    for name, command in sub.choices.items():
+        flags = [f for a in command._actions if a.help != "==SUPPRESS==" for f in a.option_strings]
+        lowered = [f.lower() for f in flags]
+        assert len(set(lowered)) == len(lowered), (name, flags)
+
+
+@pytest.mark.parametrize("old,new", [("--c", "--corels-c"), ("--C", "--frl-c"), ("--C1", "--frl-c1")])
+def test_renamed_options_name_their_new_spelling(csv_path, old, new):
+    out = run("fit", str(csv_path), "--target", "outcome", "--model", "frl", old, "0.01")
+    assert out.returncode == 2
+    assert f"{old} was renamed {new}" in out.stderr
+
+
+def test_frl_penalty_option_reaches_the_estimator(csv_path):
+    out = run("fit", str(csv_path), "--target", "outcome", "--model", "frl", "--frl-c", "0.05",
+              "--n-iter", "50", "--random-state", "0")
+    assert out.returncode == 0, out.stderr
+    # the certificate line reads the Certificate: FRL's search proves nothing
+    assert "certificate: heuristic: objective" in out.stdout
+    from rulekit.cli import _learner
+
+    assert _learner("frl", {"C": 0.05}).C == 0.05
+
+
+def test_unknown_compare_model_lists_learners_and_baselines(csv_path):
+    from rulekit.cli import BASELINES, LEARNERS
+
+    out = run("compare", str(csv_path), "--target", "outcome", "--models", "corels,foo")
+    assert out.returncode == 2 and "unknown model 'foo'" in out.stderr
+    for name in [*LEARNERS, *BASELINES]:
+        assert name in out.stderr
+
+
+def test_warnings_are_one_clean_line(compas_csv):
+    out = run("fit", str(compas_csv), "--target", "outcome", "--model", "corels",
+              "--corels-c", "0.001", "--max-nodes", "200")
+    assert out.returncode == 0, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert lines == [l for l in lines if l.startswith("rulekit: warning: ConvergenceWarning: ")]
+    assert len(lines) == 1 and ".py" not in out.stderr
+
+
+def test_a_closed_pipe_ends_quietly():
+    """Like ``rulekit datasets | head -1``: the reader is gone before we write."""
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        out = subprocess.run([sys.executable, "-m", "rulekit.cli", "datasets"], stdout=write_end,
+                             stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert out.stderr == ""
+    assert out.returncode == 141  # as a tool killed by SIGPIPE
+
+
+CHECK_CACHE = """
+import importlib, warnings
+from numba.core.registry import CPUDispatcher
+from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier,
+                     SoftFallingRuleListClassifier)
+from rulekit.datasets import load_compas, load_tictactoe
+warnings.simplefilter("ignore")
+X, y = load_compas(return_X_y=True)
+X, y = X.iloc[::4], y.iloc[::4]
+CorelsClassifier(c=0.01, n_thresholds=4).fit(X, y)
+FallingRuleListClassifier(n_iter=40).fit(X, y)
+SoftFallingRuleListClassifier(n_iter=40).fit(X, y)
+X, y = load_tictactoe(return_X_y=True)
+BooleanRuleCGClassifier(max_complexity=16, max_literals=3).fit(X, y)
+for name in ("rulekit.bitset", "rulekit.corels._kernels", "rulekit.frl._kernels", "rulekit.colgen._enum"):
+    hits = misses = 0
+    for f in vars(importlib.import_module(name)).values():
+        if isinstance(f, CPUDispatcher):  # kernels called from Python (inner ones are compiled in)
+            hits += sum(f.stats.cache_hits.values())
+            misses += sum(f.stats.cache_misses.values())
+    print(name, hits, misses)
+"""
+
+
+def test_compile_fills_the_cache_later_processes_load(tmp_path):
+    """After `rulekit compile`, a new process fits every learner without compiling a kernel."""
+    import os
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    out = subprocess.run([sys.executable, "-m", "rulekit.cli", "compile"], env=env,
+                         capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr
+    assert "corels:" in out.stdout and str(tmp_path / "numba") in out.stdout
+    later = subprocess.run([sys.executable, "-c", CHECK_CACHE], env=env, capture_output=True,
+                           text=True, timeout=900)
+    assert later.returncode == 0, later.stderr[-3000:]
+    counts = {name: (int(h), int(m)) for name, h, m in (line.split() for line in later.stdout.splitlines())}
+    assert all(m == 0 for _, m in counts.values()), counts  # nothing compiled again
+    assert counts["rulekit.corels._kernels"][0] > 0 and counts["rulekit.frl._kernels"][0] > 0, counts

@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -113,6 +115,69 @@ def test_comparison_plot_returns_a_figure(data):
     fig = comp.plot()
     ax = fig.axes[0]
     assert ax.get_xlabel() == "conditions in the model"
-    labels = [t.get_text() for t in ax.texts]
-    assert "tree" in labels and any("logreg" in s for s in labels)
-    assert "Pareto front" in [t.get_text() for t in ax.get_legend().get_texts()]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any(s.startswith("tree (") for s in labels)
+    assert "logreg (no rule size)" in labels and "Pareto front" in labels
+
+
+def _folds(*certs):
+    """A folds frame as compare_models builds it, from (status, gap) pairs."""
+    return pd.DataFrame({"status": [c[0] for c in certs], "gap": [c[1] for c in certs]})
+
+
+@pytest.mark.parametrize("certs,expected", [
+    ([("optimal", 0.0)] * 3, "optimal 3/3"),
+    ([("heuristic", None)] * 5, "heuristic 5/5"),
+    ([("optimal", 0.0), ("time_limit", 0.004), ("time_limit", 0.01)], "optimal 1/3, time limit 2/3; max gap 0.01"),
+    ([("feasible", 2.0), ("time_limit", None)], "feasible 1/2, time limit 1/2; max gap 2; no bound in 1/2"),
+    ([("optimal_relative", 0.0), ("heuristic", None)], "optimal (relative) 1/2, heuristic 1/2"),
+    ([("time_limit", 2470.4)], "time limit 1/1; max gap 2,470"),
+    ([(None, None)] * 2, ""),
+])
+def test_certificate_column_states_only_what_the_folds_prove(certs, expected):
+    from rulekit.compare import _certificate_summary
+
+    assert _certificate_summary(_folds(*certs)) == expected
+
+
+def test_heuristic_learner_is_never_called_optimal(data):
+    from rulekit import FallingRuleListClassifier
+
+    X, y = data
+    comp = compare_models({"frl": FallingRuleListClassifier(n_iter=100, random_state=0)}, X, y, cv=3,
+                          refit=False)
+    statuses = set(comp.folds["status"])
+    text = comp.table.loc["frl", "certificate"]
+    assert statuses <= {"heuristic", "optimal_relative"}
+    if statuses == {"heuristic"}:
+        assert text == "heuristic 3/3"
+    assert "gap" not in text  # no fold of a Monte-Carlo search has a bound
+
+
+def test_markdown_sizes_are_counts_not_long_decimals():
+    X, y = load_tictactoe(return_X_y=True)
+    X, y = X.iloc[::4], y.iloc[::4]
+    forest = baselines()["random forest"].set_params(randomforestclassifier__n_estimators=30)
+    comp = compare_models({"rf": forest, "cart": baselines()["CART depth 4"]}, X, y, cv=3, refit=False)
+    assert comp.table.loc["rf", "n_rules"] > 100  # hundreds of leaves: printed as a count
+    row = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+           for line in comp.to_markdown().splitlines()[2:]}
+    header = [c.strip() for c in comp.to_markdown().splitlines()[0].split("|")[2:-1]]
+    rf = dict(zip(header, row["rf"]))
+    assert re.fullmatch(r"\d{1,3}(,\d{3})*", rf["n_rules"]), rf["n_rules"]
+    assert re.fullmatch(r"\d{1,3}(,\d{3})*", rf["n_conditions"]), rf["n_conditions"]
+    cart = dict(zip(header, row["cart"]))
+    assert re.fullmatch(r"\d+(\.\d)?", cart["n_rules"]), cart["n_rules"]
+    assert re.fullmatch(r"0\.\d{3}", rf["accuracy_mean"])
+
+
+def test_printing_a_comparison_is_short(data):
+    X, y = data
+    comp = compare_models(models(), X, y, cv=4)
+    text = str(comp)
+    lines = text.splitlines()
+    assert len(lines) == 2 + len(models())  # title, header, one line per model
+    assert "Pipeline" not in text and "DecisionTreeClassifier" not in text
+    assert lines[2].split()[0] == "tree" and " ± " in lines[2]
+    short = repr(comp)
+    assert short.startswith("<Comparison: 2 models (tree, logreg), 4 folds") and "\n" not in short

@@ -8,10 +8,13 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
+import pandas as pd
+
 from rulekit import BooleanRuleCGClassifier, FallingRuleListClassifier
+from rulekit.compare import Comparison
 from rulekit.corels import BOUNDS, search
 from rulekit.datasets import load_corels_compas, load_tictactoe
-from rulekit.plotting import (corels_ablation, plot_candidate_sizes, plot_colgen_trace,
+from rulekit.plotting import (corels_ablation, plot_candidate_sizes, plot_colgen_trace, plot_comparison,
                               plot_corels_ablation, plot_corels_trace, plot_falling_rule_list)
 
 
@@ -55,6 +58,14 @@ def test_falling_rule_list_bars_and_candidate_sizes():
     heights = [p.get_width() for p in ax.patches]
     assert heights == sorted(heights, reverse=True)  # falling
     assert len(ax.texts) == len(ax.patches)
+    # a legend says what the colours mean and where the decision threshold is
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[:2] == ["rule predicts 1", "rule predicts 0"]
+    assert legend[2] == f"threshold 1/(1+w) = {est.threshold_:.3g}"
+    (line,) = [l for l in ax.lines if l.get_label().startswith("threshold")]
+    assert np.allclose(line.get_xdata(), est.threshold_)
+    reds = [p.get_width() for p in ax.patches if p.get_facecolor()[0] > 0.7 and p.get_facecolor()[1] < 0.3]
+    assert all(w > est.threshold_ for w in reds)  # red bars are the rules that predict 1
     fig2 = plot_candidate_sizes(est)
     assert fig2.axes[0].get_xlabel() == "iteration" and fig2.axes[0].lines
 
@@ -63,7 +74,52 @@ def test_colgen_trace_lines():
     X, y = load_tictactoe(return_X_y=True)
     est = BooleanRuleCGClassifier(max_complexity=32, max_literals=3, time_limit=30).fit(X, y)
     fig = plot_colgen_trace(est)
-    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    assert "restricted master LP" in labels and "final rule set (integer)" in labels
-    rmlp = fig.axes[0].lines[0].get_ydata()
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "restricted master LP" in labels
+    assert f"final rule set, integer ({est.result_.objective:g})" in labels
+    rmlp = ax.lines[0].get_ydata()
     assert np.all(np.diff(rmlp) <= 1e-7)  # the master LP never gets worse
+    # the certified bound is a line across the whole plot, not a lone marker
+    bound = est.certificate_.lower_bound
+    assert bound is not None
+    (line,) = [l for l in ax.lines if l.get_label().startswith("certified lower bound")]
+    assert np.allclose(line.get_ydata(), bound) and tuple(line.get_xdata()) == (0, 1)
+
+
+def _comparison(rows):
+    """A Comparison with the given (name, accuracy, se, n_conditions) rows."""
+    table = pd.DataFrame(
+        [{"model": n, "accuracy_mean": a, "accuracy_se": se, "n_rules": c, "n_conditions": c,
+          "fit_time": 1.0, "certificate": ""} for n, a, se, c in rows]).set_index("model")
+    return Comparison(table=table, folds=pd.DataFrame({"fold": [0]}), scoring=("accuracy",))
+
+
+@pytest.mark.parametrize("rows", [
+    # tutorial 5's mix: a model without a size and a forest of 10^5 conditions
+    [("CORELS", 0.70, 0.01, 3.0), ("falling rule list", 0.69, 0.01, 9.4), ("DNF (colgen)", 0.71, 0.01, 11.2),
+     ("CART depth 4", 0.71, 0.01, 52.0), ("random forest", 0.73, 0.01, 208812.8),
+     ("logistic regression", 0.72, 0.01, np.nan)],
+    # small sizes only, one of them the empty model
+    [("empty", 0.55, 0.02, 0.0), ("list", 0.68, 0.02, 4.0), ("tree", 0.70, 0.02, 30.0)],
+])
+def test_comparison_plot_is_readable(rows):
+    fig = plot_comparison(_comparison(rows))
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    lo, hi = ax.get_xlim()
+    sizes = [r[3] for r in rows if np.isfinite(r[3])]
+    assert lo == 0 and hi > max(sizes)  # no negative sizes, nothing on the right edge
+    for _, acc, _, size in rows:
+        if np.isfinite(size):
+            ylo, yhi = ax.get_ylim()
+            assert ylo < acc < yhi
+    # every model is named once, in a legend that lies inside the figure
+    legend = ax.get_legend()
+    texts = [t.get_text() for t in legend.get_texts()]
+    for name, *_ in rows:
+        assert sum(t.startswith(f"{name} (") for t in texts) == 1
+    box, page = legend.get_window_extent(), fig.bbox
+    assert page.x0 <= box.x0 and box.x1 <= page.x1 + 0.5 and page.y0 <= box.y0 and box.y1 <= page.y1 + 0.5
+    assert not any(t.get_text() for t in ax.texts)  # no free labels to collide
+    assert "208,813" in " ".join(texts) or max(sizes) < 100

@@ -1,6 +1,9 @@
 """Tutorial 1 — a certified rule list on compas, and how to read the certificate.
 
-Run: ``python docs/tutorials/01_corels_compas.py``
+Run: ``python docs/tutorials/01_corels_compas.py`` (about 5 CPU s, plus about
+10 s of one-time compilation on the first CORELS fit after installing; the
+tutorial is small, so its quick mode, ``RULEKIT_TUTORIAL_QUICK=1``, runs the
+same steps).
 
 CORELS searches every rule list over a pool of antecedents and stops only
 when it has *proved* that none is better than the one it returns.  The

@@ -8,9 +8,9 @@ numpy arrays (object dtype where columns are text).  Labels keep their
 original values (``"Bad"``/``"Good"``, ``">50K"``...) so printed rules read
 naturally.
 
-Sources and licences are listed in ``DATASETS`` and in the README of the
-project's data folder; see ``scripts/prepare_datasets.py`` for how each file
-was derived.
+Sources and licences are listed in ``DATASETS`` (and by ``rulekit
+datasets``); ``scripts/prepare_datasets.py`` in the repository shows how each
+file was derived from its source.
 """
 
 # Imports carry a leading underscore so that dir(rulekit.datasets) lists the

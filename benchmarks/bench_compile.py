@@ -1,0 +1,111 @@
+"""What the first fit in a new process costs: numba compilation, cold and warm.
+
+Each case runs in a fresh Python process of an *installed* rulekit (pass the
+interpreter of a virtual environment that did ``pip install .``, not ``-e``)
+and is measured as a whole process: CPU seconds (user + sys) and peak RSS,
+read from the child's resource usage, as ``/usr/bin/time -v`` reports them.
+
+* ``cold``: numba's on-disk cache of the installed package is deleted first
+  (``__pycache__/*.nbi``/``*.nbc`` beside the installed sources, where numba
+  keeps it for a writable install; ``NUMBA_CACHE_DIR`` is unset), so the
+  process compiles every kernel it calls;
+* ``warm``: the same process again, with the cache the cold run wrote.
+
+Usage::
+
+    python benchmarks/bench_compile.py --python /path/to/venv/bin/python [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import tempfile
+from pathlib import Path
+
+#: case -> code run in the fresh process (small data: the fit itself is short)
+CASES = {
+    "import rulekit": "import rulekit",
+    "CORELS": (
+        "from rulekit import CorelsClassifier\n"
+        "from rulekit.datasets import load_compas\n"
+        "X, y = load_compas(return_X_y=True)\n"
+        "CorelsClassifier(c=0.02, max_card=1, n_thresholds=4).fit(X, y)\n"
+    ),
+    "falling rule list": (
+        "from rulekit import FallingRuleListClassifier\n"
+        "from rulekit.datasets import load_compas\n"
+        "X, y = load_compas(return_X_y=True)\n"
+        "FallingRuleListClassifier(n_iter=50, random_state=0).fit(X, y)\n"
+    ),
+    "softly falling rule list": (
+        "from rulekit import SoftFallingRuleListClassifier\n"
+        "from rulekit.datasets import load_compas\n"
+        "X, y = load_compas(return_X_y=True)\n"
+        "SoftFallingRuleListClassifier(n_iter=50, random_state=0).fit(X, y)\n"
+    ),
+    "column generation": (
+        "from rulekit import BooleanRuleCGClassifier\n"
+        "from rulekit.datasets import load_tictactoe\n"
+        "X, y = load_tictactoe(return_X_y=True)\n"
+        "BooleanRuleCGClassifier(max_complexity=32, max_literals=3).fit(X, y)\n"
+    ),
+    "rulekit demo": "from rulekit.cli import main\nmain(['demo'])\n",
+    "rulekit compile (all learners)": "from rulekit.cli import main\nmain(['compile'])\n",
+}
+
+
+def installed_package(python: str) -> Path:
+    out = subprocess.run([python, "-c", "import rulekit, os; print(os.path.dirname(rulekit.__file__))"],
+                         capture_output=True, text=True, check=True, cwd=tempfile.gettempdir())
+    return Path(out.stdout.strip())
+
+
+def clear_cache(package: Path) -> None:
+    for f in [*package.rglob("*.nbi"), *package.rglob("*.nbc")]:
+        f.unlink()
+
+
+def measure(python: str, code: str, env: dict) -> tuple[float, float]:
+    """(CPU seconds, peak RSS in MB) of one fresh process running ``code``."""
+    proc = subprocess.Popen([python, "-c", code], env=env, cwd=tempfile.gettempdir(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"case failed: {code!r}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--python", required=True, help="interpreter of a venv with rulekit installed")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cases", default=",".join(CASES))
+    args = parser.parse_args()
+    package = installed_package(args.python)
+    if "site-packages" not in str(package):
+        raise SystemExit(f"{package} is not an installed copy: use a venv with a plain 'pip install .'")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    print(f"installed rulekit: {package}\n")
+    print("| case | cold CPU s | warm CPU s | compile share | cold peak RSS MB | warm peak RSS MB |")
+    print("|---|---|---|---|---|---|")
+    for name in args.cases.split(","):
+        code = CASES[name]
+        cold, warm = [], []
+        for _ in range(args.repeat):
+            clear_cache(package)
+            cold.append(measure(args.python, code, env))
+            warm.append(measure(args.python, code, env))
+        c_cpu = statistics.median(c for c, _ in cold)
+        w_cpu = statistics.median(c for c, _ in warm)
+        if c_cpu > w_cpu + 1 and not any(package.rglob("*.nbi")):
+            raise SystemExit(f"numba wrote no cache under {package}: is the install read-only?")
+        print(f"| {name} | {c_cpu:.2f} | {w_cpu:.2f} | {c_cpu - w_cpu:.2f} | "
+              f"{statistics.median(r for _, r in cold):.0f} | {statistics.median(r for _, r in warm):.0f} |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
