@@ -72,7 +72,7 @@ def run(A, y, seeds, **kw):
         r = search(A, y, random_state=seed, **kw)
         rows.append(dict(seed=seed, objective=r.objective, rules=len(r.prefix),
                          cpu=cpu_seconds() - c0, wall=time.perf_counter() - t0, result=r,
-                         proof="yes" if r.proved_optimal else ""))
+                         proof="yes" if r.certificate.proved_optimal else ""))
     return rows
 
 
