@@ -22,26 +22,28 @@ from rulekit.models import RuleList, model_from_dict
 from ._brute import objective
 
 
-# scikit-learn's checks at the default parameters (all pass: the checks' data
-# are balanced, so w="balanced" resolves to 1), and at the paper's w=7, where
-# the one check a falling list fails by design (predict thresholds at 1/(1+w),
-# not at 1/2) is declared by the estimator module with its reason and must
-# fail (strict xfail).
+# scikit-learn's checks at the default parameters, with the estimator
+# module's declaration of the checks a falling list fails by design (strict
+# xfail: a declared failure must fail).  At the defaults none is declared:
+# the checks' data are balanced, so w="balanced" resolves to w_ = 1.
 @sklearn_checks(FallingRuleListClassifier(), SoftFallingRuleListClassifier(),
-                FallingRuleListClassifier(w=7),
                 expected_failed_checks=expected_failed_checks)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
 
-def test_expected_failures_are_only_the_argmax_check():
-    for est in (FallingRuleListClassifier(), FallingRuleListClassifier(w=1),
-                SoftFallingRuleListClassifier(w=1.0)):
-        assert expected_failed_checks(est) == {}
-    for est in (FallingRuleListClassifier(w=7), SoftFallingRuleListClassifier(w=0.5)):
-        failures = expected_failed_checks(est)
-        assert list(failures) == ["check_classifiers_train"]
-        assert "1/(1+w)" in failures["check_classifiers_train"]
+@pytest.mark.parametrize("cls", [FallingRuleListClassifier, SoftFallingRuleListClassifier])
+def test_declared_failure_is_real_when_w_is_not_one(cls):
+    from sklearn.utils.estimator_checks import check_classifiers_train
+
+    assert expected_failed_checks(cls()) == {} == expected_failed_checks(cls(w=1))
+    est = cls(w=7)
+    failures = expected_failed_checks(est)
+    assert list(failures) == ["check_classifiers_train"]
+    assert "1/(1+w)" in failures["check_classifiers_train"]
+    with pytest.raises(AssertionError):
+        check_classifiers_train(cls.__name__, est)
+    check_classifiers_train(cls.__name__, cls(w=1))     # argmax holds at w = 1
 
 
 def _frame(n=300, seed=0):
