@@ -250,6 +250,10 @@ def candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer, penalty
             pen = alpha - alpha_min if alpha > alpha_min else 0.0
             new_obj = ((numer + _risk_numerator(p, q, w)) / n + C * (depth + 1)
                        + C1 * (penalty + pen))
+            if new_obj >= incumbent and new_obj >= pruned_low[0]:
+                # the bound adds non-negative terms to new_obj: this candidate
+                # is pruned and cannot lower pruned_low, so skip the costly terms
+                continue
             new_min = alpha if alpha < alpha_min else alpha_min
             b1, gv, tm = _soft_bound_terms(new_min, p2, q2, w, C, C1, n)
             bound = new_obj + min(b1, gv, tm)
