@@ -136,8 +136,7 @@ class _FallingBase(RuleClassifierBase):
         # a proof covers the mined antecedents only (mining at min_support
         # is a choice, not a bound of the theory)
         status = "optimal_relative" if cert.status == "optimal" else cert.status
-        scope = cert.scope.replace(
-            "the given antecedents",
+        scope = result.scope(
             f"the {n_antecedents} antecedents mined at min_support={params['min_support']:g} "
             f"per class (positive class {_plain(self.positive_class_)!r})")
         return dataclasses.replace(cert, status=status, scope=scope)

@@ -161,18 +161,21 @@ class FRLResult:
     C: float
     C1: float | None = None
 
+    def scope(self, antecedents: str = "the given antecedents") -> str:
+        """Which lists the claim covers and what the objective is, in words."""
+        program = "softly falling" if self.soft else "falling"
+        penalty = "" if self.C1 is None else f" + {self.C1:g} x rise (softly falling penalty)"
+        return (f"{program} rule lists over {antecedents}; objective = weighted "
+                f"risk (w={self.w:g}) + {self.C:g} x rules{penalty}")
+
     @property
     def certificate(self) -> Certificate:
         """The claim: status, objective, lower bound, over which lists."""
-        program = "softly falling" if self.soft else "falling"
-        penalty = "" if self.C1 is None else f" + {self.C1:g} x rise (softly falling penalty)"
-        scope = (f"{program} rule lists over the given antecedents; objective = weighted "
-                 f"risk (w={self.w:g}) + {self.C:g} x rules{penalty}")
         # The root's bound is valid but weak on real data (about 0.07 against
         # objectives near 0.56 on bank-full), so an unproved search claims
         # nothing ("heuristic"), as the paper's algorithm does; the bound
         # stays available in ``lower_bound`` and in the progress records.
-        return Certificate(self.status, self.objective, None, scope)
+        return Certificate(self.status, self.objective, None, self.scope())
 
     def __repr__(self) -> str:  # short: the trace is long
         return (f"FRLResult(prefix={self.prefix}, objective={self.objective:.10g}, "
