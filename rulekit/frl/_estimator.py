@@ -165,11 +165,15 @@ _SHARED_DOC = """
         (Theorem 2.8 of the paper: the best threshold for that error).  With
         ``"balanced"`` the threshold is the training share of positives: a
         rule predicts positive when its rows are richer in positives than the
-        data as a whole, which maximises the training balanced accuracy of
-        the decisions.  ``predict`` is the argmax of ``predict_proba`` only
-        when ``w = 1`` (threshold 1/2); :func:`expected_failed_checks` declares
-        the one scikit-learn check this breaks.  The paper uses ``w=7`` on
-        bank marketing (12 % positives, balanced ``w`` about 7.5).
+        data as a whole, and the list minimises the training balanced error
+        rate (plus ``C`` per rule).  On imbalanced data this trades accuracy
+        for balanced accuracy and ranking: accuracy may fall below the
+        majority rate, while the list keeps more rules and ranks rows better
+        (ROC AUC).  ``w=1`` minimises plain training error instead; then
+        ``predict`` is the argmax of ``predict_proba`` (threshold 1/2), which
+        holds for no other ``w``: :func:`expected_failed_checks` declares the
+        one scikit-learn check this breaks.  The paper uses ``w=7`` on bank
+        marketing (12 % positives, balanced ``w`` about 7.5).
     C : float, default=1e-6
         Cost per rule (sparsity).
     n_iter : int, default={n_iter}
