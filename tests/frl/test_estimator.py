@@ -110,7 +110,8 @@ def test_printed_model_names_the_positive_class(pos_label):
     # every rule shows the probability of the positive class, falling down the list
     shown = [float(line.split(f"p({pos}) = ")[1].split(";")[0]) for line in text.splitlines()[1:]]
     assert len(shown) == len(est.model_) + 1 and shown == sorted(shown, reverse=True)
-    assert f"**{pos}**" in est.model_.to_markdown() or pos in est.model_.to_markdown()
+    assert est.model_.to_markdown().startswith(f"**positive class: {pos}**\n\n|")
+    assert est.model_.to_latex().startswith(f"\\textbf{{positive class: {pos}}}")
     assert f"positive class: {pos}" in est.model_._repr_html_()
     assert pos in est.certificate_.scope
     # JSON keeps it
