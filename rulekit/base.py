@@ -284,14 +284,16 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         return tags
 
     # -- helpers for learners that produce rule lists --------------------------
-    def _rule_list(self, items, rule_codes, default_code, B, y, *, probabilities=None) -> RuleList:
+    def _rule_list(self, items, rule_codes, default_code, B, y, *, probabilities=None,
+                   positive=None) -> RuleList:
         """Build a :class:`RuleList` from antecedents given as condition tuples.
 
         ``rule_codes``/``default_code`` are class codes; training counts per
         rule are recomputed here from ``B`` and ``y`` by first-match capture,
         so every learner reports them the same way.  ``probabilities``
         optionally gives each rule's (and, last, the default's) stated
-        probability of each class.
+        probability of each class; ``positive`` names the class whose
+        probability the list states (see :class:`RuleList`).
         """
         items = [tuple(int(j) for j in item) for item in items]
         counts = capture_counts(B, items, y, len(self.classes_))
@@ -301,4 +303,5 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
                  None if probabilities is None else tuple(float(p) for p in probabilities[k]))
             for k, item in enumerate([*items, ()])
         ]
-        return RuleList(rules[:-1], rules[-1], self.binarizer_.conditions_, list(self.classes_))
+        return RuleList(rules[:-1], rules[-1], self.binarizer_.conditions_, list(self.classes_),
+                        positive)

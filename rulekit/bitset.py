@@ -32,6 +32,7 @@ __all__ = [
     "count_and",
     "count_andnot",
     "count_and3",
+    "andnot_into",
     "popcount64",
 ]
 
@@ -151,3 +152,10 @@ def count_and3(a, b, c):
     for k in range(a.shape[0]):
         total += popcount64(a[k] & b[k] & c[k])
     return total
+
+
+@njit(cache=True)
+def andnot_into(a, b):
+    """``a &= ~b`` in place (remove the samples of ``b`` from ``a``)."""
+    for k in range(a.shape[0]):
+        a[k] &= ~b[k]

@@ -145,14 +145,21 @@ class RuleList(_Model):
         What each column of the condition matrix tests.
     classes : list
         Class labels; ``counts`` and ``probabilities`` follow this order.
+    positive : label, optional
+        The class whose probability the list states (a falling rule list's
+        positive class); every rendering and the JSON name it.  None for
+        lists that state no such class.
     """
 
     kind = "RuleList"
 
-    def __init__(self, rules, default: Rule, conditions, classes):
+    def __init__(self, rules, default: Rule, conditions, classes, positive=None):
         super().__init__(conditions, classes)
         self.rules = list(rules)
         self.default = default
+        self.positive = None if positive is None else _plain(positive)
+        if self.positive is not None and self.positive not in self.classes:
+            raise ValueError(f"positive={positive!r} is not one of the classes {self.classes}")
         for r in [*self.rules, default]:
             if len(r.counts) != len(self.classes):
                 raise ValueError("every rule needs one count per class")
@@ -200,8 +207,16 @@ class RuleList(_Model):
             f"{_label(c)}: {n}" for c, n in zip(self.classes, rule.counts)
         )
         if rule.probabilities is not None and len(self.classes) == 2:
-            return f"p({_label(self.classes[1])}) = {rule.probabilities[1]:.3f}; {counts}"
+            shown = self.classes[1] if self.positive is None else self.positive
+            p = rule.probabilities[self._class_index(shown)]
+            return f"p({_label(shown)}) = {p:.3f}; {counts}"
         return counts
+
+    def _render(self, style: str) -> str:
+        body = super()._render(style)
+        if self.positive is None:
+            return body
+        return heading(f"positive class: {_label(self.positive)}", style) + "\n\n" + body
 
     def _rows(self, style: str = "text") -> list:
         """(keyword, antecedent, prediction, annotation) per rule, default last."""
@@ -220,21 +235,25 @@ class RuleList(_Model):
 
     def __str__(self) -> str:
         rows = self._rows()
+        head = "" if self.positive is None else f"positive class: {_label(self.positive)}\n"
         if len(rows) == 1:
-            return f"predict {rows[0][2]}   [{rows[0][3]}]"
+            return f"{head}predict {rows[0][2]}   [{rows[0][3]}]"
         body = [f"{kw} {ante} then {pred}" if kw != "else" else f"else {pred}" for kw, ante, pred, _ in rows]
         width = max(len(b) for b in body)
-        return "\n".join(f"{b:<{width}}   [{note}]" for b, (*_, note) in zip(body, rows))
+        return head + "\n".join(f"{b:<{width}}   [{note}]" for b, (*_, note) in zip(body, rows))
 
     # -- serialisation --------------------------------------------------
     def to_dict(self) -> dict:
-        return {
+        d = {
             "type": self.kind,
             "classes": list(self.classes),
             "conditions": [c.to_dict() for c in self.conditions],
             "rules": [r.to_dict() for r in self.rules],
             "default": self.default.to_dict(),
         }
+        if self.positive is not None:
+            d["positive"] = self.positive
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "RuleList":
@@ -243,6 +262,7 @@ class RuleList(_Model):
             Rule.from_dict(d["default"]),
             [Condition.from_dict(c) for c in d["conditions"]],
             d["classes"],
+            d.get("positive"),
         )
 
 

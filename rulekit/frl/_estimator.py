@@ -1,45 +1,73 @@
 """scikit-learn estimators for falling and softly falling rule lists.
 
-Thin wrappers: :class:`rulekit.base.RuleClassifierBase` validates the data,
-binarizes it and mines antecedents per class; :func:`rulekit.frl.search` finds
-the list; this module turns the result into a :class:`rulekit.models.RuleList`.
+Chen & Rudin, "An Optimization Approach to Learning Falling Rule Lists",
+AISTATS 2018 (Program 2.9, Section 2; Program 5.1, Section 5).  Thin
+wrappers: :class:`rulekit.base.RuleClassifierBase` validates the data,
+binarizes it and mines antecedents per class (as in the paper's Section 6);
+:func:`rulekit.frl.search` finds the list; this module turns the result into
+a :class:`rulekit.models.RuleList` and its certificate.
 """
 
 from __future__ import annotations
 
-import logging
-import time
+import dataclasses
 import warnings
 
 import numpy as np
 
-from rulekit._params import Integer, NoValidation, Real, pick
-from rulekit.base import COMMON_PARAMETERS, RuleClassifierBase
-from rulekit.binarize import Binarizer, ESTIMATOR_PARAMETERS, _plain
-from rulekit.certificate import Certificate
+from rulekit._params import AnyOf, NoValidation, Options, pick
+from rulekit.base import RuleClassifierBase
+from rulekit.binarize import ESTIMATOR_PARAMETERS, Binarizer, _plain
 from rulekit.mining import MINING_PARAMETERS
 
-from ._search import search
+from ._search import SEARCH_PARAMETERS, search
 
-__all__ = ["FallingRuleListClassifier", "SoftFallingRuleListClassifier"]
+__all__ = ["FallingRuleListClassifier", "SoftFallingRuleListClassifier",
+           "expected_failed_checks"]
 
-logger = logging.getLogger(__name__)
+_PREDICT_IS_NOT_ARGMAX = (
+    "predict thresholds the positive class's probability at 1/(1+w), not at 1/2 (it "
+    "minimises the w-weighted training risk, Chen & Rudin 2018, Theorem 2.8), so predict "
+    "differs from argmax(predict_proba) whenever w != 1")
+
+
+def expected_failed_checks(estimator) -> dict:
+    """scikit-learn estimator checks a falling rule list fails by design, with the reason.
+
+    Pass it to scikit-learn's ``parametrize_with_checks(...,
+    expected_failed_checks=expected_failed_checks)`` or call it for
+    ``check_estimator``.
+
+    Parameters
+    ----------
+    estimator : FallingRuleListClassifier or SoftFallingRuleListClassifier
+
+    Returns
+    -------
+    dict
+        Check name -> reason.  ``check_classifiers_train`` requires
+        ``predict`` to be the argmax of ``predict_proba``, which holds only
+        when the fitted ``w_`` is 1.  It is declared for a numeric ``w``
+        other than 1; with ``w="balanced"`` (the default) the check passes,
+        because its data have as many rows of each class, so ``w_ = 1``.
+    """
+    if estimator.w == "balanced" or estimator.w == 1:
+        return {}
+    return {"check_classifiers_train": _PREDICT_IS_NOT_ARGMAX}
 
 
 class _FallingBase(RuleClassifierBase):
     """Shared fitting code of the two estimators (``C1`` decides the program)."""
 
     _parameter_constraints = {
-        "w": Real(0, None, closed="neither"),
-        "C": Real(0, None),
-        "n_iter": Integer(1),
-        "curiosity_lambda": Real(0, 1),
-        "stop_prob": Real(0, 1),
+        # a number (the engine's declaration) or "balanced", resolved in fit
+        "w": AnyOf(Options("balanced"), SEARCH_PARAMETERS["w"]),
+        **pick(SEARCH_PARAMETERS, "C", "n_iter", "curiosity_lambda", "stop_prob"),
         **pick(MINING_PARAMETERS, "max_card", "min_support"),
         **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
         # checked against classes_ once y is known (_positive_code)
         "pos_label": NoValidation(),
-        **pick(COMMON_PARAMETERS, "random_state", "time_limit", "verbose"),
+        **pick(SEARCH_PARAMETERS, "random_state", "time_limit", "verbose"),
     }
     _learner = "frl"
     _multiclass = False
@@ -60,12 +88,19 @@ class _FallingBase(RuleClassifierBase):
             )
         return labels.index(_plain(self.pos_label))
 
+    def _resolve_w(self, w, y_pos) -> float:
+        """The numeric ``w``: as given, or the negative-to-positive ratio."""
+        if w != "balanced":
+            return w
+        n_pos = int(y_pos.sum())
+        # y has two classes (checked before), so both counts are positive
+        return (len(y_pos) - n_pos) / n_pos
+
     def _fit_model(self, *, B, A, y, antecedents, sample_weight, params):
-        w, C, n_iter = params["w"], params["C"], params["n_iter"]
         C1 = self._soft_weight(params)
         pos = self._positive_code()
-        neg = 1 - pos
         y_pos = y == pos
+        self.w_ = w = self._resolve_w(params["w"], y_pos)
         if A.shape[1] == 0:
             warnings.warn(
                 f"no antecedent reaches min_support={self.min_support} in either class; "
@@ -73,20 +108,17 @@ class _FallingBase(RuleClassifierBase):
                 UserWarning,
                 stacklevel=4,
             )
-        callback = None
-        if self.verbose:
-            start = time.perf_counter()
-
-            def callback(n_done, best):
-                logger.info("iteration %d/%d  best objective %.6f  (%.1f s)",
-                            n_done, n_iter, best, time.perf_counter() - start)
-                return False
-
         result = search(
-            A, y_pos, w=w, C=C, C1=C1, n_iter=n_iter,
-            curiosity_lambda=self.curiosity_lambda, stop_prob=self.stop_prob,
-            random_state=self.random_state, time_limit=self.time_limit, callback=callback,
+            A, y_pos, w=w, C=params["C"], C1=C1, n_iter=params["n_iter"],
+            curiosity_lambda=params["curiosity_lambda"], stop_prob=params["stop_prob"],
+            random_state=params["random_state"], time_limit=params["time_limit"],
+            verbose=params["verbose"],
         )
+        self._store(result, pos)
+        self.certificate_ = self._certificate(result, len(antecedents), params)
+        return self._to_rule_list(result, antecedents, pos, B, y)
+
+    def _store(self, result, pos) -> None:
         self.result_ = result
         self.threshold_ = result.threshold
         self.risk_ = result.risk
@@ -97,51 +129,56 @@ class _FallingBase(RuleClassifierBase):
         self.objective_history_ = result.trace.objective
         self.best_objective_history_ = result.trace.best_objective
         self.positive_class_ = self.classes_[pos]
-        # Monte-Carlo search: proved only when the bounds pruned every root
-        # candidate, and then over the lists of the mined antecedents
-        status = {"completed": "heuristic"}.get(result.status, result.status)
-        if result.proved_optimal:
-            status = "optimal_relative"
-        program = "softly falling" if C1 is not None else "falling"
-        self.certificate_ = Certificate(
-            status, result.objective, None,
-            f"{program} rule lists over the {A.shape[1]} antecedents mined at "
-            f"min_support={params['min_support']:g} per class; objective = weighted "
-            f"risk (w={w:g}) + {C:g} x rules" + ("" if C1 is None else f" + {C1:g} x rise"))
-        if result.status != "completed":
-            logger.info("search stopped early (%s) after %d iterations",
-                        result.status, result.n_iter_done)
 
+    def _certificate(self, result, n_antecedents, params):
+        """The engine's certificate, scoped to the mined antecedents."""
+        cert = result.certificate
+        # a proof covers the mined antecedents only (mining at min_support
+        # is a choice, not a bound of the theory)
+        status = "optimal_relative" if cert.status == "optimal" else cert.status
+        scope = result.scope(
+            f"the {n_antecedents} antecedents mined at min_support={params['min_support']:g} "
+            f"per class (positive class {_plain(self.positive_class_)!r})")
+        return dataclasses.replace(cert, status=status, scope=scope)
+
+    def _to_rule_list(self, result, antecedents, pos, B, y):
         # One row of class probabilities per rule (else last), classes_ order;
         # a rule predicts the positive class iff its stated probability exceeds
         # the threshold 1/(1+w) -- strictly, as in the objective.
+        neg = 1 - pos
         probs = np.zeros((len(result.prefix) + 1, 2))
         probs[:, pos] = result.probabilities
         probs[:, neg] = 1.0 - result.probabilities
         codes = np.where(result.probabilities > result.threshold, pos, neg)
         items = [antecedents.items[l] for l in result.prefix]
-        return self._rule_list(items, codes[:-1], codes[-1], B, y, probabilities=probs)
+        return self._rule_list(items, codes[:-1], codes[-1], B, y, probabilities=probs,
+                               positive=self.classes_[pos])
 
 
-class FallingRuleListClassifier(_FallingBase):
-    """Falling rule list (Chen & Rudin, AISTATS 2018, Algorithm FRL).
-
-    A falling rule list is an if/elif/else list whose stated probabilities of
-    the positive class decrease down the list.  It is learned by a Monte-Carlo
-    search over antecedents mined per class, pruned by the paper's prefix
-    bounds, minimising the cost-weighted training error plus ``C`` per rule.
-
-    Parameters
-    ----------
-    w : float, default=7.0
-        Cost of a false negative (a false positive costs 1).  ``predict``
-        returns the positive class iff the firing rule's probability is
-        strictly greater than ``1 / (1 + w)``, the threshold the objective
-        uses: this is a cost-sensitive classifier, not a 0.5-threshold one.
+_SHARED_DOC = """
+    w : float or "balanced", default="balanced"
+        Cost of a false negative (a false positive costs 1).  ``"balanced"``
+        uses the training data's ratio of negative to positive rows (stored
+        in ``w_``).  The list minimises the ``w``-weighted training error, so
+        ``predict`` returns the positive class iff the firing rule's
+        probability is strictly greater than ``threshold_ = 1 / (1 + w)``
+        (Theorem 2.8 of the paper: the best threshold for that error).  With
+        ``"balanced"`` the threshold is the training share of positives: a
+        rule predicts positive when its rows are richer in positives than the
+        data as a whole, and the list minimises the training balanced error
+        rate (plus ``C`` per rule).  On imbalanced data this trades accuracy
+        for balanced accuracy and ranking: accuracy may fall below the
+        majority rate, while the list keeps more rules and ranks rows better
+        (ROC AUC).  ``w=1`` minimises plain training error instead; then
+        ``predict`` is the argmax of ``predict_proba`` (threshold 1/2), which
+        holds for no other ``w``: :func:`expected_failed_checks` declares the
+        one scikit-learn check this breaks.  The paper uses ``w=7`` on bank
+        marketing (12 % positives, balanced ``w`` about 7.5).
     C : float, default=1e-6
         Cost per rule (sparsity).
-    n_iter : int, default=3000
-        Lists built by the Monte-Carlo search.
+    n_iter : int, default={n_iter}
+        Lists built by the Monte-Carlo search (it stops sooner when its
+        bounds prove the list optimal).
     curiosity_lambda : float, default=0.8
         Weight of an antecedent's positive proportion versus its share of the
         remaining positives when sampling the next rule.
@@ -161,39 +198,65 @@ class FallingRuleListClassifier(_FallingBase):
         categories unseen at fit time, and where thresholds come from (see
         :class:`rulekit.Binarizer`).
     pos_label : label, optional
-        The positive ("desired") class; default: the second of ``classes_``.
-    random_state : int, Generator or None, default=None
-        Seed of the search.
+        The positive ("desired") class, whose probability falls down the
+        list; default: the second of ``classes_`` (the later label in sorted
+        order).  The printed model names it.
+    random_state : int, Generator or None, default=0
+        Seed of the search (the same seed gives the same list on any machine).
     time_limit : float, optional
-        Seconds; the search returns its best list when the time is up.
+        Seconds for the whole fit; the search returns its best list when the
+        time is up (status ``"time_limit"``, one ``ConvergenceWarning``).
     verbose : int, default=0
-        Log progress through the ``rulekit.frl`` logger.
+        1 or more: a progress bar on stderr (iterations, best objective).
+"""
 
-    Attributes
-    ----------
+_SHARED_ATTRIBUTES = """
     model_ : RuleList
-        The list; each rule keeps its probabilities and training counts.
-    probabilities_, positive_proportions_ : ndarray
-        Stated probabilities and empirical positive proportions per rule,
-        else last (equal for FRL).
-    counts_ : ndarray, shape (n_rules + 1, 2)
-        (positives, negatives) each rule captured in training.
-    risk_, threshold_ : float
+        The list; each rule keeps its probabilities and training counts, and
+        ``model_.positive`` names the positive class.
+    w_ : float
+        The weight used (``w``, or the ratio ``"balanced"`` resolved to).
+    threshold_ : float
+        ``1 / (1 + w_)``: ``predict`` says positive iff the probability of
+        the positive class exceeds it.
+    positive_class_ : label
     certificate_ : Certificate
         Status ``"heuristic"`` (a Monte-Carlo search proves nothing), or
-        ``"optimal_relative"`` when the bounds proved that no falling list
-        over the mined antecedents is better, or the limit that stopped the
-        search (``"time_limit"``, ``"interrupted"``); the objective; no
-        lower bound.
+        ``"optimal_relative"`` when the bounds proved that no list of the
+        program over the mined antecedents is better, or the limit that
+        stopped the search (``"time_limit"``, ``"interrupted"``); the
+        objective; a lower bound only with a proof.
+    counts_ : ndarray, shape (n_rules + 1, 2)
+        (positives, negatives) each rule captured in training.
+    risk_ : float
+        Weighted training risk of the list.
     result_ : rulekit.frl.FRLResult
     trace_, objective_history_, best_objective_history_
         Search trace (see :class:`rulekit.frl.SearchTrace`).
+"""
+
+
+class FallingRuleListClassifier(_FallingBase):
+    """Falling rule list (Chen & Rudin, AISTATS 2018, Algorithm FRL).
+
+    A falling rule list is an if/elif/else list whose stated probabilities of
+    the positive class decrease down the list.  It is learned by a Monte-Carlo
+    search over antecedents mined per class, pruned by the paper's prefix
+    bounds, minimising the cost-weighted training error plus ``C`` per rule.
+
+    Parameters
+    ----------{params}
+    Attributes
+    ----------{attributes}    probabilities_, positive_proportions_ : ndarray
+        Stated probabilities and empirical positive proportions per rule,
+        else last (equal for FRL).
     """
 
-    def __init__(self, w=7.0, C=1e-6, n_iter=3000, curiosity_lambda=0.8, stop_prob=0.01,
+    def __init__(self, w="balanced", C=1e-6, n_iter=3000, curiosity_lambda=0.8, stop_prob=0.01,
                  max_card=2, min_support=0.1, n_thresholds=9, categorical_features=None,
-                 min_frequency=0.01, max_categories=None, handle_unknown="warn", thresholds="quantile",
-                 pos_label=None, random_state=None, time_limit=None, verbose=0):
+                 min_frequency=0.01, max_categories=None, handle_unknown="warn",
+                 thresholds="quantile", pos_label=None, random_state=0, time_limit=None,
+                 verbose=0):
         self.w = w
         self.C = C
         self.n_iter = n_iter
@@ -224,23 +287,18 @@ class SoftFallingRuleListClassifier(_FallingBase):
     Parameters
     ----------
     C1 : float, default=0.5
-        Weight of the monotonicity penalty.
-    n_iter : int, default=6000
-    (others as for :class:`FallingRuleListClassifier`)
-
+        Weight of the monotonicity penalty.{params}
     Attributes
     ----------
     positive_proportions_ : ndarray
         Empirical positive proportion per rule (else last); may rise.
     probabilities_ : ndarray
-        Their running minimum: the probabilities the model states.
-    (others as for :class:`FallingRuleListClassifier`)
-    """
+        Their running minimum: the probabilities the model states.{attributes}"""
 
-    def __init__(self, w=7.0, C=1e-6, C1=0.5, n_iter=6000, curiosity_lambda=0.8,
+    def __init__(self, w="balanced", C=1e-6, C1=0.5, n_iter=6000, curiosity_lambda=0.8,
                  stop_prob=0.01, max_card=2, min_support=0.1, n_thresholds=9,
                  categorical_features=None, min_frequency=0.01, max_categories=None,
-                 handle_unknown="warn", thresholds="quantile", pos_label=None, random_state=None,
+                 handle_unknown="warn", thresholds="quantile", pos_label=None, random_state=0,
                  time_limit=None, verbose=0):
         self.w = w
         self.C = C
@@ -261,7 +319,17 @@ class SoftFallingRuleListClassifier(_FallingBase):
         self.time_limit = time_limit
         self.verbose = verbose
 
-    _parameter_constraints = {**_FallingBase._parameter_constraints, "C1": Real(0, None)}
+    _parameter_constraints = {
+        **_FallingBase._parameter_constraints,
+        # the engine's C1 without its None (None would mean the falling program)
+        "C1": dataclasses.replace(SEARCH_PARAMETERS["C1"], allow_none=False),
+    }
 
     def _soft_weight(self, params):
         return params["C1"]
+
+
+FallingRuleListClassifier.__doc__ = FallingRuleListClassifier.__doc__.format(
+    params=_SHARED_DOC.replace("{n_iter}", "3000"), attributes=_SHARED_ATTRIBUTES)
+SoftFallingRuleListClassifier.__doc__ = SoftFallingRuleListClassifier.__doc__.format(
+    params=_SHARED_DOC.replace("{n_iter}", "6000"), attributes=_SHARED_ATTRIBUTES)

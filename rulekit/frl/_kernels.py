@@ -1,17 +1,28 @@
 """Compiled inner loops of the FRL / softFRL Monte-Carlo search.
 
-Data layout (built by :mod:`._search`): antecedent ``l`` is two packed bit
-vectors, ``P[l]`` over the *positive* rows only and ``Q[l]`` over the
-*negative* rows only (layout of :mod:`rulekit.bitset`).  The rows a prefix
-leaves uncaptured are two vectors ``rem_p``/``rem_n`` of the same shape, so the
-counts ``p = |P[l] & rem_p|`` and ``q = |Q[l] & rem_n|`` of every antecedent
-come out of one pass over the matrices, one AND and one popcount per word,
-with no label mask.
+Chen & Rudin, "An Optimization Approach to Learning Falling Rule Lists",
+AISTATS 2018: Algorithm FRL (Section 3 and Appendix A, pruned by Proposition
+4.2, Corollary 4.5 and Theorem 4.6) and Algorithm softFRL (Section 5 and
+Appendix B, pruned by Theorem 5.2).
 
-One call of :func:`frl_chunk` / :func:`soft_chunk` runs a batch of whole
-iterations; the Python driver calls it repeatedly so that the time limit,
-Ctrl-C and the callback are honoured between batches.  All random numbers
-come from the caller's ``numpy.random.Generator`` (numba shares its state).
+One source serves both programs: every kernel takes ``C1``, which is
+``None`` for FRL and the penalty weight for softFRL.  Numba compiles one
+specialisation per argument type and removes the branches on ``C1 is None``
+while compiling, so each program runs code with no test of the switch in
+its loops.
+
+Data layout (built by :mod:`._search` with :mod:`rulekit.bitset`):
+antecedent ``l`` is two packed bit vectors, ``P[l]`` over the *positive*
+rows only and ``Q[l]`` over the *negative* rows only.  The rows a prefix
+leaves uncaptured are two vectors ``rem_p``/``rem_n`` of the same shape, so
+the counts ``p = |P[l] & rem_p|`` and ``q = |Q[l] & rem_n|`` of every
+antecedent come out of one pass with no label mask.
+
+One call of :func:`chunk` runs a batch of whole iterations; the anytime
+driver calls it repeatedly so that the time limit, Ctrl-C and the callback
+are honoured between batches.  All random numbers come from the caller's
+``numpy.random.Generator`` (numba shares its state), and a batch boundary
+draws none, so the result does not depend on how the work was split.
 """
 
 from __future__ import annotations
@@ -19,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rulekit.bitset import popcount64
+from rulekit.bitset import andnot_into, count_and
 
 from . import _objective as _obj
 
@@ -40,29 +51,15 @@ def count_candidates(P, Q, rem_p, rem_n, active, pc, qc, need_q_without_pos):
     ``pc[l] == 0`` (FRL never uses such an antecedent, so its negatives are
     not counted).
     """
-    n_ante = P.shape[0]
-    wp = P.shape[1]
-    wn = Q.shape[1]
-    for l in range(n_ante):
+    for l in range(P.shape[0]):
         if not active[l]:
             continue
-        c = 0
-        for k in range(wp):
-            c += popcount64(P[l, k] & rem_p[k])
+        c = count_and(P[l], rem_p)
         pc[l] = c
         if c == 0 and not need_q_without_pos:
             qc[l] = 0
             continue
-        c = 0
-        for k in range(wn):
-            c += popcount64(Q[l, k] & rem_n[k])
-        qc[l] = c
-
-
-@njit(cache=True)
-def _remove_rows(rem, cover):
-    for k in range(rem.shape[0]):
-        rem[k] &= ~cover[k]
+        qc[l] = count_and(Q[l], rem_n)
 
 
 @njit(cache=True)
@@ -112,15 +109,15 @@ def _push(buf, count, value):
 #        bound of every surviving candidate (raised by its own node bound),
 #        least bound of the candidates the incumbent pruned )
 #
-# (the candidate rules the spec filters out -- falling, Cor. 4.5, Prop. 4.2
-# -- lead to no better list by the spec's own arguments).  The incumbent only
+# (the candidate rules the paper filters out -- falling, Cor. 4.5, Prop. 4.2
+# -- lead to no better list by the paper's own arguments).  The incumbent only
 # decreases, so once a prefix's node bound is not below it, no strictly better
 # list starts with that prefix: the prefix is dropped from its parent's
 # candidate set, exactly like a candidate whose prefix bound is too high.
 # This only removes lists that cannot improve the incumbent; among the
-# remaining candidates the draw is the spec's curiosity-weighted draw.  When
-# the root's node bound reaches the incumbent, the search has proved the
-# incumbent optimal (over the lists the program admits).
+# remaining candidates the draw is the paper's curiosity-weighted draw.  The
+# root's node bound is a lower bound on every list of the program; once it
+# reaches the incumbent, the incumbent is proved optimal and the search stops.
 
 
 @njit(cache=True)
@@ -144,7 +141,7 @@ def _child(children, node_count, node, l, n_ante, max_nodes):
 
 @njit(cache=True)
 def _apply_memo(cand, weight, bounds, n_cand, children, node_lb, node, n_ante,
-                incumbent, extra_b, extra_f):
+                incumbent, stop_after, cand_pen):
     """Raise candidate bounds by the children's node bounds and drop those no
     longer below the incumbent.  Returns ``(n_kept, least bound seen)``."""
     low = np.inf
@@ -168,8 +165,8 @@ def _apply_memo(cand, weight, bounds, n_cand, children, node_lb, node, n_ante,
         cand[k] = cand[i]
         weight[k] = weight[i]
         bounds[k] = b
-        extra_b[k] = extra_b[i]
-        extra_f[k] = extra_f[i]
+        stop_after[k] = stop_after[i]
+        cand_pen[k] = cand_pen[i]
         k += 1
     return k, low
 
@@ -186,20 +183,35 @@ def _raise_node_bound(node_lb, node, value):
 
 
 @njit(cache=True)
-def frl_candidates(pc, qc, active, rp, rn, last_p, last_q, numer, depth,
-                   w, C, n, lam, incumbent, cand, weight, bounds, pruned_low):
-    """FRL candidate set of one prefix (spec 6.1 step c).
+def root_bound(node_lb):
+    """The root's node bound (``-inf`` before the root was visited)."""
+    if 0 in node_lb:
+        return node_lb[0]
+    return -np.inf
+
+
+@njit(cache=True)
+def candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer, penalty, depth,
+               w, C, C1, n, lam, incumbent, cand, weight, stop_after, cand_pen, bounds,
+               pruned_low):
+    """Candidate set of one prefix (Appendix A for FRL, Appendix B for softFRL).
 
     Inputs are the counts ``pc``/``qc`` of every active antecedent on the
-    rows the prefix leaves (``rp`` positives, ``rn`` negatives), the counts
-    ``(last_p, last_q)`` of the prefix's last rule (``(1, 0)`` for the empty
-    prefix), ``numer`` = ``n`` times the prefix's risk, ``depth`` = its
-    length and the incumbent objective.  Writes the surviving antecedents,
-    their curiosities and prefix bounds to ``cand``/``weight``/``bounds``
-    and returns how many there are; ``pruned_low[0]`` receives the least
-    bound among the antecedents pruned by the incumbent (``inf`` if none).
-    Antecedents capturing no remaining positive are marked inactive (they
-    stay useless deeper in this list).
+    rows the prefix leaves (``rp`` positives, ``rn`` negatives), ``numer`` =
+    ``n`` times the prefix's risk, ``depth`` = its length and the incumbent
+    objective.  FRL (``C1 is None``) also uses the counts ``(last_p,
+    last_q)`` of the prefix's last rule (``(1, 0)`` for the empty prefix);
+    softFRL uses ``alpha_min``, the prefix's least proportion (1 when empty),
+    and ``penalty``, its ``S(e)``.
+
+    Writes the surviving antecedents, their curiosities and prefix bounds to
+    ``cand``/``weight``/``bounds``, and (softFRL) whether closing the list
+    right after each is provably optimal (``stop_after``) and the penalty it
+    adds (``cand_pen``); returns how many there are.  ``pruned_low[0]``
+    receives the least bound among the antecedents pruned by the incumbent
+    (``inf`` if none).  Antecedents that can take no part in any extension
+    (FRL: no remaining positive; softFRL: no remaining row) are marked
+    inactive: counts only shrink down a list.
     """
     n_cand = 0
     pruned_low[0] = np.inf
@@ -207,72 +219,52 @@ def frl_candidates(pc, qc, active, rp, rn, last_p, last_q, numer, depth,
         if not active[l]:
             continue
         p = pc[l]
-        if p == 0:
-            active[l] = False   # counts only shrink: dead for this list
-            continue
         q = qc[l]
+        if C1 is None:
+            if p == 0:
+                active[l] = False
+                continue
+        elif p + q == 0:
+            active[l] = False
+            continue
         p2 = rp - p
         q2 = rn - q
         if p2 + q2 == 0:
             continue            # would leave an empty else clause
-        if not w * p > q:
-            continue            # Cor. 4.5: proportion must exceed 1/(1+w)
-        # falling: p/(p+q) <= last_p/(last_p+last_q), exact in integers
-        if p * (last_p + last_q) > last_p * (p + q):
-            continue
-        # Prop. 4.2 feasibility: the remainder is not richer than the new rule
-        # (the paper's test, not the reference code's, spec D1)
-        if p2 * (p + q) > p * (p2 + q2):
-            continue
-        alpha = p / (p + q)
-        new_obj = (numer + _risk_numerator(p, q, w)) / n + C * (depth + 1)
-        bound = _frl_prefix_bound(new_obj, alpha, p2, q2, w, C, n)
+        if C1 is None:
+            if not w * p > q:
+                continue        # Cor. 4.5: proportion must exceed 1/(1+w)
+            # falling: p/(p+q) <= last_p/(last_p+last_q), exact in integers
+            if p * (last_p + last_q) > last_p * (p + q):
+                continue
+            # Prop. 4.2 feasibility: the remainder is not richer than the new rule
+            if p2 * (p + q) > p * (p2 + q2):
+                continue
+            alpha = p / (p + q)
+            new_obj = (numer + _risk_numerator(p, q, w)) / n + C * (depth + 1)
+            bound = _frl_prefix_bound(new_obj, alpha, p2, q2, w, C, n)
+            stop = False
+            pen = 0.0
+        else:
+            alpha = p / (p + q)
+            pen = alpha - alpha_min if alpha > alpha_min else 0.0
+            new_obj = ((numer + _risk_numerator(p, q, w)) / n + C * (depth + 1)
+                       + C1 * (penalty + pen))
+            if new_obj >= incumbent and new_obj >= pruned_low[0]:
+                # the bound adds non-negative terms to new_obj: this candidate
+                # is pruned and cannot lower pruned_low, so skip the costly terms
+                continue
+            new_min = alpha if alpha < alpha_min else alpha_min
+            b1, gv, tm = _soft_bound_terms(new_min, p2, q2, w, C, C1, n)
+            bound = new_obj + min(b1, gv, tm)
+            stop = tm <= min(b1, gv)
         if bound < incumbent:   # strict: only a better list is worth building
             cand[n_cand] = l
-            weight[n_cand] = _frl_curiosity(p, q, rp, lam)
-            bounds[n_cand] = bound
-            n_cand += 1
-        elif bound < pruned_low[0]:
-            pruned_low[0] = bound
-    return n_cand
-
-
-@njit(cache=True)
-def soft_candidates(pc, qc, active, rp, rn, alpha_min, numer, penalty, depth,
-                    w, C, C1, n, lam, incumbent, cand, weight, stop_after,
-                    cand_pen, bounds, pruned_low):
-    """softFRL candidate set of one prefix (spec 6.2).
-
-    Like :func:`frl_candidates`, with ``alpha_min`` the prefix's minimum
-    proportion (1 when empty) and ``penalty`` its ``S(e)``.  Also writes, per
-    candidate, whether closing the list right after it is provably optimal
-    (``stop_after``) and the penalty it adds (``cand_pen``).
-    """
-    n_cand = 0
-    pruned_low[0] = np.inf
-    for l in range(pc.shape[0]):
-        if not active[l]:
-            continue
-        p = pc[l]
-        q = qc[l]
-        if p + q == 0:
-            active[l] = False   # captures nothing now, nor deeper
-            continue
-        p2 = rp - p
-        q2 = rn - q
-        if p2 + q2 == 0:
-            continue
-        alpha = p / (p + q)
-        pen = alpha - alpha_min if alpha > alpha_min else 0.0
-        new_obj = ((numer + _risk_numerator(p, q, w)) / n + C * (depth + 1)
-                   + C1 * (penalty + pen))
-        new_min = alpha if alpha < alpha_min else alpha_min
-        b1, gv, tm = _soft_bound_terms(new_min, p2, q2, w, C, C1, n)
-        bound = new_obj + min(b1, gv, tm)
-        if bound < incumbent:
-            cand[n_cand] = l
-            weight[n_cand] = _soft_curiosity(p, q, alpha_min, rp, lam)
-            stop_after[n_cand] = tm <= min(b1, gv)
+            if C1 is None:
+                weight[n_cand] = _frl_curiosity(p, q, rp, lam)
+            else:
+                weight[n_cand] = _soft_curiosity(p, q, alpha_min, rp, lam)
+            stop_after[n_cand] = stop
             cand_pen[n_cand] = pen
             bounds[n_cand] = bound
             n_cand += 1
@@ -282,107 +274,25 @@ def soft_candidates(pc, qc, active, rp, rn, alpha_min, numer, penalty, depth,
 
 
 @njit(cache=True)
-def frl_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
-              w, C, lam, stop_prob, rng, n_iters,
-              best_prefix, best_len, best_obj, obj_out, best_out,
-              children, node_lb, node_count, max_nodes):
-    """Run ``n_iters`` iterations of Algorithm FRL (spec 6.1).
+def chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
+          w, C, C1, lam, stop_prob, rng, n_iters,
+          best_prefix, best_len, best_obj, obj_out, best_out,
+          children, node_lb, node_count, max_nodes):
+    """Run up to ``n_iters`` iterations of Algorithm FRL (``C1 is None``) or softFRL.
 
     ``best_prefix``/``best_len``/``best_obj`` hold the incumbent and are
     updated in place (strict improvement only).  ``obj_out[i]`` and
     ``best_out[i]`` receive the objective of the list built in iteration ``i``
     and the incumbent after it.  ``children``/``node_lb``/``node_count`` are
-    the prefix memo (see above), kept by the caller between batches.
-    Returns ``(sizes, offsets)``: the candidate set size of every extension
-    step, iteration ``i`` owning ``sizes[offsets[i]:offsets[i+1]]``.
-    """
-    n_ante = P.shape[0]
-    n = n_pos + n_neg
-    rem_p = np.empty_like(full_p)
-    rem_n = np.empty_like(full_n)
-    active = np.empty(n_ante, dtype=np.bool_)
-    pc = np.zeros(n_ante, dtype=np.int64)
-    qc = np.zeros(n_ante, dtype=np.int64)
-    cand = np.empty(n_ante, dtype=np.int64)
-    weight = np.empty(n_ante, dtype=np.float64)
-    bounds = np.empty(n_ante, dtype=np.float64)
-    unused_b = np.empty(n_ante, dtype=np.bool_)
-    unused_f = np.empty(n_ante, dtype=np.float64)
-    pruned_low = np.empty(1, dtype=np.float64)
-    prefix = np.empty(n_ante, dtype=np.int64)
-    sizes = np.empty(64, dtype=np.int32)
-    offsets = np.zeros(n_iters + 1, dtype=np.int64)
-    n_sizes = 0
-    for it in range(n_iters):
-        rem_p[:] = full_p
-        rem_n[:] = full_n
-        active[:] = root_active
-        rp = n_pos
-        rn = n_neg
-        depth = 0
-        numer = 0.0          # n * risk of the captured rows, in list order
-        last_p = 1           # counts of the last rule; (1, 0) = proportion 1
-        last_q = 0
-        alpha_last = 1.0
-        node = 0             # memo id of the current prefix (-1: not tracked)
-        while True:
-            closed = (numer + _risk_numerator(rp, rn, w)) / n + C * depth
-            if _frl_should_stop(alpha_last, rp, rn, w, C, n):
-                _raise_node_bound(node_lb, node, closed)
-                break        # Eq. 9: closing now is optimal for this prefix
-            if rng.random() < stop_prob:
-                break
-            if depth == 0:
-                pc[:] = root_p
-                qc[:] = root_q
-            else:
-                count_candidates(P, Q, rem_p, rem_n, active, pc, qc, False)
-            incumbent = best_obj[0]
-            n_cand = frl_candidates(pc, qc, active, rp, rn, last_p, last_q, numer, depth,
-                                    w, C, n, lam, incumbent, cand, weight, bounds, pruned_low)
-            n_cand, low = _apply_memo(cand, weight, bounds, n_cand, children, node_lb,
-                                      node, n_ante, incumbent, unused_b, unused_f)
-            _raise_node_bound(node_lb, node, min(closed, low, pruned_low[0]))
-            sizes = _push(sizes, n_sizes, n_cand)
-            n_sizes += 1
-            if n_cand == 0:
-                break
-            l = cand[_draw(rng, weight, n_cand)]
-            node = _child(children, node_count, node, l, n_ante, max_nodes)
-            p = pc[l]
-            q = qc[l]
-            prefix[depth] = l
-            depth += 1
-            active[l] = False
-            numer += _risk_numerator(p, q, w)
-            rp -= p
-            rn -= q
-            last_p = p
-            last_q = q
-            alpha_last = p / (p + q)
-            _remove_rows(rem_p, P[l])
-            _remove_rows(rem_n, Q[l])
-        numer += _risk_numerator(rp, rn, w)
-        value = numer / n + C * depth
-        if value < best_obj[0]:
-            best_obj[0] = value
-            best_len[0] = depth
-            best_prefix[:depth] = prefix[:depth]
-        obj_out[it] = value
-        best_out[it] = best_obj[0]
-        offsets[it + 1] = n_sizes
-    return sizes[:n_sizes].copy(), offsets
+    the prefix memo (see above), kept by the caller between batches.  The
+    batch ends early when the root's node bound proves the incumbent optimal.
 
+    Returns ``(n_done, sizes, offsets)``: iterations run, the candidate set
+    size of every extension step, iteration ``i`` owning
+    ``sizes[offsets[i]:offsets[i+1]]``.
 
-@njit(cache=True)
-def soft_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
-               w, C, C1, lam, stop_prob, rng, n_iters,
-               best_prefix, best_len, best_obj, obj_out, best_out,
-               children, node_lb, node_count, max_nodes):
-    """Run ``n_iters`` iterations of Algorithm softFRL (spec 6.2).
-
-    Same contract as :func:`frl_chunk`; the objective is
-    ``L(d) + C1 * S(d)`` and no falling constraint is imposed.
+    One long loop on purpose: splitting an iteration into compiled helpers
+    that share this much state costs speed in numba.
     """
     n_ante = P.shape[0]
     n = n_pos + n_neg
@@ -401,23 +311,37 @@ def soft_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
     sizes = np.empty(64, dtype=np.int32)
     offsets = np.zeros(n_iters + 1, dtype=np.int64)
     n_sizes = 0
-    # Root stop test (spec D4): the same for every iteration.
-    b1, gv, tm = _soft_bound_terms(1.0, n_pos, n_neg, w, C, C1, n)
-    root_stop = tm <= min(b1, gv)
+    root_stop = False
+    if C1 is not None:
+        # softFRL's deterministic stop is tested at the root only (the same
+        # for every iteration) and after each added rule (stop_after)
+        b1, gv, tm = _soft_bound_terms(1.0, n_pos, n_neg, w, C, C1, n)
+        root_stop = tm <= min(b1, gv)
+    n_done = 0
     for it in range(n_iters):
+        if root_bound(node_lb) >= best_obj[0]:
+            break            # the incumbent is proved optimal
         rem_p[:] = full_p
         rem_n[:] = full_n
         active[:] = root_active
         rp = n_pos
         rn = n_neg
         depth = 0
-        numer = 0.0
-        penalty = 0.0        # S(e), in list order
+        numer = 0.0          # n * risk of the captured rows, in list order
+        last_p = 1           # FRL: counts of the last rule; (1, 0) = proportion 1
+        last_q = 0
+        alpha_last = 1.0
+        penalty = 0.0        # softFRL: S(e), in list order
         alpha_min = 1.0
-        node = 0
+        node = 0             # memo id of the current prefix (-1: not tracked)
         stopped_by_bound = False
         while True:
-            if depth == 0 and root_stop:
+            if C1 is None:
+                closed = (numer + _risk_numerator(rp, rn, w)) / n + C * depth
+                if _frl_should_stop(alpha_last, rp, rn, w, C, n):
+                    _raise_node_bound(node_lb, node, closed)
+                    break    # Eq. 9: closing now is optimal for this prefix
+            elif depth == 0 and root_stop:
                 stopped_by_bound = True
                 break
             if rng.random() < stop_prob:
@@ -426,15 +350,16 @@ def soft_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
                 pc[:] = root_p
                 qc[:] = root_q
             else:
-                count_candidates(P, Q, rem_p, rem_n, active, pc, qc, True)
+                count_candidates(P, Q, rem_p, rem_n, active, pc, qc, C1 is not None)
             incumbent = best_obj[0]
-            n_cand = soft_candidates(pc, qc, active, rp, rn, alpha_min, numer, penalty,
-                                     depth, w, C, C1, n, lam, incumbent, cand, weight,
-                                     stop_after, cand_pen, bounds, pruned_low)
+            n_cand = candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer,
+                                penalty, depth, w, C, C1, n, lam, incumbent, cand, weight,
+                                stop_after, cand_pen, bounds, pruned_low)
             n_cand, low = _apply_memo(cand, weight, bounds, n_cand, children, node_lb,
                                       node, n_ante, incumbent, stop_after, cand_pen)
-            closed = (numer + _risk_numerator(rp, rn, w)) / n + C * depth + C1 * (
-                penalty + max(rp / (rp + rn) - alpha_min, 0.0))
+            if C1 is not None:
+                closed = (numer + _risk_numerator(rp, rn, w)) / n + C * depth + C1 * (
+                    penalty + max(rp / (rp + rn) - alpha_min, 0.0))
             _raise_node_bound(node_lb, node, min(closed, low, pruned_low[0]))
             sizes = _push(sizes, n_sizes, n_cand)
             n_sizes += 1
@@ -449,25 +374,34 @@ def soft_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
             depth += 1
             active[l] = False
             numer += _risk_numerator(p, q, w)
-            penalty += cand_pen[j]
             alpha = p / (p + q)
-            if alpha < alpha_min:
-                alpha_min = alpha
+            if C1 is None:
+                last_p = p
+                last_q = q
+                alpha_last = alpha
+            else:
+                penalty += cand_pen[j]
+                if alpha < alpha_min:
+                    alpha_min = alpha
             rp -= p
             rn -= q
-            _remove_rows(rem_p, P[l])
-            _remove_rows(rem_n, Q[l])
-            if stop_after[j]:
+            andnot_into(rem_p, P[l])
+            andnot_into(rem_n, Q[l])
+            if C1 is not None and stop_after[j]:
                 stopped_by_bound = True
-                break           # closing the new prefix attains its bound
-        if rp + rn > 0:
+                break        # closing the new prefix attains its bound
+        if C1 is None:
             numer += _risk_numerator(rp, rn, w)
-            alpha_else = rp / (rp + rn)
-            if alpha_else > alpha_min:
-                penalty += alpha_else - alpha_min
-        value = numer / n + C * depth + C1 * penalty
-        if stopped_by_bound:
-            _raise_node_bound(node_lb, node, value)
+            value = numer / n + C * depth
+        else:
+            if rp + rn > 0:
+                numer += _risk_numerator(rp, rn, w)
+                alpha_else = rp / (rp + rn)
+                if alpha_else > alpha_min:
+                    penalty += alpha_else - alpha_min
+            value = numer / n + C * depth + C1 * penalty
+            if stopped_by_bound:
+                _raise_node_bound(node_lb, node, value)
         if value < best_obj[0]:
             best_obj[0] = value
             best_len[0] = depth
@@ -475,4 +409,5 @@ def soft_chunk(P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
         obj_out[it] = value
         best_out[it] = best_obj[0]
         offsets[it + 1] = n_sizes
-    return sizes[:n_sizes].copy(), offsets
+        n_done += 1
+    return n_done, sizes[:n_sizes].copy(), offsets[:n_done + 1].copy()

@@ -1,8 +1,12 @@
 """Objective, penalties and prefix bounds of (softly) falling rule lists.
 
-Every formula here follows ``design/frl.md`` (Chen & Rudin, AISTATS 2018 and its
-supplement).  The functions are small, scalar and written in plain Python
-arithmetic, so that
+Chen & Rudin, "An Optimization Approach to Learning Falling Rule Lists",
+AISTATS 2018: the weighted risk and objective of Program 2.9 (Section 2,
+Eq. 4; Theorem 2.8 for the threshold), the falling prefix bound and early
+stop (Section 4, Theorem 4.6, Eq. 8 and 9), the softly falling objective and
+its bound (Section 5, Program 5.1, Theorem 5.2, Eq. 10) and the curiosity
+functions of the searches (Appendices A and B, Eq. 11 and 12).  The
+functions are small, scalar and written in plain Python arithmetic, so that
 
 * tests can call them with :class:`fractions.Fraction` arguments and check the
   worked example exactly (the soft bound's analytic infimum needs a square root
@@ -73,7 +77,7 @@ def rule_risk(n_pos, n_neg, w, n):
 
 
 def running_minimum(proportions):
-    """Stated probabilities of a softly falling list (spec 5.3).
+    """Stated probabilities of a softly falling list (Appendix B, the last step of softFRL).
 
     ``p_j = min_{k <= j} alpha_k``: non-increasing, ``p_0 = alpha_0``,
     identity on lists that already fall.

@@ -1,32 +1,51 @@
 """Monte-Carlo search for falling (FRL) and softly falling (softFRL) rule lists.
 
-The public entry point is :func:`search`.  It validates its input, packs the
-antecedent matrix into per-class bit vectors, and drives the compiled batch
-kernels of :mod:`._kernels` until the iteration budget, the time limit, a
-callback or Ctrl-C ends the search.  Pure numpy in, frozen dataclass out.
+Chen & Rudin, "An Optimization Approach to Learning Falling Rule Lists",
+AISTATS 2018: Algorithm FRL (Section 3, Appendix A) minimises Program 2.9
+over falling lists, Algorithm softFRL (Section 5, Appendix B) minimises
+Program 5.1 over all lists.
+
+The public entry point is :func:`search`.  It checks its input against
+:data:`SEARCH_PARAMETERS`, packs the antecedent matrix into per-class bit
+vectors (:mod:`rulekit.bitset`) and drives the compiled batch kernel of
+:mod:`._kernels` on the shared anytime loop (:class:`rulekit._anytime.Anytime`)
+until the iteration budget, a proof of optimality, the time limit, a callback
+or Ctrl-C ends the search.  Pure numpy in, frozen dataclass out.
 """
 
 from __future__ import annotations
 
 import math
-import numbers
-import time
 from dataclasses import dataclass
 
 import numpy as np
 from numba import typed, types
 
+from rulekit import evaluate
+from rulekit._anytime import Anytime
+from rulekit._params import Boolean, Integer, Real, pick, validate
+from rulekit.base import COMMON_PARAMETERS
 from rulekit.bitset import n_words, pack, popcount
+from rulekit.certificate import Certificate
 
-from .._interrupt import DeferredInterrupt, is_interrupt
 from . import _kernels
 from ._objective import list_objective, monotonicity_penalty, running_minimum
 
-__all__ = ["search", "FRLResult", "SearchTrace"]
+__all__ = ["search", "FRLResult", "SearchTrace", "SEARCH_PARAMETERS", "capture_counts",
+           "candidate_set"]
 
-# Wall time one kernel batch should take: short enough for a responsive time
-# limit / Ctrl-C, long enough that the Python driver costs nothing.
-_BATCH_SECONDS = 0.1
+#: Declarations of :func:`search`'s parameters (shared with the estimators).
+SEARCH_PARAMETERS = {
+    "w": Real(0, None, closed="neither"),
+    "C": Real(0, None),
+    "C1": Real(0, None, allow_none=True),
+    "n_iter": Integer(1),
+    "curiosity_lambda": Real(0, 1),
+    "stop_prob": Real(0, 1),
+    "prefix_memo": Boolean(),
+    **pick(COMMON_PARAMETERS, "random_state", "time_limit", "callback", "verbose"),
+}
+
 # Prefixes remembered by the memo (two typed-dict entries each, ~60 bytes);
 # beyond this the search goes on without remembering new prefixes.
 _MAX_MEMO_NODES = 1_000_000
@@ -61,6 +80,23 @@ class SearchTrace:
         lo, hi = self.candidate_offsets[iteration], self.candidate_offsets[iteration + 1]
         return self.candidate_sizes[lo:hi]
 
+    @classmethod
+    def from_batches(cls, batches) -> "SearchTrace":
+        """Concatenate the kernel's ``(objective, best, sizes, offsets)`` batches."""
+        sizes, offsets, total = [], [np.zeros(1, np.int64)], 0
+        for _, _, sz, off in batches:
+            sizes.append(sz)
+            offsets.append(off[1:] + total)
+            total += sz.shape[0]
+        return cls(
+            objective=np.concatenate([b[0] for b in batches]) if batches else np.empty(0),
+            best_objective=(np.concatenate([b[1] for b in batches]) if batches
+                            else np.empty(0)),
+            candidate_sizes=(np.concatenate(sizes).astype(np.int32) if sizes
+                             else np.empty(0, np.int32)),
+            candidate_offsets=np.concatenate(offsets),
+        )
+
 
 @dataclass(frozen=True)
 class FRLResult:
@@ -89,15 +125,23 @@ class FRLResult:
     soft : bool
         True for the softly falling program.
     status : str
-        ``"completed"``, ``"time_limit"`` or ``"interrupted"`` (Ctrl-C or
-        the callback asked to stop).
+        A :class:`~rulekit.certificate.Certificate` status:
+        ``"optimal"`` when the prefix bounds proved that no list of the
+        program over the given antecedents is better (common on small
+        problems), ``"heuristic"`` when the iterations ran out without a
+        proof, ``"time_limit"`` or ``"interrupted"`` (Ctrl-C or the callback)
+        when a limit stopped the search first.
+    lower_bound : float or None
+        The root's node bound (see ``prefix_memo``): no list of the program
+        over the given antecedents scores below it.  None when the search
+        never computed one (it stopped at the root at random every time).
+        The certificate carries it only as the proof of an ``"optimal"``
+        result (where it equals the objective).
     n_iter_done : int
         Iterations actually run.
-    proved_optimal : bool
-        True when the bounds showed that no list of the program beats the
-        result (every candidate at the root pruned), which is common on small
-        problems.  False says nothing either way.
     trace : SearchTrace
+    w, C, C1 : float
+        The parameters the objective used (``C1`` None for FRL).
     """
 
     prefix: tuple
@@ -110,21 +154,35 @@ class FRLResult:
     threshold: float
     soft: bool
     status: str
+    lower_bound: float | None
     n_iter_done: int
-    proved_optimal: bool
     trace: SearchTrace
+    w: float
+    C: float
+    C1: float | None = None
+
+    def scope(self, antecedents: str = "the given antecedents") -> str:
+        """Which lists the claim covers and what the objective is, in words."""
+        program = "softly falling" if self.soft else "falling"
+        penalty = "" if self.C1 is None else f" + {self.C1:g} x rise (softly falling penalty)"
+        return (f"{program} rule lists over {antecedents}; objective = weighted "
+                f"risk (w={self.w:g}) + {self.C:g} x rules{penalty}")
+
+    @property
+    def certificate(self) -> Certificate:
+        """The claim: status, objective, lower bound, over which lists."""
+        # The root's bound is valid but weak on real data (about 0.07 against
+        # objectives near 0.56 on bank-full), so an unproved search claims
+        # nothing ("heuristic"), as the paper's algorithm does; the bound
+        # stays available in ``lower_bound`` and in the progress records.
+        return Certificate(self.status, self.objective, None, self.scope())
+
+    def __repr__(self) -> str:  # short: the trace is long
+        return (f"FRLResult(prefix={self.prefix}, objective={self.objective:.10g}, "
+                f"status={self.status!r}, n_iter_done={self.n_iter_done})")
 
 
-# --- validation -----------------------------------------------------------
-
-def _as_real(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    value = float(value)
-    if not math.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value}")
-    return value
-
+# --- input checks -------------------------------------------------------------
 
 def _check_matrix(A):
     A = np.asarray(A)
@@ -154,28 +212,96 @@ def _check_labels(y, n_rows):
     return y.astype(bool)
 
 
-def _make_rng(random_state):
+def _make_rng(random_state) -> np.random.Generator:
+    """A numpy Generator from a validated seed (see ``SeedLike``)."""
     if isinstance(random_state, np.random.Generator):
         return random_state
     if isinstance(random_state, np.random.RandomState):
         # sklearn hands out RandomState objects: derive a Generator from it.
         return np.random.default_rng(random_state.randint(0, 2**31 - 1, size=4))
-    if random_state is None or isinstance(random_state, (numbers.Integral, np.random.SeedSequence)):
-        if isinstance(random_state, bool):
-            raise TypeError("random_state must be None, an int, a SeedSequence or a Generator")
-        if isinstance(random_state, numbers.Integral) and random_state < 0:
-            raise ValueError(f"random_state must be non-negative, got {random_state}")
-        return np.random.default_rng(random_state)
-    raise TypeError(
-        "random_state must be None, an int, a SeedSequence, a numpy Generator or "
-        f"RandomState, got {type(random_state).__name__}"
-    )
+    return np.random.default_rng(random_state)
 
 
 # --- the search -----------------------------------------------------------
 
+class _Packed:
+    """The data as the kernel reads it: per-class bit vectors and root counts."""
+
+    def __init__(self, A, yb, soft):
+        n_ante = A.shape[1]
+        self.n_pos = int(yb.sum())
+        self.n_neg = int(yb.shape[0] - self.n_pos)
+        # P over the positive rows, Q over the negative rows (antecedent-major)
+        A_t = np.ascontiguousarray(A.T)
+        self.P = pack(A_t[:, yb]) if n_ante else np.zeros((0, n_words(self.n_pos)), np.uint64)
+        self.Q = pack(A_t[:, ~yb]) if n_ante else np.zeros((0, n_words(self.n_neg)), np.uint64)
+        self.full_p = pack(np.ones(self.n_pos, dtype=bool))
+        self.full_n = pack(np.ones(self.n_neg, dtype=bool))
+        self.root_p = np.asarray(popcount(self.P), dtype=np.int64).reshape(n_ante)
+        self.root_q = np.asarray(popcount(self.Q), dtype=np.int64).reshape(n_ante)
+        # antecedents that can never be a candidate in any list are left out early
+        self.root_active = (self.root_p > 0) if not soft else (self.root_p + self.root_q > 0)
+
+
+class _Run:
+    """Incumbent, prefix memo and trace batches of one search, kept between steps."""
+
+    def __init__(self, data: _Packed, p: dict, rng):
+        n_ante = data.P.shape[0]
+        self.data, self.p, self.rng = data, p, rng
+        self.best_prefix = np.zeros(max(n_ante, 1), dtype=np.int64)
+        self.best_len = np.zeros(1, dtype=np.int64)
+        self.best_obj = np.full(1, np.inf)
+        self.batches = []           # (objective, best, sizes, offsets) per kernel call
+        self.done = 0
+        self.proved = False
+        # The prefix memo (see _kernels): child links and node bounds.
+        # max_nodes = 0 keeps only the root, i.e. the paper's search.
+        self.children = typed.Dict.empty(types.int64, types.int64)
+        self.node_lb = typed.Dict.empty(types.int64, types.float64)
+        self.node_count = np.ones(1, np.int64)
+        self.max_nodes = _MAX_MEMO_NODES if p["prefix_memo"] else 0
+        self._saved = None
+
+    def lower_bound(self) -> float | None:
+        """The root's node bound, capped by the incumbent (None before any bound)."""
+        root = float(_kernels.root_bound(self.node_lb))
+        if not math.isfinite(root):
+            return None
+        return min(root, float(self.best_obj[0]))
+
+    def step(self, budget: int, run: Anytime):
+        """One kernel batch of at most ``budget`` iterations (the driver's step)."""
+        d, p = self.data, self.p
+        k = min(budget, p["n_iter"] - self.done)
+        obj_out, best_out = np.empty(k), np.empty(k)
+        # if a second Ctrl-C lands before the batch is recorded, the incumbent
+        # goes back to this copy so that result and trace agree
+        self._saved = (self.best_prefix.copy(), self.best_len.copy(), self.best_obj.copy())
+        n_done, sizes, offsets = _kernels.chunk(
+            d.P, d.Q, d.full_p, d.full_n, d.root_p, d.root_q, d.root_active, d.n_pos, d.n_neg,
+            p["w"], p["C"], p["C1"], p["curiosity_lambda"], p["stop_prob"], self.rng, k,
+            self.best_prefix, self.best_len, self.best_obj, obj_out, best_out,
+            self.children, self.node_lb, self.node_count, self.max_nodes)
+        self.batches.append((obj_out[:n_done], best_out[:n_done], sizes, offsets))
+        self._saved = None
+        self.done += n_done
+        self.proved = bool(_kernels.root_bound(self.node_lb) >= self.best_obj[0])
+        status = "done" if self.proved or self.done >= p["n_iter"] else None
+        state = run.state(self.done, best_objective=float(self.best_obj[0]),
+                          lower_bound=self.lower_bound(),
+                          info={"memo": int(self.node_count[0])})
+        return status, state
+
+    def restore_if_unrecorded(self) -> None:
+        if self._saved is not None:
+            self.best_prefix[:], self.best_len[:], self.best_obj[:] = self._saved
+            self._saved = None
+
+
 def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
-           random_state, time_limit=None, callback=None, prefix_memo=True) -> FRLResult:
+           random_state=0, time_limit=None, callback=None, verbose=0,
+           prefix_memo=True) -> FRLResult:
     """Monte-Carlo search for a falling or softly falling rule list.
 
     Each iteration builds one compatible rule list top-down: it stops when
@@ -206,32 +332,38 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
         Mix ``lambda`` of the curiosity function (Eq. 11/12), in [0, 1].
     stop_prob : float, default=0.01
         Probability of closing the list at each extension step, in [0, 1].
-    random_state : None, int, SeedSequence, numpy Generator or RandomState
+    random_state : None, int, SeedSequence, numpy Generator or RandomState, default=0
         Source of randomness; the global numpy state is never used.  A
         Generator passed in is advanced.
     time_limit : float or None, default=None
         Wall-clock seconds after which the search returns its incumbent with
-        ``status="time_limit"`` (checked between short batches of iterations,
-        about every 0.1 s).
+        status ``"time_limit"`` (checked between short batches of
+        iterations, about every 0.05 s).  Inside an estimator's fit the
+        earlier deadline of the two applies.
     callback : callable or None, default=None
-        Called between batches as ``callback(n_iter_done, best_objective)``;
-        a truthy return value stops the search (``status="interrupted"``).
+        Called about four times a second with a
+        :class:`rulekit._anytime.SearchState` (``work`` = iterations done,
+        ``best_objective``, ``lower_bound`` = the root's memo bound or None,
+        ``info["memo"]`` = prefixes remembered); a truthy return value stops
+        the search (status ``"interrupted"``).
+    verbose : int, default=0
+        1 or more: a progress bar on stderr.
     prefix_memo : bool, default=True
         Remember a lower bound for every prefix already extended and drop a
         prefix from its parent's candidate set once that bound is not below
         the incumbent (no strictly better list starts with it).  This is an
         addition to the paper's algorithm: it only removes lists that cannot
-        improve the incumbent, so every property of the spec's search holds,
-        but fewer iterations are spent rebuilding known lists.  ``False``
-        runs the spec's algorithm exactly.
+        improve the incumbent, so every property of the paper's search holds,
+        but fewer iterations are spent rebuilding known lists, and the
+        root's bound gives a valid lower bound.  ``False`` runs the paper's
+        algorithm exactly.
 
     Returns
     -------
     FRLResult
         The best list, its counts, proportions, stated probabilities,
-        objective, the trace and the status.  Ctrl-C (KeyboardInterrupt)
-        during the search also returns the incumbent, with
-        ``status="interrupted"``.
+        objective, the trace, the status and ``.certificate``.  Ctrl-C during
+        the search also returns the incumbent, with status ``"interrupted"``.
 
     Raises
     ------
@@ -240,143 +372,34 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
 
     Notes
     -----
-    With no antecedents (``n_antecedents == 0``) the result is the else-only
-    list.  If all rows share one class the root's early-termination test
-    holds and the result is the else-only list with probability 0 or 1.
+    The search ends before ``n_iter`` iterations when the root's bound
+    reaches the incumbent: the list is then proved optimal over the given
+    antecedents (status ``"optimal"``) and no iteration could
+    improve it.  The result does not depend on the machine's speed: the
+    kernel's random draws do not depend on how the iterations are split into
+    batches.  With no antecedents (``n_antecedents == 0``) the result is the
+    else-only list; if all rows share one class the root's early-termination
+    test holds and the result is the else-only list with probability 0 or 1.
     """
     A = _check_matrix(A)
-    n_rows, n_ante = A.shape
-    yb = _check_labels(y, n_rows)
-    w = _as_real(w, "w")
-    if w <= 0:
-        raise ValueError(f"w must be > 0, got {w}")
-    C = _as_real(C, "C")
-    if C < 0:
-        raise ValueError(f"C must be >= 0, got {C}")
-    soft = C1 is not None
-    if soft:
-        C1 = _as_real(C1, "C1")
-        if C1 < 0:
-            raise ValueError(f"C1 must be >= 0, got {C1}")
-    if isinstance(n_iter, bool) or not isinstance(n_iter, numbers.Integral):
-        raise TypeError(f"n_iter must be an integer, got {type(n_iter).__name__}")
-    n_iter = int(n_iter)
-    if n_iter < 1:
-        raise ValueError(f"n_iter must be >= 1, got {n_iter}")
-    lam = _as_real(curiosity_lambda, "curiosity_lambda")
-    if not 0 <= lam <= 1:
-        raise ValueError(f"curiosity_lambda must be in [0, 1], got {lam}")
-    stop_prob = _as_real(stop_prob, "stop_prob")
-    if not 0 <= stop_prob <= 1:
-        raise ValueError(f"stop_prob must be in [0, 1], got {stop_prob}")
-    if time_limit is not None:
-        time_limit = _as_real(time_limit, "time_limit")
-        if time_limit <= 0:
-            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
-    if callback is not None and not callable(callback):
-        raise TypeError("callback must be callable or None")
-    rng = _make_rng(random_state)
-
-    # Per-class packed coverage: P over positive rows, Q over negative rows.
-    A_t = np.ascontiguousarray(A.T)
-    P = pack(A_t[:, yb]) if n_ante else np.zeros((0, n_words(yb.sum())), np.uint64)
-    Q = pack(A_t[:, ~yb]) if n_ante else np.zeros((0, n_words((~yb).sum())), np.uint64)
-    n_pos = int(yb.sum())
-    n_neg = n_rows - n_pos
-    full_p = pack(np.ones(n_pos, dtype=bool))
-    full_n = pack(np.ones(n_neg, dtype=bool))
-    root_p = popcount(P).astype(np.int64) if n_ante else np.zeros(0, np.int64)
-    root_q = popcount(Q).astype(np.int64) if n_ante else np.zeros(0, np.int64)
-    root_p = np.asarray(root_p, dtype=np.int64).reshape(n_ante)
-    root_q = np.asarray(root_q, dtype=np.int64).reshape(n_ante)
-    # Antecedents that can never be a candidate in any list are left out early.
-    root_active = (root_p > 0) if not soft else (root_p + root_q > 0)
-
-    best_prefix = np.zeros(max(n_ante, 1), dtype=np.int64)
-    best_len = np.zeros(1, dtype=np.int64)
-    best_obj = np.full(1, np.inf)
-    batches = []            # (objective, best, sizes, offsets) per kernel call
-    done = 0
-    status = "completed"
-    start = time.perf_counter()
-    batch = 8
-    snapshot = (best_prefix.copy(), best_len.copy(), best_obj.copy())
-    n_before = 0
-    # Prefix memo (see _kernels): child links and node bounds, kept between
-    # batches.  max_nodes = 0 keeps only the root, i.e. the spec's search.
-    children = typed.Dict.empty(types.int64, types.int64)
-    node_lb = typed.Dict.empty(types.int64, types.float64)
-    node_count = np.ones(1, np.int64)
-    max_nodes = _MAX_MEMO_NODES if prefix_memo else 0
-    sigint = DeferredInterrupt().install()
-    try:
-        while done < n_iter:
-            k = min(batch, n_iter - done)
-            obj_out = np.empty(k)
-            best_out = np.empty(k)
-            snapshot = (best_prefix.copy(), best_len.copy(), best_obj.copy())
-            n_before = len(batches)
-            t0 = time.perf_counter()
-            if soft:
-                sz, off = _kernels.soft_chunk(
-                    P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
-                    w, C, C1, lam, stop_prob, rng, k,
-                    best_prefix, best_len, best_obj, obj_out, best_out,
-                    children, node_lb, node_count, max_nodes)
-            else:
-                sz, off = _kernels.frl_chunk(
-                    P, Q, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
-                    w, C, lam, stop_prob, rng, k,
-                    best_prefix, best_len, best_obj, obj_out, best_out,
-                    children, node_lb, node_count, max_nodes)
-            batches.append((obj_out, best_out, sz, off))
-            elapsed_batch = time.perf_counter() - t0
-            done += k
-            # Aim each batch at _BATCH_SECONDS (and at the remaining time).
-            per_iter = max(elapsed_batch / k, 1e-7)
-            target = _BATCH_SECONDS
-            if time_limit is not None:
-                remaining = time_limit - (time.perf_counter() - start)
-                if remaining <= 0 and done < n_iter:
-                    status = "time_limit"
-                    break
-                target = min(target, remaining)
-            batch = int(min(max(1, target / per_iter), 4 * batch + 1, 1_000_000))
-            if sigint.received and done < n_iter:
-                status = "interrupted"
-                break
-            if callback is not None and done < n_iter:
-                if callback(done, float(best_obj[0])):
-                    status = "interrupted"
-                    break
-    except (KeyboardInterrupt, SystemError) as exc:
-        if not is_interrupt(exc):
-            raise
-        status = "interrupted"
-        if len(batches) == n_before:
-            # The batch in flight was not recorded: return the incumbent of
-            # the recorded iterations so that result and trace agree.
-            best_prefix[:], best_len[:], best_obj[:] = snapshot
-        done = sum(len(b[0]) for b in batches)
-    finally:
-        sigint.restore()
-
-    prefix = tuple(int(l) for l in best_prefix[: int(best_len[0])])
-    # The root's node bound reaching the incumbent proves it optimal.
-    proved = bool(0 in node_lb and node_lb[0] >= best_obj[0])
-    sizes, offsets, total = [], [np.zeros(1, np.int64)], 0
-    for _, _, sz, off in batches:
-        sizes.append(sz)
-        offsets.append(off[1:] + total)
-        total += sz.shape[0]
-    trace = SearchTrace(
-        objective=np.concatenate([b[0] for b in batches]) if batches else np.empty(0),
-        best_objective=np.concatenate([b[1] for b in batches]) if batches else np.empty(0),
-        candidate_sizes=(np.concatenate(sizes).astype(np.int32) if sizes
-                         else np.empty(0, np.int32)),
-        candidate_offsets=np.concatenate(offsets),
-    )
-    return _finish(A, yb, prefix, w, C, C1 if soft else None, status, done, trace, proved)
+    yb = _check_labels(y, A.shape[0])
+    p = validate(SEARCH_PARAMETERS, dict(
+        w=w, C=C, C1=C1, n_iter=n_iter, curiosity_lambda=curiosity_lambda,
+        stop_prob=stop_prob, prefix_memo=prefix_memo, random_state=random_state,
+        time_limit=time_limit, callback=callback, verbose=verbose), "frl.search")
+    state = _Run(_Packed(A, yb, p["C1"] is not None), p, _make_rng(p["random_state"]))
+    with Anytime("frl", unit="iterations", time_limit=p["time_limit"], callback=p["callback"],
+                 verbose=p["verbose"], total=p["n_iter"]) as run:
+        stop = run.drive(lambda budget: state.step(budget, run))
+        state.restore_if_unrecorded()
+        if state.proved:
+            status = "optimal"
+        else:
+            status = "heuristic" if stop == "done" else stop
+        run.finish(status)
+    prefix = tuple(int(l) for l in state.best_prefix[: int(state.best_len[0])])
+    trace = SearchTrace.from_batches(state.batches)
+    return _finish(A, yb, prefix, p, status, state.done, trace, state.lower_bound())
 
 
 def capture_counts(A, y, prefix):
@@ -393,45 +416,31 @@ def capture_counts(A, y, prefix):
     -------
     ndarray of int64, shape (len(prefix) + 1, 2)
     """
-    A = np.asarray(A, dtype=bool)
-    y = np.asarray(y).astype(bool)
-    remaining = np.ones(A.shape[0], dtype=bool)
-    out = np.zeros((len(prefix) + 1, 2), dtype=np.int64)
-    for j, l in enumerate(prefix):
-        hit = remaining & A[:, l]
-        out[j] = (np.count_nonzero(hit & y), np.count_nonzero(hit & ~y))
-        remaining &= ~hit
-    out[-1] = (np.count_nonzero(remaining & y), np.count_nonzero(remaining & ~y))
-    return out
+    codes = np.asarray(y).astype(bool).astype(np.int64)
+    counts = evaluate.capture_counts(A, [(int(l),) for l in prefix], codes, 2)
+    return np.ascontiguousarray(counts[:, ::-1], dtype=np.int64)
 
 
-def _finish(A, y, prefix, w, C, C1, status, done, trace, proved):
+def _finish(A, y, prefix, p, status, done, trace, lower_bound):
     """Recompute the incumbent from scratch and package the result."""
+    w, C, C1 = p["w"], p["C"], p["C1"]
     counts = capture_counts(A, y, prefix)
     totals = counts.sum(axis=1)
     proportions = np.where(totals > 0, counts[:, 0] / np.maximum(totals, 1), 0.0)
     soft = C1 is not None
     probabilities = (np.asarray(running_minimum(list(proportions)), dtype=float)
                      if soft else proportions.copy())
-    risk = list_objective(counts, w, 0.0)
-    objective = list_objective(counts, w, C, C1)
+    objective = float(list_objective(counts, w, C, C1))
     penalty = 0.0
     if soft:
         penalty = monotonicity_penalty([float(a) for a, t in zip(proportions, totals) if t > 0])
+    if lower_bound is not None:
+        lower_bound = min(lower_bound, objective)
     return FRLResult(
-        prefix=prefix,
-        proportions=proportions,
-        probabilities=probabilities,
-        counts=counts,
-        objective=float(objective),
-        risk=float(risk),
-        penalty=float(penalty),
-        threshold=1.0 / (1.0 + w),
-        soft=soft,
-        status=status,
-        n_iter_done=int(done),
-        proved_optimal=proved,
-        trace=trace,
+        prefix=prefix, proportions=proportions, probabilities=probabilities, counts=counts,
+        objective=objective, risk=float(list_objective(counts, w, 0.0)),
+        penalty=float(penalty), threshold=1.0 / (1.0 + w), soft=soft, status=status,
+        lower_bound=lower_bound, n_iter_done=int(done), trace=trace, w=w, C=C, C1=C1,
     )
 
 
@@ -458,48 +467,39 @@ def candidate_set(A, y, prefix, *, w, C, C1=None, incumbent=math.inf, curiosity_
     -------
     dict
         ``{l: {"p", "q", "bound", "curiosity"[, "stop_after"]}}`` for every
-        surviving antecedent ``l``, in index order.
+        surviving antecedent ``l``, in index order (``stop_after`` for
+        softFRL only).
     """
     A = _check_matrix(A)
     yb = _check_labels(y, A.shape[0])
+    prefix = [int(l) for l in prefix]
     n_ante = A.shape[1]
-    n = A.shape[0]
-    counts = capture_counts(A, yb, list(prefix))
-    rp, rn = (int(v) for v in counts[-1])
-    remaining = ~A[:, list(prefix)].any(axis=1) if len(prefix) else np.ones(n, bool)
-    pc = (A & (remaining & yb)[:, None]).sum(axis=0).astype(np.int64)
-    qc = (A & (remaining & ~yb)[:, None]).sum(axis=0).astype(np.int64)
+    counts = capture_counts(A, yb, prefix)
+    left = evaluate.first_match(A, [(l,) for l in prefix]) == len(prefix)
+    pc = (A & (left & yb)[:, None]).sum(axis=0).astype(np.int64)
+    qc = (A & (left & ~yb)[:, None]).sum(axis=0).astype(np.int64)
     active = np.ones(n_ante, dtype=bool)
-    active[list(prefix)] = False
+    active[prefix] = False
+    w, C = float(w), float(C)
+    C1 = None if C1 is None else float(C1)
     numer = 0.0
     for a, b in counts[:-1]:
-        numer += _kernels._risk_numerator(int(a), int(b), float(w))
-    cand = np.empty(n_ante, np.int64)
-    weight = np.empty(n_ante)
-    bounds = np.empty(n_ante)
-    out = {}
-    if C1 is None:
-        last_p, last_q = (1, 0) if not len(prefix) else (int(v) for v in counts[-2])
-        k = _kernels.frl_candidates(pc, qc, active, rp, rn, last_p, last_q, numer,
-                                    len(prefix), float(w), float(C), n,
-                                    float(curiosity_lambda), float(incumbent),
-                                    cand, weight, bounds, np.empty(1))
-        for i in range(k):
-            l = int(cand[i])
-            out[l] = {"p": int(pc[l]), "q": int(qc[l]), "bound": float(bounds[i]),
-                      "curiosity": float(weight[i])}
-        return out
+        numer += _kernels._risk_numerator(int(a), int(b), w)
     props = [a / (a + b) for a, b in counts[:-1]]
+    last_p, last_q = (1, 0) if not prefix else (int(v) for v in counts[-2])
     alpha_min = min(props) if props else 1.0
     penalty = monotonicity_penalty(props) if props else 0.0
-    stop_after = np.empty(n_ante, bool)
-    cand_pen = np.empty(n_ante)
-    k = _kernels.soft_candidates(pc, qc, active, rp, rn, float(alpha_min), float(numer),
-                                 float(penalty), len(prefix), float(w), float(C), float(C1),
-                                 n, float(curiosity_lambda), float(incumbent), cand, weight,
-                                 stop_after, cand_pen, bounds, np.empty(1))
+    cand, weight, bounds = np.empty(n_ante, np.int64), np.empty(n_ante), np.empty(n_ante)
+    stop_after, cand_pen = np.empty(n_ante, bool), np.empty(n_ante)
+    k = _kernels.candidates(pc, qc, active, int(counts[-1, 0]), int(counts[-1, 1]), last_p,
+                            last_q, float(alpha_min), numer, float(penalty), len(prefix), w, C,
+                            C1, A.shape[0], float(curiosity_lambda), float(incumbent), cand,
+                            weight, stop_after, cand_pen, bounds, np.empty(1))
+    out = {}
     for i in range(k):
-        l = int(cand[i])
-        out[l] = {"p": int(pc[l]), "q": int(qc[l]), "bound": float(bounds[i]),
-                  "curiosity": float(weight[i]), "stop_after": bool(stop_after[i])}
+        entry = {"p": int(pc[cand[i]]), "q": int(qc[cand[i]]), "bound": float(bounds[i]),
+                 "curiosity": float(weight[i])}
+        if C1 is not None:
+            entry["stop_after"] = bool(stop_after[i])
+        out[int(cand[i])] = entry
     return out

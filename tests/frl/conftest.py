@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-# Worked example of design/frl.md section 11: rows x1..x10, antecedents a1..a3.
+# Worked example (hand-computed from the paper's formulas): rows x1..x10, antecedents a1..a3.
 EXAMPLE_A = np.array(
     [
         [1, 1, 1],

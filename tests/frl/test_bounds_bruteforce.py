@@ -1,6 +1,7 @@
 """Bound soundness and early termination against brute-force enumeration
-(design/frl.md 12, invariant 4), and the compiled candidate kernels against
-an independent re-implementation of the candidate rules."""
+(the exact oracle of ``_brute``), and the compiled candidate kernel against
+an independent re-implementation of the candidate rules (Chen & Rudin,
+AISTATS 2018, Appendices A and B)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,6 @@ from rulekit.frl import (
     frl_curiosity,
     frl_prefix_bound,
     frl_should_stop,
-    list_objective,
-    monotonicity_penalty,
-    risk_numerator,
     soft_curiosity,
     soft_prefix_bound,
     soft_should_stop,
@@ -27,6 +25,8 @@ from ._brute import (
     best_completions,
     frl_value,
     is_falling,
+    objective,
+    prefix_objective,
     proportions,
     random_instance,
     soft_value,
@@ -39,15 +39,14 @@ TOL = 1e-12
 
 
 def _prefix_state(counts, n, w, C, C1=None):
-    """L(e) (or L~(e)), last / minimum proportion and remainder of prefix e."""
+    """L(e) (or L~(e)), last / minimum proportion and remainder of prefix e
+    (exact values from the oracle, handed to the engine's bounds as floats)."""
     pre = counts[:-1]
-    value = sum(risk_numerator(a, b, w) for a, b in pre) / n + C * len(pre)
+    value = prefix_objective(pre, n, w, C, C1)
     props = proportions(pre)
-    if C1 is not None:
-        value += C1 * monotonicity_penalty(props)
-    last = props[-1] if props else 1.0
-    amin = min(props) if props else 1.0
-    return value, last, amin, counts[-1]
+    last = props[-1] if props else 1
+    amin = min(props) if props else 1
+    return float(value), float(last), float(amin), counts[-1]
 
 
 def _params(rng):
@@ -70,30 +69,30 @@ def test_bounds_and_stops_never_exceed_best_completion():
                 if is_falling(counts):
                     Le, last, _, (rp, rn) = _prefix_state(counts, n, w, C)
                     bound = frl_prefix_bound(Le, last, rp, rn, w, C, n)
-                    closed = list_objective(counts, w, C)
-                    assert bound <= best_f[order] + TOL, (A, y, order, w, C)
+                    closed = float(objective(counts, w, C))
+                    assert bound <= float(best_f[order]) + TOL, (A, y, order, w, C)
                     assert bound <= closed + TOL
                     cases["frl_bound"] += 1
                     if frl_should_stop(last, rp, rn, w, C, n):
-                        assert closed <= best_f[order] + TOL, (A, y, order, w, C)
+                        assert closed <= float(best_f[order]) + TOL, (A, y, order, w, C)
                         cases["frl_stop"] += 1
                 # softFRL: every prefix
                 Le, _, amin, (rp, rn) = _prefix_state(counts, n, w, C, C1)
                 bound = soft_prefix_bound(Le, amin, rp, rn, w, C, C1, n)
-                closed = list_objective(counts, w, C, C1)
-                assert bound <= best_s[order] + TOL, (A, y, order, w, C, C1)
+                closed = float(objective(counts, w, C, C1))
+                assert bound <= float(best_s[order]) + TOL, (A, y, order, w, C, C1)
                 assert bound <= closed + TOL
                 cases["soft_bound"] += 1
                 if soft_should_stop(amin, rp, rn, w, C, C1, n):
-                    assert closed <= best_s[order] + TOL, (A, y, order, w, C, C1)
+                    assert closed <= float(best_s[order]) + TOL, (A, y, order, w, C, C1)
                     cases["soft_stop"] += 1
     # the random instances really exercise every rule
     assert min(cases.values()) > 1000, cases
 
 
 def _expected_frl_candidates(lists, order, counts, n, w, C, lam):
-    """Spec 6.1 (c), written independently of the kernel (floats)."""
-    Le, last, _, (rp, rn) = _prefix_state(counts, n, w, C)
+    """Appendix A's candidate rules, written independently of the kernel."""
+    _, last, _, (rp, rn) = _prefix_state(counts, n, w, C)
     out = {}
     for child, ccounts in lists.items():
         if len(child) != len(order) + 1 or child[:-1] != order:
@@ -104,14 +103,15 @@ def _expected_frl_candidates(lists, order, counts, n, w, C, lam):
         alpha = p / (p + q)
         if not (alpha <= last and w * p > q and p2 / (p2 + q2) <= alpha):
             continue
-        new = Le + risk_numerator(p, q, w) / n + C
+        new = float(prefix_objective(ccounts[:-1], n, w, C))
         out[l] = (p, q, frl_prefix_bound(new, alpha, p2, q2, w, C, n),
                   frl_curiosity(p, q, rp, lam))
     return out
 
 
 def _expected_soft_candidates(lists, order, counts, n, w, C, C1, lam):
-    Le, _, amin, (rp, rn) = _prefix_state(counts, n, w, C, C1)
+    """Appendix B's candidate rules, written independently of the kernel."""
+    _, _, amin, (rp, rn) = _prefix_state(counts, n, w, C, C1)
     out = {}
     for child, ccounts in lists.items():
         if len(child) != len(order) + 1 or child[:-1] != order:
@@ -120,7 +120,7 @@ def _expected_soft_candidates(lists, order, counts, n, w, C, C1, lam):
         p, q = ccounts[-2]
         p2, q2 = ccounts[-1]
         alpha = p / (p + q)
-        new = Le + risk_numerator(p, q, w) / n + C + C1 * max(alpha - amin, 0.0)
+        new = float(prefix_objective(ccounts[:-1], n, w, C, C1))
         new_min = min(amin, alpha)
         out[l] = (p, q, soft_prefix_bound(new, new_min, p2, q2, w, C, C1, n),
                   soft_curiosity(p, q, amin, rp, lam),
@@ -147,7 +147,7 @@ def test_candidate_kernels_match_spec_and_never_discard_better_lists():
         lam = float(rng.choice([0.0, 0.8, 1.0]))
         best_f = best_completions(lists, frl_value(w, C))
         best_s = best_completions(lists, soft_value(w, C, C1))
-        opt_f, opt_s = best_f[()], best_s[()]
+        opt_f, opt_s = float(best_f[()]), float(best_s[()])
         for order, counts in lists.items():
             # FRL kernel on feasible prefixes whose rules pass Cor. 4.5
             props = proportions(counts)
@@ -180,7 +180,7 @@ def test_candidate_kernels_match_spec_and_never_discard_better_lists():
                 assert got[l]["stop_after"] == stop
                 if stop:
                     child = order + (l,)
-                    assert list_objective(lists[child], w, C, C1) <= best_s[child] + TOL
+                    assert objective(lists[child], w, C, C1) <= best_s[child]
             got_inc = candidate_set(A, y, order, w=w, C=C, C1=C1, incumbent=opt_s,
                                     curiosity_lambda=lam)
             _same_up_to_ties(got_inc, expected, opt_s)

@@ -6,10 +6,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rulekit.frl import FRLResult, capture_counts, list_objective, search
+from rulekit._anytime import SearchState
+from rulekit.frl import FRLResult, capture_counts, search
 
-from ._brute import random_instance
+from ._brute import objective, random_instance
 from .conftest import A1, A2, A3
+
+
+def _hard_instance(seed, n=3000, m=60):
+    """Data with a signal in 12 antecedents: no proof comes within seconds."""
+    rng = np.random.default_rng(seed)
+    A = rng.random((n, m)) < 0.3
+    score = A[:, :12] @ rng.uniform(0.5, 1.5, 12)
+    y = (rng.random(n) < 1 / (1 + np.exp(-(score - 3)))).astype(int)
+    return A, y
 
 
 def test_example_frl_optimum(example):
@@ -24,7 +34,9 @@ def test_example_frl_optimum(example):
         assert r.risk == pytest.approx(0.4, abs=1e-12)
         assert r.penalty == 0.0
         assert r.threshold == pytest.approx(1 / 3)
-        assert r.status == "completed" and r.n_iter_done == 300
+        # the memo proves the optimum long before the 300 iterations
+        assert r.status == "optimal" and 0 < r.n_iter_done < 300
+        assert r.certificate.proved_optimal and r.certificate.lower_bound == r.objective
 
 
 def test_example_soft_optimum(example):
@@ -58,13 +70,16 @@ def test_prefix_memo_proves_example_optimal(example):
     A, y = example
     for C1 in (None, 0.5):
         r = search(A, y, w=2, C=0.01, C1=C1, n_iter=200, stop_prob=0.0, random_state=0)
-        assert r.proved_optimal
-        sizes = [r.trace.candidate_set_sizes(i)[0] for i in range(200)]
-        assert sizes[0] == 3 and sizes[-1] == 0      # the root ends up exhausted
-        assert r.trace.objective[-1] == pytest.approx(0.5)   # then only () is built
+        assert r.status == "optimal" and r.lower_bound == r.objective
+        # the search stops at the proof: every iteration ran is in the trace
+        assert 0 < r.n_iter_done < 200 and len(r.trace.objective) == r.n_iter_done
+        assert r.trace.candidate_set_sizes(0)[0] == 3
         plain = search(A, y, w=2, C=0.01, C1=C1, n_iter=200, stop_prob=0.0, random_state=0,
                        prefix_memo=False)
-        assert plain.objective == r.objective and not plain.proved_optimal
+        # the paper's search finds the same list, but its bounds alone prove nothing
+        assert plain.objective == r.objective and plain.status == "heuristic"
+        assert plain.n_iter_done == 200 and plain.lower_bound < plain.objective
+        assert plain.certificate.lower_bound is None
 
 
 def test_d1_micro_example_is_falling():
@@ -87,18 +102,20 @@ def test_trace_invariants():
         r = search(A, y, w=3.0, C=0.01, C1=0.5 if soft else None, n_iter=97,
                    random_state=i)
         t = r.trace
-        assert len(t.objective) == len(t.best_objective) == r.n_iter_done == 97
+        assert len(t.objective) == len(t.best_objective) == r.n_iter_done
+        assert r.n_iter_done == 97 if r.status == "heuristic" else r.n_iter_done < 97
         assert np.all(np.diff(t.best_objective) <= 0)
         assert t.best_objective == pytest.approx(np.minimum.accumulate(t.objective), abs=0)
         assert r.objective == t.best_objective[-1] == t.objective.min()
-        assert len(t.candidate_offsets) == 98 and t.candidate_offsets[0] == 0
+        assert len(t.candidate_offsets) == r.n_iter_done + 1 and t.candidate_offsets[0] == 0
         assert np.all(np.diff(t.candidate_offsets) >= 0)
         assert t.candidate_offsets[-1] == len(t.candidate_sizes)
         assert np.all(t.candidate_sizes >= 0) and np.all(t.candidate_sizes <= A.shape[1])
         # from-scratch recomputation of the incumbent
         counts = capture_counts(A, y, r.prefix)
         assert np.array_equal(counts, r.counts)
-        assert r.objective == list_objective(counts, 3.0, 0.01, 0.5 if soft else None)
+        exact = objective(counts, 3.0, 0.01, 0.5 if soft else None)
+        assert r.objective == pytest.approx(float(exact), abs=1e-12)
 
 
 def test_training_predictions_reproduce_risk():
@@ -175,9 +192,7 @@ def test_one_class_and_no_antecedents():
 
 
 def test_time_limit_and_callback_and_interrupt():
-    rng = np.random.default_rng(9)
-    A = rng.random((3000, 60)) < 0.3
-    y = (rng.random(3000) < 0.3).astype(int)
+    A, y = _hard_instance(9, 3000, 60)
     r = search(A, y, w=3, C=1e-4, n_iter=10**8, random_state=0, time_limit=0.3)
     assert r.status == "time_limit" and 0 < r.n_iter_done < 10**8
     assert len(r.trace.objective) == r.n_iter_done
@@ -185,22 +200,62 @@ def test_time_limit_and_callback_and_interrupt():
 
     seen = []
 
-    def stop_soon(n_done, best):
-        seen.append((n_done, best))
-        return n_done >= 20
+    def stop_soon(state):
+        seen.append(state)
+        return state.work >= 20
 
     r = search(A, y, w=3, C=1e-4, n_iter=10**6, random_state=0, callback=stop_soon)
-    assert r.status == "interrupted" and r.n_iter_done == seen[-1][0] >= 20
-    assert seen[-1][1] == r.objective
+    assert r.status == "interrupted" and r.n_iter_done == seen[-1].work >= 20
+    assert all(isinstance(s, SearchState) and s.learner == "frl" and s.unit == "iterations"
+               for s in seen)
+    assert seen[-1].best_objective == r.objective
+    # the root's bound is a valid bound, reported to the callback
+    assert seen[-1].lower_bound is not None and seen[-1].lower_bound <= r.objective
+    assert r.certificate.status == "interrupted" and r.certificate.lower_bound is None
 
-    def ctrl_c(n_done, best):
-        if n_done >= 20:
+    def ctrl_c(state):
+        if state.work >= 20:
             raise KeyboardInterrupt
         return False
 
     r = search(A, y, w=3, C=1e-4, C1=0.5, n_iter=10**6, random_state=0, callback=ctrl_c)
     assert r.status == "interrupted" and r.n_iter_done >= 20
     assert r.objective == r.trace.best_objective[-1]
+
+
+def test_batch_cut_short_leaves_result_and_trace_in_agreement(monkeypatch):
+    """A second Ctrl-C may land after a batch ran but before it was recorded:
+    the result must then be the best list of the recorded iterations."""
+    from rulekit.frl import _kernels
+
+    A, y = _hard_instance(12, 2000, 40)
+    real = _kernels.chunk
+    calls = []
+
+    def cut(*args):
+        out = real(*args)
+        calls.append(out[0])
+        if len(calls) == 4:
+            raise KeyboardInterrupt   # the batch ran, its record is lost
+        return out
+
+    monkeypatch.setattr(_kernels, "chunk", cut)
+    r = search(A, y, w=3, C=1e-4, n_iter=10**6, random_state=0)
+    assert r.status == "interrupted"
+    assert r.n_iter_done == sum(calls[:3]) == len(r.trace.objective)
+    assert r.objective == r.trace.best_objective[-1] == r.trace.objective.min()
+    assert r.objective == pytest.approx(float(objective(r.counts, 3, 1e-4)), abs=1e-12)
+
+
+def test_progress_bar_with_verbose(capsys):
+    rng = np.random.default_rng(13)
+    A = rng.random((500, 20)) < 0.3
+    y = (rng.random(500) < 0.3).astype(int)
+    search(A, y, w=3, C=1e-4, n_iter=300, random_state=0, verbose=1)
+    err = capsys.readouterr().err
+    assert "frl" in err and "iterations" in err and "best=" in err
+    search(A, y, w=3, C=1e-4, n_iter=300, random_state=0)
+    assert capsys.readouterr().err == ""
 
 
 @pytest.mark.parametrize(
@@ -247,9 +302,7 @@ def test_real_ctrl_c_returns_incumbent():
     import signal
     import threading
 
-    rng = np.random.default_rng(10)
-    A = rng.random((3000, 60)) < 0.3
-    y = (rng.random(3000) < 0.3).astype(int)
+    A, y = _hard_instance(10, 3000, 60)
     search(A, y, w=3, C=1e-4, n_iter=20, random_state=0)   # compile / load caches first
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
@@ -260,5 +313,5 @@ def test_real_ctrl_c_returns_incumbent():
     assert r.status == "interrupted" and 0 < r.n_iter_done < 10**8
     assert len(r.trace.objective) == r.n_iter_done
     assert r.objective == r.trace.best_objective[-1]
-    assert r.objective == list_objective(r.counts, 3.0, 1e-4)
+    assert r.objective == pytest.approx(float(objective(r.counts, 3, 1e-4)), abs=1e-12)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler   # restored

@@ -1,24 +1,28 @@
-"""The search against brute-force optima on tiny instances (invariants 6-9)."""
+"""The search against brute-force optima on tiny instances: the optimum is
+reached, a proof is never wrong, the reported lower bound is never above the
+optimum, and the result's objective is the exact objective of its list (the
+oracle of ``_brute`` computes everything from the paper's formulas)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from rulekit.frl import list_objective, search
+from rulekit.frl import search
 
-from ._brute import all_lists, is_falling, random_instance
+from ._brute import all_lists, exact, is_falling, objective, random_instance
 
 N_INSTANCES = 600
 
 
 def _optima(lists, w, C, C1):
-    frl = min(list_objective(c, w, C) for c in lists.values() if is_falling(c))
-    soft_all = min(list_objective(c, w, C, C1) for c in lists.values())
+    w, C, C1 = exact(w), exact(C), exact(C1)
+    frl = min(objective(c, w, C) for c in lists.values() if is_falling(c))
+    soft_all = min(objective(c, w, C, C1) for c in lists.values())
     # lists the softFRL sampler can build for sure: every rule takes a positive
-    soft_reach = min(list_objective(c, w, C, C1) for c in lists.values()
+    soft_reach = min(objective(c, w, C, C1) for c in lists.values()
                      if all(a > 0 for a, _ in c[:-1]))
-    return frl, soft_all, soft_reach
+    return float(frl), float(soft_all), float(soft_reach)
 
 
 def _check_frl_output(res, A, y, w):
@@ -31,6 +35,21 @@ def _check_frl_output(res, A, y, w):
     assert len(set(res.prefix)) == len(res.prefix)
     assert np.array_equal(res.probabilities, res.proportions)
     assert res.counts.sum() == len(y)
+
+
+def _check_claims(res, optimum):
+    """Status, bound and certificate never claim more than brute force allows."""
+    cert = res.certificate
+    assert res.status in ("optimal", "heuristic")
+    if res.lower_bound is not None:
+        assert res.lower_bound <= optimum + 1e-9
+    if res.status == "optimal":
+        assert res.objective == pytest.approx(optimum, abs=1e-9)
+        assert cert.proved_optimal and cert.lower_bound == res.objective
+        assert res.lower_bound == res.objective
+    else:
+        assert cert.lower_bound is None and not cert.proved_optimal
+    return res.status == "optimal"
 
 
 @pytest.mark.parametrize("memo", [True, False])
@@ -48,20 +67,20 @@ def test_frl_and_soft_reach_brute_force_optimum(memo):
         res = search(A, y, w=w, C=C, n_iter=2000, random_state=i, prefix_memo=memo)
         _check_frl_output(res, A, y, w)
         assert res.objective == pytest.approx(frl_opt, abs=1e-9), (A, y, w, C)
-        assert res.objective == list_objective(res.counts, w, C)
+        assert res.objective == pytest.approx(
+            float(objective(res.counts, w, C)), abs=1e-12)
+        proofs += _check_claims(res, frl_opt)
 
         soft = search(A, y, w=w, C=C, C1=C1, n_iter=2000, random_state=i, prefix_memo=memo)
         assert soft_opt - 1e-9 <= soft.objective <= soft_reach + 1e-9, (A, y, w, C, C1)
-        if soft.proved_optimal:     # a proof covers every list, reachable or not
-            assert soft.objective == pytest.approx(soft_opt, abs=1e-9), (A, y, w, C, C1)
-            proofs += 1
+        proofs += _check_claims(soft, soft_opt)   # a proof covers every list, reachable or not
         assert soft.objective <= frl_opt + 1e-9                 # invariant 9
         assert np.all(np.diff(soft.probabilities) <= 0)
-        assert soft.objective == list_objective(soft.counts, w, C, C1)
+        assert soft.objective == pytest.approx(
+            float(objective(soft.counts, w, C, C1)), abs=1e-12)
 
         huge = search(A, y, w=w, C=C, C1=1e6, n_iter=2000, random_state=i, prefix_memo=memo)
         assert huge.objective == pytest.approx(frl_opt, abs=1e-9), (A, y, w, C)
         assert is_falling([tuple(c) for c in huge.counts])
-        proofs += res.proved_optimal
-    if memo:   # with the memo, tiny instances are usually solved with a proof
-        assert proofs > N_INSTANCES
+    if memo:   # with the memo, tiny instances are solved with a proof
+        assert proofs == 2 * N_INSTANCES
