@@ -21,6 +21,7 @@ stop with status ``"interrupted"`` and the best rule set found.
 from __future__ import annotations
 
 import math
+import time
 import warnings
 from dataclasses import dataclass
 
@@ -60,9 +61,14 @@ SEARCH_PARAMETERS = {
 
 #: Longest clause when neither a budget nor ``max_literals`` bounds it.
 DEFAULT_MAX_LITERALS = 10
-#: Share of the time left kept for the restricted master IP when the time
-#: limit stops the rounds (at most RESERVE_SECONDS).
+#: Share of the time left kept for the selection when the time limit stops
+#: the rounds: for the restricted master IP (at most RESERVE_SECONDS), or
+#: for the local search alone (3 %, at most 3 s).
 RESERVE_SHARE, RESERVE_SECONDS = 0.15, 30.0
+#: Row operations a widened beam may spend (it scores children row by row).
+BEAM_WORK = 2_000_000_000
+#: Speed of the exact enumeration assumed before it is first measured.
+ENUM_RATE_GUESS = 20_000_000
 #: Columns (by LP weight) the local search of the selection may bring in,
 #: and the rows x columns it may work on.
 LOCAL_SEARCH_COLUMNS, LOCAL_SEARCH_WORK = 400, 4_000_000
@@ -296,6 +302,8 @@ class ColumnGeneration:
         self.compat = None
         self.z, self.w_lp = None, np.zeros(0)
         self.C, self.D = C, D
+        self.enum_rate = ENUM_RATE_GUESS   # row operations per second, measured
+        self.clock_capped = False
         self._new_budget()
 
     # -- clock ----------------------------------------------------------------------
@@ -304,8 +312,9 @@ class ColumnGeneration:
         self.budget_rounds = 0
         left = self.run.time_left()
         reserve = 0.0
-        if left is not None and self.s.restricted_mip:
-            reserve = min(RESERVE_SHARE * left, RESERVE_SECONDS)
+        if left is not None:
+            share, most = (RESERVE_SHARE, RESERVE_SECONDS) if self.s.restricted_mip else (0.03, 3.0)
+            reserve = min(share * left, most)
         self.rounds_deadline = None if left is None else self.run.deadline - reserve
 
     def _rounds_time_left(self):
@@ -457,13 +466,8 @@ class ColumnGeneration:
         found = self._price_beam(r, lam)
         if self._admit([c for _, c in found], r, lam) or s.pricing in ("beam", "ip"):
             return "beam", [c for _, c in found], None
-        if s.enum_work_limit > 0:
-            if self.compat is None:
-                self.compat = compatibility(self.p.X.shape[1], self.p.meta)
-            best, complete, _ = enumerate_pricing(
-                self.p.X, r, lam, self.lambda0, self.lambda1, self.D,
-                n_best=s.columns_per_round, work_limit=s.enum_work_limit, eps=s.eps,
-                compat=self.compat)
+        if s.enum_work_limit > 0 and not self.should_stop():
+            best, complete = self._enumerate(r, lam)
             if best or complete:
                 if complete and not best:
                     self.lp_proven = True
@@ -480,15 +484,43 @@ class ColumnGeneration:
         """The beam, widened (``beam_widening``) before the dearer exact methods are tried."""
         s = self.s
         found = []
+        # a scored child costs one pass over the rows: widening stops adding
+        # candidates at BEAM_WORK row operations (large data)
+        most = max(s.beam_max_candidates, BEAM_WORK // max(self.p.X.shape[0], 1))
         for mult in s.beam_widening:
             found = beam_search(self.p.Xf, r, lam, self.lambda0, self.lambda1,
                                 min(s.beam_max_literals, self.D), width=s.beam_width * mult,
-                                max_candidates=s.beam_max_candidates * mult,
+                                max_candidates=min(s.beam_max_candidates * mult, most),
                                 n_best=s.columns_per_round, exclude=self.index, eps=s.eps,
                                 meta=self.p.meta)
             if self._admit([c for _, c in found], r, lam) or self.should_stop():
                 break
         return found
+
+    def _enumerate(self, r, lam):
+        """The exact enumeration, its work capped when the deadline is near.
+
+        The compiled search cannot look at the clock, so its work limit is
+        cut to what the measured speed allows in half the time left; when
+        that binds, the run's result is marked ``time_limit`` (the clock
+        shaped it).
+        """
+        s = self.s
+        if self.compat is None:
+            self.compat = compatibility(self.p.X.shape[1], self.p.meta)
+        work = s.enum_work_limit
+        left = self._rounds_time_left()
+        if left is not None and self.enum_rate * left / 2 < work:
+            work = max(int(self.enum_rate * left / 2), 1)
+            self.clock_capped = True
+        t0 = time.perf_counter()
+        best, complete, used = enumerate_pricing(
+            self.p.X, r, lam, self.lambda0, self.lambda1, self.D, n_best=s.columns_per_round,
+            work_limit=work, eps=s.eps, compat=self.compat)
+        spent = time.perf_counter() - t0
+        if spent > 0.01:
+            self.enum_rate = used / spent
+        return best, complete
 
     def _price_ip(self, r, lam, warm):
         """One pricing IP (the fallback back-end when the first one raises)."""
@@ -596,7 +628,7 @@ class ColumnGeneration:
             status = "interrupted"
         elif lower is not None and ub <= lower + tol:
             status, lower = "optimal", ub
-        elif stop == "time_limit":
+        elif stop == "time_limit" or self.clock_capped:
             status = "time_limit"
         elif lower is None:
             status = "heuristic"

@@ -235,9 +235,9 @@ class _FoldPath:
         if not self.seeded:
             self.cg.seed()
             self.seeded = True
-        stop = self.cg.rounds()
-        res = self.cg.result(stop)
-        return res.predict(B[self.test]), stop
+        res = self.cg.result(self.cg.rounds())
+        # time_limit also when the clock capped a step without stopping it
+        return res.predict(B[self.test]), res.status
 
     def columns(self):
         return () if self.cg is None else tuple(self.cg.clauses)
@@ -332,7 +332,10 @@ def _probe_forms(B, y, w, C, forms, p):
                      metadata=p["metadata"], settings=settings, time_limit=None,
                      random_state=p["rng"])
         if res.status in ("interrupted", "time_limit"):
-            return BudgetChoice(form, C, "probe", values, res.columns, stopped=res.status)
+            # the best of the forms probed to the end, else the one cut short
+            best = min(values, key=values.get)[0] if values else form
+            return BudgetChoice(best, C, "probe", values, columns.get(best, res.columns),
+                                stopped=res.status)
         lp = res.lp_value if res.lp_value is not None else res.objective
         values[(form, C)] = float(lp) / total
         columns[form] = res.columns

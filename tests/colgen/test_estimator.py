@@ -19,7 +19,15 @@ def _ttt():
     return X, np.asarray(y)
 
 
-@sklearn_checks(BooleanRuleCGClassifier())
+# The weighted and the repeated data give different conditions until the
+# shared Binarizer takes sample_weight into its quantiles; the learner itself
+# treats a weight as repeated rows (folds over distinct rows, frequency
+# weights in the standard error, merged rows in the master).
+_EXPECTED_FAILURES = {"check_sample_weight_equivalence_on_dense_data":
+                      "the Binarizer's quantile thresholds ignore sample_weight"}
+
+
+@sklearn_checks(BooleanRuleCGClassifier(), expected_failed_checks=_EXPECTED_FAILURES)
 def test_sklearn_compatible(estimator, check):
     """scikit-learn's checks at the default parameters."""
     check(estimator)
@@ -189,3 +197,71 @@ def test_bad_params():
         BooleanRuleCGClassifier(complexity_grid=(1, 8)).fit(X, y)
     with pytest.raises(TypeError, match="random_state"):
         BooleanRuleCGClassifier(random_state="seed").fit(X, y)
+
+
+def test_choice_does_not_depend_on_the_time_limit():
+    """Two fits whose time limits differ tenfold (both complete) choose the same
+    form and budget, with the same validation errors, and the same rule set:
+    every fit made while choosing is bounded by work, not by a share of the
+    clock."""
+    from rulekit.datasets import load_heart
+
+    X, y = load_heart(return_X_y=True)
+    a = BooleanRuleCGClassifier(time_limit=600.0, random_state=3).fit(X, y)
+    b = BooleanRuleCGClassifier(time_limit=6000.0, random_state=3).fit(X, y)
+    assert a.choice_.stopped is None and b.choice_.stopped is None
+    assert a.certificate_.status == b.certificate_.status != "time_limit"
+    assert (a.form_, a.max_complexity_) == (b.form_, b.max_complexity_)
+    assert a.choice_.errors == b.choice_.errors and len(a.choice_.errors) > 2
+    assert a.model_.clauses == b.model_.clauses
+    assert a.certificate_ == b.certificate_
+
+
+def test_time_limit_returns_the_best_so_far_and_warns():
+    """A limit far below what the fit needs: the fit stops at it with status
+    time_limit, a rule set of the budget and a ConvergenceWarning."""
+    X, y = _ttt()
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        clf = BooleanRuleCGClassifier(form="dnf", max_complexity=32, max_literals=3,
+                                      time_limit=0.05).fit(X, y)
+    cert = clf.certificate_
+    assert cert.status == "time_limit" and cert.stopped_early
+    assert clf.complexity_ <= 32
+    assert cert.lower_bound is None or cert.lower_bound <= cert.objective
+
+
+_CHILD = """
+import sys, warnings
+warnings.simplefilter("ignore")
+from rulekit import BooleanRuleCGClassifier
+from rulekit.colgen import ColGenSettings
+from rulekit.datasets import load_tictactoe
+X, y = load_tictactoe(return_X_y=True)
+# every master LP and every IP goes to a CBC subprocess
+cbc = ColGenSettings(lp_solver="cbc", pricing_solver="cbc", mip_solver="cbc",
+                     pricing="auto", restricted_mip=True)
+print("fitting", flush=True)
+clf = BooleanRuleCGClassifier(form="dnf", max_complexity=64, max_literals=6, settings=cbc,
+                              time_limit=None).fit(X, y)
+print(clf.certificate_.status, len(clf.trace_), flush=True)
+"""
+
+
+def test_terminal_ctrl_c_reaches_cbc_and_the_fit_returns():
+    """A terminal's Ctrl-C goes to the whole process group: Python and the CBC
+    subprocess it waits for.  The fit must come back with its best rule set
+    and status "interrupted", not a solver error or a traceback."""
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-c", _CHILD], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stdout.readline().strip() == "fitting"
+    time.sleep(3.0)                      # well inside a fit that takes minutes
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    status, rounds = out.split()
+    assert status == "interrupted" and int(rounds) >= 0
+    assert "Traceback" not in err
