@@ -175,46 +175,57 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=3,
             if len(forms) == 1 or grid[-1] == 0:
                 return BudgetChoice(forms[0], grid[-1], "largest")
             return _probe_forms(B, y, w, grid[-1], forms, p)
-        group, label, weight = _pairs(B, y, w)
-        k = int(min(p["n_splits"], np.bincount(label[weight > 0], minlength=2).min()))
-        if k < 2:
+        P, Y, W = _pairs(B, y, w)
+        T = _unit_folds(Y, W, p["n_splits"], p["rng"])
+        if T is None:
             return BudgetChoice(forms[0], grid[-1], "largest")
-        folds = _stratified_folds(group, label, weight, k, p["rng"])
-        return _validate_path(B, y, w, grid, forms, folds, p, run)
-
-
-def _stratified_folds(group, label, weight, n_splits, rng):
-    """Stratified folds over the distinct (row, label) pairs ``group``.
-
-    Identical rows always share a fold, so a row of weight 2 and the same
-    row twice give the same folds (and the same choice), and no row is
-    validated on its own copy.  Rows of weight 0 join no fold.
-    """
-    fold_of = np.full(label.size, -1, dtype=np.int64)
-    for cls in (0, 1):
-        members = np.flatnonzero((label == cls) & (weight > 0))
-        rng.shuffle(members)
-        for k, part in enumerate(np.array_split(members, n_splits)):
-            fold_of[part] = k
-    where = fold_of[group]
-    return [np.flatnonzero(where == k) for k in range(n_splits)]
+        return _validate_path(P, Y, W, T, grid, forms, p, run)
 
 
 def _pairs(B, y, w):
-    """Distinct (row, label) pairs: the pair of each row, and each pair's label and weight."""
-    _, group, (weight,) = merge_rows(np.column_stack([B, y.astype(bool)]), w)
-    first = np.empty(weight.size, dtype=np.int64)
-    first[group[::-1]] = np.arange(group.size)[::-1]
-    return group, y[first], weight
+    """The distinct (row, label) pairs of the data and the total weight of each."""
+    rows, _, (weight,) = merge_rows(np.column_stack([B, y.astype(bool)]), w)
+    return rows[:, :-1], rows[:, -1].astype(np.int64), weight
+
+
+def _unit_folds(Y, W, n_splits, rng):
+    """Stratified folds over units of weight; ``T[g, k]``: pair ``g``'s weight tested in fold ``k``.
+
+    A pair of total weight ``W`` >= 2 is cut into ``min(floor(W), n_splits)``
+    equal units, and the units of each class are shuffled and dealt to the
+    folds.  So a row of weight 2 and the same row twice are the same data
+    (the same folds and the same choice), and copies of a row spread over
+    the folds as they would in a plain row-by-row split.  None when a class
+    has fewer units than 2 folds need.
+    """
+    n_units = np.where(W > 0, np.clip(np.floor(W + 1e-9), 1, n_splits), 0).astype(np.int64)
+    unit_pair = np.repeat(np.arange(W.size), n_units)
+    k = int(min(n_splits, *(np.sum(Y[unit_pair] == c) for c in (0, 1))))
+    if k < 2:
+        return None
+    fold = np.empty(unit_pair.size, dtype=np.int64)
+    for cls in (0, 1):
+        members = np.flatnonzero(Y[unit_pair] == cls)
+        rng.shuffle(members)
+        for j, part in enumerate(np.array_split(members, k)):
+            fold[part] = j
+    T = np.zeros((W.size, k))
+    np.add.at(T, (unit_pair, fold), (W / np.maximum(n_units, 1))[unit_pair])
+    return T
 
 
 class _FoldPath:
-    """One form on one inner training fold: a master LP kept as the budget grows."""
+    """One form on one inner fold: a master LP kept as the budget grows.
 
-    def __init__(self, B, y, w, train, test, form, p, run):
-        self.B, self.y, self.train, self.test, self.form, self.p = B, y, train, test, form, p
-        self.w = w
-        problem = Problem.build(B[train], y[train], w[train], form, p["metadata"],
+    Trains on the pairs' weights less the fold's (``train``), predicts the
+    pairs the fold tests (``test``: their indices).
+    """
+
+    def __init__(self, P, Y, train, test, form, p, run):
+        self.P, self.Y, self.form, self.p = P, Y, form, p
+        self.rows = np.flatnonzero(train > 0)
+        self.w, self.test = train[self.rows], test
+        problem = Problem.build(P[self.rows], Y[self.rows], self.w, form, p["metadata"],
                                 p["lambda0"], p["lambda1"])
         self.fixed = None if isinstance(problem, Problem) else problem
         self.cg = None
@@ -224,49 +235,50 @@ class _FoldPath:
             self.seeded = False
 
     def predict(self, C):
-        """Held-out predictions at budget ``C``, and how the fit stopped."""
-        B, tr = self.B, self.train
+        """Predictions for the tested pairs at budget ``C``, and how the fit stopped."""
+        Pt = self.P[self.test]
         if C == 0:
-            res = empty_result(self.y[tr], self.w[tr], self.form)
-            return res.predict(B[self.test]), "converged"
+            return empty_result(self.Y[self.rows], self.w, self.form).predict(Pt), "converged"
         if self.fixed is not None:
-            return self.fixed.predict(B[self.test]), "converged"
+            return self.fixed.predict(Pt), "converged"
         self.cg.set_budget(C, literal_limit(self.p["max_literals"], C))
         if not self.seeded:
             self.cg.seed()
             self.seeded = True
         res = self.cg.result(self.cg.rounds())
         # time_limit also when the clock capped a step without stopping it
-        return res.predict(B[self.test]), res.status
+        return res.predict(Pt), res.status
 
     def columns(self):
         return () if self.cg is None else tuple(self.cg.clauses)
 
 
-def _validate_path(B, y, w, grid, forms, folds, p, run):
-    """Validation along the budget path; the one-standard-error rule decides."""
-    n = len(folds)
-    train = [np.sort(np.concatenate([folds[j] for j in range(n) if j != k])) for k in range(n)]
-    paths = {f: [_FoldPath(B, y, w, train[k], folds[k], f, p, run) for k in range(n)]
-             for f in forms}
+def _validate_path(P, Y, W, T, grid, forms, p, run):
+    """Validation along the budget path; the one-standard-error rule decides.
+
+    ``loss[(form, C)]`` is the 0/1 loss of each (pair, fold) test entry,
+    weighted by ``T``.
+    """
+    k = T.shape[1]
+    paths = {f: [_FoldPath(P, Y, W - T[:, j], np.flatnonzero(T[:, j] > 0), f, p, run)
+                 for j in range(k)] for f in forms}
     loss, best, since = {}, {f: np.inf for f in forms}, {f: 0 for f in forms}
     active, stopped = list(forms), None
-    wsum = float(w.sum())
     for C in grid:
         for form in list(active):
-            rows = np.zeros(len(y))
-            for path in paths[form]:
+            L = np.zeros_like(T)
+            for j, path in enumerate(paths[form]):
                 pred, stop = path.predict(C)
                 if stop in ("interrupted", "time_limit"):
                     stopped = stop
                     break
-                rows[path.test] = pred != y[path.test]
+                L[path.test, j] = pred != Y[path.test]
             if stopped:
                 break
-            loss[(form, C)] = rows
-            err = float(w @ rows) / wsum
+            loss[(form, C)] = L.ravel()
+            err = float((T * L).sum() / T.sum())
             if err == 0 and C > 0 and p["lambda0"] == 0 and p["lambda1"] == 0:
-                exact = _fit_all_rows(B, y, w, form, C, paths[form], p)
+                exact = _fit_all_rows(P, Y, W, form, C, paths[form], p)
                 if exact is not None:
                     return exact
             if err < best[form] - 1e-12:
@@ -279,19 +291,20 @@ def _validate_path(B, y, w, grid, forms, folds, p, run):
             break
     if not loss:
         return BudgetChoice(forms[0], grid[0], "cv", {}, stopped=stopped)
-    form, C = _one_standard_error(loss, w, forms)
-    errors = {fc: float(w @ rows) / wsum for fc, rows in loss.items()}
+    weights = T.ravel()
+    form, C = _one_standard_error(loss, weights, forms)
+    errors = {fc: float(weights @ L) / float(weights.sum()) for fc, L in loss.items()}
     columns = tuple(dict.fromkeys(c for path in paths[form] for c in path.columns()))
     return BudgetChoice(form, C, "cv", errors, columns, stopped)
 
 
-def _fit_all_rows(B, y, w, form, C, paths, p):
+def _fit_all_rows(P, Y, W, form, C, paths, p):
     """The exact choice: a rule set within ``C`` that fits every row, or None."""
     columns = tuple(dict.fromkeys(c for path in paths for c in path.columns()))
-    res = search(B, y, form=form, max_complexity=C, max_literals=p["max_literals"],
-                 sample_weight=w, metadata=p["metadata"], columns=columns,
+    res = search(P, Y, form=form, max_complexity=C, max_literals=p["max_literals"],
+                 sample_weight=W, metadata=p["metadata"], columns=columns,
                  settings=p["settings"], time_limit=None, random_state=p["rng"])
-    if np.any((res.predict(B) != y) & (w > 0)):
+    if np.any((res.predict(P) != Y) & (W > 0)):
         return None
     return BudgetChoice(form, C, "exact", {(form, C): 0.0}, columns, result=res)
 
@@ -302,9 +315,9 @@ def _one_standard_error(loss, w, forms):
     The standard error is that of the row-by-row difference from the best
     candidate: both are measured on the same held-out rows, and the binomial
     error of each rate alone ignores that (far too wide when two models
-    disagree on few rows).  Weights count as frequencies (a row of weight 2
-    is two rows), as scikit-learn's ``sample_weight`` does.  Ties: the lower
-    error, then the earlier form.
+    disagree on few rows).  ``w`` weighs the test entries; weights count as
+    frequencies (a row of weight 2 is two rows), as scikit-learn's
+    ``sample_weight`` does.  Ties: the lower error, then the earlier form.
     """
     wsum = float(w.sum())
     n_eff = wsum
