@@ -59,8 +59,9 @@ def beam_search(Xf, r, lam, lambda0, lambda1, max_literals, *, width=5,
 
     Parameters
     ----------
-    Xf : ndarray of float64, shape (U, d)
-        Distinct data rows as 0/1 floats.
+    Xf : ndarray of float32 or float64, shape (U, d)
+        Distinct data rows as 0/1 floats (the scores are computed in that
+        precision: they only rank candidates, which are re-checked exactly).
     r : ndarray, shape (U,)
         Residuals (``wq - mu``).
     lam, lambda0, lambda1 : float
@@ -84,6 +85,7 @@ def beam_search(Xf, r, lam, lambda0, lambda1, max_literals, *, width=5,
         ``(approximate rc, clause)`` sorted by rc, all below ``-eps``.
     """
     U, d = Xf.shape
+    r = np.asarray(r, dtype=Xf.dtype)       # float32 data: scores in float32
     neg = np.clip(-r, 0.0, None)
     excl = exclude if isinstance(exclude, (set, dict, frozenset)) else set(exclude)
     found = {}

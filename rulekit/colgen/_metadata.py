@@ -10,7 +10,7 @@ conditions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -41,6 +41,7 @@ class ConditionMetadata:
     ops: np.ndarray
     thresholds: np.ndarray
     negation_of: np.ndarray
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_arrays(cls, d, *, groups=None, ops=None, thresholds=None,
@@ -70,9 +71,24 @@ class ConditionMetadata:
         return self.groups, self.ops, self.thresholds
 
     def complemented(self) -> "ConditionMetadata":
-        """Metadata of the complemented columns (``<=`` becomes ``>``...)."""
-        ops = np.array([_FLIP.get(int(o), int(o)) for o in self.ops], dtype=np.int64)
-        return ConditionMetadata(self.groups, ops, self.thresholds, self.negation_of)
+        """Metadata of the complemented columns (``<=`` becomes ``>``...); made once."""
+        if "complemented" not in self._cache:
+            ops = np.array([_FLIP.get(int(o), int(o)) for o in self.ops], dtype=np.int64)
+            self._cache["complemented"] = ConditionMetadata(self.groups, ops, self.thresholds,
+                                                            self.negation_of)
+        return self._cache["complemented"]
+
+    def compatibility(self) -> np.ndarray:
+        """Which literal may join a clause holding which (see :mod:`._enum`); made once.
+
+        The ``d x d`` matrix is shared by every fit over these columns (the
+        inner folds of a choice, the final fit).
+        """
+        if "compat" not in self._cache:
+            from ._enum import compatibility
+
+            self._cache["compat"] = compatibility(self.n_columns, self.pruning())
+        return self._cache["compat"]
 
 
 def _key(v):

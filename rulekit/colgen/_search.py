@@ -229,9 +229,14 @@ class Problem:
     wq: np.ndarray
     group: np.ndarray
     wpos: np.ndarray
-    meta: tuple | None
+    metadata: ConditionMetadata | None
     integral: bool
     form: str
+
+    @property
+    def pruning(self):
+        """``(groups, ops, thresholds)`` for the beam, or None."""
+        return None if self.metadata is None else self.metadata.pruning()
 
     @classmethod
     def build(cls, B, y, w, form, metadata, lambda0, lambda1):
@@ -254,8 +259,8 @@ class Problem:
                                 status="optimal", trace=(), complexity=0, lp_value=0.0,
                                 lp_proven=True)
         integral = _is_integral(w) and _is_integral([lambda0, lambda1])
-        return cls(X, X.astype(np.float64), wp, wq, group, w * y,
-                   None if meta is None else meta.pruning(), integral, form)
+        # the beam's copy in float32: half the memory, and it only ranks
+        return cls(X, X.astype(np.float32), wp, wq, group, w * y, meta, integral, form)
 
 
 def _is_integral(values, tol=1e-9) -> bool:
@@ -351,7 +356,7 @@ class ColumnGeneration:
                                     self.lambda1, min(s.beam_max_literals, self.D),
                                     width=s.beam_width, max_candidates=s.beam_max_candidates,
                                     n_best=s.columns_per_round, exclude=self.index,
-                                    eps=s.eps, meta=self.p.meta):
+                                    eps=s.eps, meta=self.p.pruning):
                 if len(c) > 1:
                     self.add(c)
 
@@ -492,7 +497,7 @@ class ColumnGeneration:
                                 min(s.beam_max_literals, self.D), width=s.beam_width * mult,
                                 max_candidates=min(s.beam_max_candidates * mult, most),
                                 n_best=s.columns_per_round, exclude=self.index, eps=s.eps,
-                                meta=self.p.meta)
+                                meta=self.p.pruning)
             if self._admit([c for _, c in found], r, lam) or self.should_stop():
                 break
         return found
@@ -507,7 +512,8 @@ class ColumnGeneration:
         """
         s = self.s
         if self.compat is None:
-            self.compat = compatibility(self.p.X.shape[1], self.p.meta)
+            self.compat = (compatibility(self.p.X.shape[1], None) if self.p.metadata is None
+                           else self.p.metadata.compatibility())
         work = s.enum_work_limit
         left = self._rounds_time_left()
         if left is not None and self.enum_rate * left / 2 < work:
@@ -518,7 +524,7 @@ class ColumnGeneration:
             self.p.X, r, lam, self.lambda0, self.lambda1, self.D, n_best=s.columns_per_round,
             work_limit=work, eps=s.eps, compat=self.compat)
         spent = time.perf_counter() - t0
-        if spent > 0.01:
+        if used >= 1_000_000:       # small calls measure the call, not the search
             self.enum_rate = used / spent
         return best, complete
 
