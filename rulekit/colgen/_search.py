@@ -30,7 +30,7 @@ import numpy as np
 from rulekit._anytime import Anytime
 from rulekit._params import Instance, Integer, NoValidation, Options, Real, as_generator, pick, validate
 from rulekit.base import COMMON_PARAMETERS
-from rulekit.evaluate import all_of, merge_rows
+from rulekit.evaluate import all_of, check_rule_matrix, merge_rows
 
 from ._beam import beam_search
 from ._enum import compatibility, enumerate_pricing
@@ -130,7 +130,7 @@ def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.
         lambda1=lambda1, metadata=metadata, columns=columns, settings=settings,
         time_limit=time_limit, random_state=random_state, callback=callback, verbose=verbose),
         "rulekit.colgen.search")
-    B = _check_conditions(B)
+    B = check_rule_matrix(B, "B")
     y = _check_labels(y, B.shape[0])
     w = _check_weights(sample_weight, B.shape[0])
     if p["metadata"] is not None and p["metadata"].n_columns != B.shape[1]:
@@ -162,19 +162,6 @@ def literal_limit(max_literals, C):
 
 # --------------------------------------------------------------------------
 # input checks
-
-def _check_conditions(B) -> np.ndarray:
-    B = np.asarray(B)
-    if B.ndim != 2:
-        raise ValueError(f"B must be a 2-D boolean matrix, got shape {B.shape}")
-    if B.dtype == bool:
-        return B
-    if B.dtype.kind not in "biuf":
-        raise TypeError(f"B must be boolean (or 0/1 numbers), got dtype {B.dtype}")
-    if not np.all((B == 0) | (B == 1)):
-        raise ValueError("B must be boolean: found values other than 0/1")
-    return B.astype(bool)
-
 
 def _check_labels(y, n: int) -> np.ndarray:
     y = np.asarray(y)
