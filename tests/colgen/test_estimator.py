@@ -19,15 +19,7 @@ def _ttt():
     return X, np.asarray(y)
 
 
-# The weighted and the repeated data give different conditions until the
-# shared Binarizer takes sample_weight into its quantiles; the learner itself
-# treats a weight as repeated rows (folds over distinct rows, frequency
-# weights in the standard error, merged rows in the master).
-_EXPECTED_FAILURES = {"check_sample_weight_equivalence_on_dense_data":
-                      "the Binarizer's quantile thresholds ignore sample_weight"}
-
-
-@sklearn_checks(BooleanRuleCGClassifier(), expected_failed_checks=_EXPECTED_FAILURES)
+@sklearn_checks(BooleanRuleCGClassifier())
 def test_sklearn_compatible(estimator, check):
     """scikit-learn's checks at the default parameters."""
     check(estimator)
