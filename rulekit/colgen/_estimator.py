@@ -65,7 +65,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         Budget on ``#clauses + #literals``.  ``"auto"`` chooses it from
         ``complexity_grid`` (:func:`rulekit.colgen.choose_complexity`):
 
-        * up to 5000 training rows: 3-fold validation along a path of growing
+        * up to 5000 training rows: 5-fold validation along a path of growing
           budgets -- per form and fold one master LP whose clauses carry over
           from one budget to the next -- stopped once the validation error
           has not improved for 3 budgets; then the one-standard-error rule

@@ -66,7 +66,7 @@ DEFAULT_MAX_LITERALS = 10
 #: for the local search alone (3 %, at most 3 s).
 RESERVE_SHARE, RESERVE_SECONDS = 0.15, 30.0
 #: Row operations a widened beam may spend (it scores children row by row).
-BEAM_WORK = 2_000_000_000
+BEAM_WORK = 500_000_000
 #: Speed of the exact enumeration assumed before it is first measured.
 ENUM_RATE_GUESS = 20_000_000
 #: Columns (by LP weight) the local search of the selection may bring in,

@@ -120,7 +120,7 @@ CHOICE_PARAMETERS = {
 }
 
 
-def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=3,
+def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=5,
                       cv_max_rows=CV_MAX_ROWS, patience=PATIENCE, max_literals=None,
                       lambda0=0.0, lambda1=0.0, sample_weight=None, metadata=None,
                       settings=None, time_limit=None, random_state=0) -> BudgetChoice:
