@@ -28,6 +28,9 @@ log = logging.getLogger("rulekit.colgen")
 
 __all__ = ["BooleanRuleCGClassifier"]
 
+#: Share of a class's time the choice may take when the time limit binds.
+CHOICE_SHARE = 0.85
+
 
 class _Grid(Instance):
     """A complexity grid: a non-empty sequence of budgets, each 0 or an integer >= 2."""
@@ -281,9 +284,12 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                 inner = INNER_SETTINGS.replace(lp_solver=settings.lp_solver,
                                                pricing_solver=settings.pricing_solver,
                                                mip_solver=settings.mip_solver)
+                # should the time limit cut the choice short, the final fit on
+                # every row still gets a share of the time to build its master
                 choice = choose_complexity(
                     B, yk, grid=params["complexity_grid"] if C == "auto" else (C,),
-                    forms=("dnf", "cnf") if form == "auto" else (form,), settings=inner, **kw)
+                    forms=("dnf", "cnf") if form == "auto" else (form,), settings=inner,
+                    time_limit=None if share is None else CHOICE_SHARE * share, **kw)
                 if choice.stopped == "interrupted" or run.interrupted:
                     res = constant_result(yk, w, "interrupted")
                     return res, choice, res.form, 0
