@@ -26,7 +26,7 @@ import numpy as np
 
 __all__ = [
     "Constraint", "Integer", "Real", "Options", "Boolean", "Instance", "CallableOrNone",
-    "AnyOf", "SeedLike", "NoValidation", "validate", "check", "pick",
+    "AnyOf", "SeedLike", "NoValidation", "validate", "check", "pick", "as_generator",
 ]
 
 
@@ -221,6 +221,20 @@ class SeedLike(Constraint):
 
     def describe(self) -> str:
         return "an integer in [0, 2**32), a numpy Generator, RandomState or SeedSequence"
+
+
+def as_generator(seed) -> np.random.Generator:
+    """A numpy ``Generator`` from anything :class:`SeedLike` accepts.
+
+    An int or a ``SeedSequence`` seeds a new generator (None: fresh entropy);
+    a ``Generator`` is used as it is; a legacy ``RandomState`` (what
+    scikit-learn hands out) seeds a new generator from its next draws.
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, np.random.RandomState):
+        return np.random.default_rng(seed.randint(0, 2**31 - 1, size=4))
+    return np.random.default_rng(seed)
 
 
 @dataclass(frozen=True)

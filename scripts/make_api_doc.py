@@ -13,7 +13,8 @@ from pathlib import Path
 SECTIONS = [
     ("Estimators", "rulekit", ["CorelsClassifier", "FallingRuleListClassifier",
                                "SoftFallingRuleListClassifier", "BooleanRuleCGClassifier"]),
-    ("Engines", None, ["rulekit.corels:search", "rulekit.frl:search", "rulekit.colgen:solve"]),
+    ("Engines", None, ["rulekit.corels:search", "rulekit.frl:search", "rulekit.colgen:search",
+                       "rulekit.colgen:ColGenSettings", "rulekit.colgen:choose_complexity"]),
     ("Data layer", "rulekit", ["Binarizer", "Condition", "mine_antecedents", "AntecedentSet"]),
     ("Models", "rulekit", ["RuleList", "RuleSet", "OneVsRestRuleSets", "Rule", "model_from_dict"]),
     ("Saving and loading", "rulekit", ["load", "Predictor"]),

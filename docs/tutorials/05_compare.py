@@ -32,7 +32,8 @@ if quick:
 models = {
     "CORELS": CorelsClassifier(c=0.01, max_card=1, n_thresholds=4, time_limit=5 if quick else 30),
     "falling rule list": FallingRuleListClassifier(w=1.0, n_iter=300 if quick else 2000, random_state=0),
-    "DNF (colgen)": BooleanRuleCGClassifier(max_complexity=16, time_limit=8 if quick else 60),
+    "DNF (colgen)": BooleanRuleCGClassifier(form="dnf", max_complexity=16,
+                                            time_limit=8 if quick else 60),
     **{k: v for k, v in baselines().items() if k != "CART"},
 }
 comparison = compare_models(models, X, y, cv=3 if quick else 5, n_jobs=None, refit=False)

@@ -1,16 +1,20 @@
-"""Boolean rule sets (DNF / CNF) by column generation (Dash, Günlük, Wei 2018).
+"""Boolean rule sets (DNF / CNF) by column generation.
 
-The engine :func:`solve` works on a boolean condition matrix and returns a
-:class:`ColGenResult`; :class:`BooleanRuleCGClassifier` is the sklearn
-estimator around it.
+Dash, Günlük and Wei, "Boolean Decision Rules via Column Generation",
+NeurIPS 2018.  The engine :func:`search` works on a boolean condition matrix
+and returns a :class:`ColGenResult`; :func:`choose_complexity` picks the form
+and budget by validation along a budget path;
+:class:`BooleanRuleCGClassifier` is the scikit-learn estimator around both.
 """
 
 from ._estimator import BooleanRuleCGClassifier
-from ._metadata import condition_metadata
-from ._select import BudgetChoice, choose_complexity
+from ._metadata import ConditionMetadata, condition_metadata
 from ._result import ColGenResult, IterationRecord, predict_clauses
-from ._solve import solve
+from ._search import SEARCH_PARAMETERS, search
+from ._select import BudgetChoice, choose_complexity
+from ._settings import ColGenSettings
 from ._solvers import available_solvers
 
-__all__ = ["BooleanRuleCGClassifier", "solve", "ColGenResult", "IterationRecord", "predict_clauses",
+__all__ = ["BooleanRuleCGClassifier", "search", "SEARCH_PARAMETERS", "ColGenSettings",
+           "ColGenResult", "IterationRecord", "predict_clauses", "ConditionMetadata",
            "condition_metadata", "available_solvers", "choose_complexity", "BudgetChoice"]

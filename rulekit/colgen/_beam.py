@@ -1,4 +1,9 @@
-"""Beam-search pricing heuristic with lower-bound pruning (design note §3.2).
+"""Beam-search pricing heuristic with lower-bound pruning.
+
+Dash, Günlük, Wei, "Boolean Decision Rules via Column Generation", NeurIPS
+2018, §3: the heuristic that extends clauses literal by literal, scoring
+them by the pricing objective; here with a beam of fixed width and the
+optimistic bound below to stop extending hopeless clauses.
 
 All scoring is vectorised: for a beam clause with coverage mask ``m`` the
 reduced-cost sums of its one-literal extensions are the matrix-vector
@@ -54,8 +59,9 @@ def beam_search(Xf, r, lam, lambda0, lambda1, max_literals, *, width=5,
 
     Parameters
     ----------
-    Xf : ndarray of float64, shape (U, d)
-        Distinct data rows as 0/1 floats.
+    Xf : ndarray of float32 or float64, shape (U, d)
+        Distinct data rows as 0/1 floats (the scores are computed in that
+        precision: they only rank candidates, which are re-checked exactly).
     r : ndarray, shape (U,)
         Residuals (``wq - mu``).
     lam, lambda0, lambda1 : float
@@ -79,19 +85,32 @@ def beam_search(Xf, r, lam, lambda0, lambda1, max_literals, *, width=5,
         ``(approximate rc, clause)`` sorted by rc, all below ``-eps``.
     """
     U, d = Xf.shape
+    r = np.asarray(r, dtype=Xf.dtype)       # float32 data: scores in float32
     neg = np.clip(-r, 0.0, None)
+    excl = exclude if isinstance(exclude, (set, dict, frozenset)) else set(exclude)
     found = {}
 
     def penalty(n_lits):
         return lam * (1 + n_lits) + lambda0 + lambda1 * n_lits
+
+    def keep_found(clause, js, rc):
+        # only the n_best new clauses of each parent can reach the overall n_best
+        kept = 0
+        for j in js[np.argsort(rc[js], kind="stable")]:
+            child = tuple(sorted(clause + (int(j),)))
+            if child in excl:
+                continue
+            found[child] = float(rc[j])
+            kept += 1
+            if kept >= n_best:
+                break
 
     # level 1
     s = r @ Xf
     nb = neg @ Xf
     rc = s + penalty(1)
     bound = -nb + penalty(2)
-    for j in np.flatnonzero(rc < -eps):
-        found[(int(j),)] = float(rc[j])
+    keep_found((), np.flatnonzero(rc < -eps), rc)
     beam = []
     if max_literals > 1:
         ok = np.flatnonzero((bound < -eps) & (nb > 0))
@@ -111,17 +130,17 @@ def beam_search(Xf, r, lam, lambda0, lambda1, max_literals, *, width=5,
             bound = -nb + penalty(level + 2)
             allowed = _allowed_extensions(clause, d, meta) & (nb > 0)
             evaluated += int(allowed.sum())
-            for j in np.flatnonzero(allowed & (rc < -eps)):
-                child = tuple(sorted(clause + (int(j),)))
-                found[child] = float(rc[j])
+            keep_found(clause, np.flatnonzero(allowed & (rc < -eps)), rc)
             if level + 1 < max_literals:
-                for j in np.flatnonzero(allowed & (bound < -eps)):
-                    child = tuple(sorted(clause + (int(j),)))
+                # a child in the overall top `width` is in its parent's top `width`
+                js = np.flatnonzero(allowed & (bound < -eps))
+                score = 0.5 * rc[js] + 0.5 * bound[js]
+                for t in np.argsort(score, kind="stable")[:width]:
+                    child = tuple(sorted(clause + (int(js[t]),)))
                     if child not in children:
-                        children[child] = (0.5 * rc[j] + 0.5 * bound[j], m, int(j))
+                        children[child] = (float(score[t]), m, int(js[t]))
         ranked = sorted(children.items(), key=lambda kv: (kv[1][0], kv[0]))[:width]
         beam = [(c, m & (Xf[:, j] > 0)) for c, (_, m, j) in ranked]
         level += 1
-    excl = set(exclude)
     out = sorted(((v, c) for c, v in found.items() if c not in excl), key=lambda t: (t[0], t[1]))
     return out[:n_best]

@@ -2,7 +2,7 @@
 
 For data with a moderate number of conditions the cheapest *exact* pricing
 is often plain enumeration of conjunctions in canonical order, pruned by the
-optimistic bound of design note §3.2 step 2: every extension of a clause
+optimistic bound of the beam (:mod:`._beam`): every extension of a clause
 covering rows ``m`` has ``rc >= -sum_{u in m} max(-r_u, 0) + penalty(|k|+1)``.
 A subtree is cut when that bound cannot beat ``-eps`` (or the K-th best
 clause found so far).  When the search finishes within its node limit, the

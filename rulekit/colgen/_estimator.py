@@ -1,48 +1,62 @@
-"""``BooleanRuleCGClassifier``: the sklearn wrapper around :func:`rulekit.colgen.solve`."""
+"""``BooleanRuleCGClassifier``: the scikit-learn estimator around :func:`rulekit.colgen.search`.
+
+Dash, Günlük, Wei, "Boolean Decision Rules via Column Generation", NeurIPS
+2018; multi-class problems are solved one class against the rest.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import time
-import warnings
 
 import numpy as np
+from sklearn.utils.class_weight import compute_class_weight
 
-from .._params import AnyOf, Instance, Integer, NoValidation, Options, Real, pick
-from ..base import COMMON_PARAMETERS, RuleClassifierBase
-from ..binarize import Binarizer, ESTIMATOR_PARAMETERS
+from .._anytime import Anytime, current_run
+from .._params import AnyOf, Instance, Integer, Options, as_generator, pick
+from ..base import RuleClassifierBase
+from ..binarize import ESTIMATOR_PARAMETERS, Binarizer
 from ..certificate import Certificate
 from ..models import OneVsRestRuleSets, RuleSet
 from ._metadata import condition_metadata
 from ._result import empty_result
-from ._select import DEFAULT_GRID, check_grid, choose_complexity
-from ._solve import solve
+from ._search import SEARCH_PARAMETERS, constant_result, search
+from ._select import DEFAULT_GRID, INNER_SETTINGS, check_grid, choose_complexity
+from ._settings import ColGenSettings
 
 log = logging.getLogger("rulekit.colgen")
 
 __all__ = ["BooleanRuleCGClassifier"]
 
+#: Share of a class's time the choice may take when the time limit binds.
+CHOICE_SHARE = 0.85
 
-def _constant(y, w):
-    """The empty rule set predicting the (weighted) majority, marked interrupted."""
-    w = np.ones(len(y)) if w is None else np.asarray(w, float)
-    form = "dnf" if w[y == 1].sum() <= w[y == 0].sum() else "cnf"
-    return dataclasses.replace(empty_result(y, w, form), status="interrupted",
-                               lower_bound=None, gap=None)
+
+class _Grid(Instance):
+    """A complexity grid: a non-empty sequence of budgets, each 0 or an integer >= 2."""
+
+    def __init__(self):
+        super().__init__((tuple, list), "a tuple of budgets, each 0 or an integer >= 2")
+
+    def value_ok(self, value) -> bool:
+        try:
+            check_grid(value)
+        except ValueError:
+            return False
+        return True
 
 
 class BooleanRuleCGClassifier(RuleClassifierBase):
     """Boolean rule set (DNF or CNF) learned by column generation.
 
     Dash, Günlük and Wei (NeurIPS 2018): a master LP over clauses, priced by a
-    beam heuristic, an exact branch-and-bound and a pricing IP (PuLP with
-    HiGHS/CBC), then a restricted master IP picks the rule set that minimises
-    the Hamming loss within the complexity budget.
+    beam heuristic, an exact branch-and-bound and a pricing IP (HiGHS, or
+    CBC), then a restricted master IP picks the rule set that minimises the
+    Hamming loss within the complexity budget.
 
     Parameters
     ----------
-    form : {"dnf", "cnf", "auto"}, default="dnf"
+    form : {"auto", "dnf", "cnf"}, default="auto"
         ``"dnf"``: predict the positive class if ANY clause (an AND of
         conditions) holds.  ``"cnf"``: predict it if EVERY clause (an OR of
         conditions) holds, which is the same as a DNF describing the other
@@ -52,46 +66,39 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         magic the CNF is 3 points more accurate than the DNF.
     max_complexity : int >= 2 or "auto", default="auto"
         Budget on ``#clauses + #literals``.  ``"auto"`` chooses it from
-        ``complexity_grid`` (default 0, 3, 4, 6, 8, 12, 16, 24, 32, 64;
-        0 is the rule set with no clauses, the constant prediction),
-        spending a third of ``time_limit`` on the choice:
+        ``complexity_grid`` (:func:`rulekit.colgen.choose_complexity`):
 
-        * up to 5000 training rows, noise-free: when some rule set within the
-          largest budget makes no training error, the smallest budget of the
-          grid at which one does (found from the top down) is used, provided
-          that budget also makes no error on the held-out rows of a 3-fold
-          validation; the rule set found on all rows is the model (no second
-          fit).  This is how tic-tac-toe gets its exact 8-clause DNF in seconds;
-        * up to 5000 training rows otherwise: 3-fold cross-validation over every
-          (form, budget) pair, then the one-standard-error rule (the smallest
-          budget whose validation error exceeds the best one's by at most
-          the standard error of their row-by-row difference); inner fits are
-          capped at 30 rounds, 2 s per pricing IP and 0.3 s for the final IP.
-          When no rule set beats the constant prediction by more than that, the
-          empty rule set is the answer (complexity 0: "no rule is worth adding");
+        * up to 5000 training rows: 5-fold validation along a path of growing
+          budgets -- per form and fold one master LP whose clauses carry over
+          from one budget to the next -- stopped once the validation error
+          has not improved for 3 budgets; then the one-standard-error rule
+          (the smallest budget whose validation error exceeds the best
+          one's by at most the standard error of their row-by-row
+          difference).  Budget 0 is the empty rule set, the constant
+          prediction, so rules are kept only when they beat it.  On
+          noise-free data the path ends at the first budget that fits every
+          held-out row and, on all rows, every training row; that rule set
+          is the model (tic-tac-toe's exact 8-clause DNF);
         * more rows: the largest budget (64), since large data sets barely
           overfit at these sizes; with ``form="auto"`` a short run of each
           form (8 rounds) picks the one with the lower training objective.
 
-        This is the default because no single budget suits every data set:
-        pima is best described by one 2-literal clause, tic-tac-toe needs 32
-        for its exact 8-clause rule and magic keeps improving up to 64 (see
-        benchmarks/RESULTS_colgen.md).  The paper also chose ``C`` by
-        cross-validation.
+        The fits made while choosing are bounded by rounds, enumeration
+        steps and solver nodes, not by time, so the choice depends only on
+        the data and ``random_state``.  The clauses they generate are the
+        warm start of the final fit.
     max_literals : int >= 1 or None
         Literals per clause; None means ``max_complexity - 1``.
     lambda0, lambda1 : float >= 0
         Penalty per clause / per literal in loss units (samples).
     class_weight : None, "balanced" or dict
-        Misclassification cost per class (multiplies ``sample_weight``).
-    pricing : {"auto", "beam", "ip"}
-    time_limit : float
-        Seconds for the whole fit (shared between classes for multi-class).
-    pricing_time_limit : float
-        Seconds per pricing IP.
-    lp_solver, pricing_solver, mip_solver : {"highs", "cbc"}
+        Misclassification cost per class (multiplies ``sample_weight``);
+        ``"balanced"`` is ``n_samples / (n_classes * count of the class)``.
     complexity_grid : tuple of int
         Candidates for ``max_complexity="auto"``; each 0 (no clauses) or >= 2.
+    settings : ColGenSettings or None
+        Solvers, pricing strategy and work limits of the final fit (the
+        choice uses the same solvers with smaller limits).
     n_thresholds : int
         Quantile thresholds per numeric column for the shared Binarizer.
     categorical_features : list or None
@@ -100,8 +107,16 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         Binarization: the support floor, the infrequent-category group,
         categories unseen at fit time, and where thresholds come from (see
         :class:`rulekit.Binarizer`).
-    random_state : int
-    verbose : bool
+    time_limit : float or None, default=120
+        Seconds for the whole fit (binarization, choice and final fit;
+        shared between the classes of a multi-class problem).  A safety net:
+        the fit normally ends by its work limits first; when the limit
+        fires, the best rule set found is returned, the certificate says
+        ``time_limit`` and a ``ConvergenceWarning`` is raised.
+    random_state : int, Generator, RandomState, SeedSequence or None, default=0
+        Seeds the inner folds and the sampled pricing on large data.
+    verbose : int
+        ``>= 1``: a progress bar on stderr.
 
     Attributes
     ----------
@@ -130,35 +145,28 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
     training positive rate among training rows where it holds, and for the
     other rows the positive rate among training rows where it does not hold
     (weighted by ``sample_weight`` times ``class_weight``, the same costs the
-    engine minimises; 1 and 0 when a side has no weight).  Multi-class
-    probabilities normalise the members' positive probabilities.
+    engine minimises; 1 and 0 when a side has no weight).  For multi-class
+    problems each member's rates are shrunk toward its overall positive
+    rate by one unit of weight (an m-estimate), so that a small
+    pure region of a down-weighted class does not outvote a heavy class;
+    the members' probabilities are then normalised.
 
-    Ctrl-C during the final fit keeps the best rule set found so far (status
-    ``"interrupted"``).  Ctrl-C while ``"auto"`` is still choosing stops the
-    choice at once; no rule set has been fitted on all rows yet, so the model
-    is the constant majority prediction, with status ``"interrupted"`` and a
-    warning.  Classes not yet fitted (one-vs-rest) get the same.
+    Ctrl-C stops the fit promptly and keeps the best rule set found, with
+    status ``"interrupted"``.  If it comes while ``"auto"`` is still
+    choosing, no rule set has been fitted on all rows yet: the model is the
+    constant majority prediction, with status ``"interrupted"`` (classes
+    not yet fitted in one-vs-rest get the same).
     """
 
     _parameter_constraints = {
-        "form": Options("dnf", "cnf", "auto"),
+        "form": Options("auto", "dnf", "cnf"),
         "max_complexity": AnyOf(Integer(2), Options("auto")),
-        "max_literals": Integer(1, allow_none=True),
-        "lambda0": Real(0, None),
-        "lambda1": Real(0, None),
+        **pick(SEARCH_PARAMETERS, "max_literals", "lambda0", "lambda1", "settings",
+               "time_limit", "random_state", "verbose"),
         "class_weight": AnyOf(Options("balanced"), Instance((dict,), "a dict class -> weight"),
                               allow_none=True),
-        "pricing": Options("auto", "beam", "ip"),
-        "time_limit": Real(0, None, closed="neither"),
-        "pricing_time_limit": Real(0, None, closed="neither"),
-        "lp_solver": Options("highs", "cbc"),
-        "pricing_solver": Options("highs", "cbc"),
-        "mip_solver": Options("highs", "cbc"),
-        # checked by check_grid (each value 0 or an integer >= 2)
-        "complexity_grid": NoValidation(),
+        "complexity_grid": _Grid(),
         **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
-        "random_state": Integer(0, allow_none=True),
-        **pick(COMMON_PARAMETERS, "verbose"),
     }
     _learner = "colgen"
     _multiclass = True
@@ -166,31 +174,26 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
     _negations = True
     _per_class_mining = False
 
-    def __init__(self, form="dnf", max_complexity="auto", max_literals=None, lambda0=0.0,
-                 lambda1=0.0, class_weight=None, pricing="auto", time_limit=120.0,
-                 pricing_time_limit=30.0, lp_solver="highs", pricing_solver="highs",
-                 mip_solver="cbc", complexity_grid=DEFAULT_GRID, n_thresholds=9,
-                 categorical_features=None, min_frequency=0.01, max_categories=None,
-                 handle_unknown="warn", thresholds="quantile", random_state=0, verbose=False):
+    def __init__(self, form="auto", max_complexity="auto", max_literals=None, lambda0=0.0,
+                 lambda1=0.0, class_weight=None, complexity_grid=DEFAULT_GRID, settings=None,
+                 n_thresholds=9, categorical_features=None, min_frequency=0.01,
+                 max_categories=None, handle_unknown="warn", thresholds="quantile",
+                 time_limit=120.0, random_state=0, verbose=0):
         self.form = form
         self.max_complexity = max_complexity
         self.max_literals = max_literals
         self.lambda0 = lambda0
         self.lambda1 = lambda1
         self.class_weight = class_weight
-        self.pricing = pricing
-        self.time_limit = time_limit
-        self.pricing_time_limit = pricing_time_limit
-        self.lp_solver = lp_solver
-        self.pricing_solver = pricing_solver
-        self.mip_solver = mip_solver
         self.complexity_grid = complexity_grid
+        self.settings = settings
         self.n_thresholds = n_thresholds
         self.categorical_features = categorical_features
         self.min_frequency = min_frequency
         self.max_categories = max_categories
         self.handle_unknown = handle_unknown
         self.thresholds = thresholds
+        self.time_limit = time_limit
         self.random_state = random_state
         self.verbose = verbose
 
@@ -211,98 +214,51 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         return self._fit(X, y, sample_weight)
 
     # -- helpers --------------------------------------------------------------
-    def _check_params(self):
-        params = super()._check_params()
-        check_grid(params["complexity_grid"])
-        return params
-
-    def _weights(self, y_bin, y_codes, sample_weight):
-        w = np.ones(y_bin.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
+    def _weights(self, y, sample_weight):
+        """Per-sample cost: ``sample_weight`` times the class weight (None: all 1)."""
         cw = self.class_weight
         if cw is None:
-            return None if sample_weight is None else w
+            return sample_weight
+        w = np.ones(y.shape[0]) if sample_weight is None else sample_weight
+        classes = np.arange(len(self.classes_))
         if cw == "balanced":
-            n = y_bin.shape[0]
-            npos = max(int(y_bin.sum()), 1)
-            nneg = max(n - int(y_bin.sum()), 1)
-            return w * np.where(y_bin == 1, n / (2.0 * npos), n / (2.0 * nneg))
-        factors = np.array([float(cw.get(c, 1.0)) for c in self.classes_])
-        if np.any(factors < 0) or not np.all(np.isfinite(factors)):
-            raise ValueError("class_weight values must be finite and non-negative")
-        return w * factors[y_codes]
+            factors = compute_class_weight("balanced", classes=classes, y=y)
+        else:
+            factors = np.array([float(cw.get(c, 1.0)) for c in self.classes_])
+            if np.any(factors < 0) or not np.all(np.isfinite(factors)):
+                raise ValueError("class_weight values must be finite and non-negative")
+        return w * factors[y]
 
     def _fit_model(self, *, B, A, y, antecedents, sample_weight, params):
-        conditions = self.binarizer_.conditions_
-        meta = condition_metadata(conditions)
-        n_classes = len(self.classes_)
-        targets = [1] if n_classes == 2 else list(range(n_classes))
-        budget = float(self.time_limit) / len(targets)
-        members, results, budgets, forms, choices = [], [], [], [], []
-        interrupted = False     # Ctrl-C: the remaining classes get a constant
-        for k in targets:
+        if sample_weight is not None and not np.any(sample_weight > 0):
+            raise ValueError("sample_weight is zero for every sample; at least one weight "
+                             "must be positive")
+        meta = condition_metadata(self.binarizer_.conditions_)
+        weights = self._weights(y, sample_weight)
+        rng = as_generator(params["random_state"])
+        targets = [1] if len(self.classes_) == 2 else list(range(len(self.classes_)))
+        fits = []
+        for i, k in enumerate(targets):
             yk = (y == k).astype(np.int64)
-            wk = self._weights(yk, y, sample_weight)
-            kw = dict(max_literals=self.max_literals, lambda0=self.lambda0,
-                      lambda1=self.lambda1, pricing=self.pricing,
-                      pricing_time_limit=self.pricing_time_limit, lp_solver=self.lp_solver,
-                      pricing_solver=self.pricing_solver, mip_solver=self.mip_solver,
-                      random_state=self.random_state, **meta)
-            t_start = time.perf_counter()
-            auto_c = isinstance(self.max_complexity, str)
-            form, C = self.form, self.max_complexity
-            choice = None
-            if not interrupted and (auto_c or form == "auto"):
-                try:
-                    choice = choose_complexity(
-                        B, yk, grid=self.complexity_grid if auto_c else (C,),
-                        forms=("dnf", "cnf") if form == "auto" else (form,),
-                        time_limit=budget / 3.0, sample_weight=wk, **kw)
-                except KeyboardInterrupt:
-                    interrupted = True
-                    warnings.warn("interrupted while choosing the budget: no rule set was "
-                                  "fitted, so the model predicts the majority class",
-                                  RuntimeWarning, stacklevel=3)
-            if choice is not None:
-                form, C = choice.form, choice.max_complexity
-                if self.verbose:
-                    log.info("class %r: %s choice %s -> %s, C=%d", self.classes_[k],
-                             choice.method, choice.errors, form, C)
-            # the final fit gets what the choice left of this class's budget
-            left = max(budget - (time.perf_counter() - t_start), 0.1 * budget)
-            if interrupted:
-                res = _constant(yk, wk)
-                form, C = res.form, 0
-            elif int(C) == 0:   # validation preferred the constant prediction
-                res = empty_result(yk, wk, form)
-            elif choice is not None and choice.result is not None:
-                res = choice.result   # fits every row already: nothing to improve
-            else:
-                res = solve(B, yk, form=form, max_complexity=int(C), time_limit=left,
-                            sample_weight=wk, **kw)
-                interrupted = res.status == "interrupted"
-            C = int(C)
-            if self.verbose:
-                log.info("class %r: %s, objective %.4g, bound %s", self.classes_[k],
-                         res.status, res.objective, res.lower_bound)
-            members.append(self._rule_set(res, B, yk, k, wk))
-            results.append(res)
-            budgets.append(C)
-            forms.append(form)
-            choices.append(choice)
-        if n_classes == 2:
-            res = results[0]
-            self.result_ = res
-            self.trace_ = res.trace
-            self.max_complexity_ = budgets[0]
-            self.form_, self.choice_ = forms[0], choices[0]
+            fits.append(self._fit_class(B, yk, weights, meta, params, rng, len(targets) - i))
+            res, choice, form, C = fits[-1]
+            if params["verbose"]:
+                log.info("class %r: %s, C=%d, %s", self.classes_[k], form, C,
+                         res.certificate.summary())
+        members = [self._rule_set(f[0], B, (y == k).astype(np.int64), k, weights,
+                                  smooth=len(targets) > 1) for f, k in zip(fits, targets)]
+        results = [f[0] for f in fits]
+        if len(targets) == 1:
+            self.result_, self.trace_ = results[0], results[0].trace
+            self.choice_, self.form_, self.max_complexity_ = fits[0][1:]
             model = members[0]
         else:
-            self.result_ = results
-            self.trace_ = [r.trace for r in results]
-            self.max_complexity_ = budgets
-            self.form_ = forms
+            self.result_, self.trace_ = results, [r.trace for r in results]
+            choices = [f[1] for f in fits]
             self.choice_ = None if all(c is None for c in choices) else choices
-            model = OneVsRestRuleSets(members, conditions, list(self.classes_))
+            self.form_ = [f[2] for f in fits]
+            self.max_complexity_ = [f[3] for f in fits]
+            model = OneVsRestRuleSets(members, self.binarizer_.conditions_, list(self.classes_))
         self.complexity_ = int(model.complexity)
         self.certificate_ = Certificate.combine(
             [r.certificate for r in results],
@@ -310,8 +266,51 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             "= weighted Hamming loss (summed over the one-vs-rest problems)")
         return model
 
-    def _rule_set(self, res, B, yk, k, sample_weight):
-        """RuleSet for one binary problem, with training positive rates."""
+    def _fit_class(self, B, yk, w, meta, params, rng, classes_left):
+        """Choose (if asked) and fit one binary problem; ``(result, choice, form, C)``."""
+        outer = current_run()
+        left = None if outer is None else outer.time_left()
+        share = None if left is None else max(left / classes_left, 1e-3)
+        form, C = params["form"], params["max_complexity"]
+        if outer is not None and outer.interrupted:
+            res = constant_result(yk, w, "interrupted")
+            return res, None, res.form, 0
+        settings = params["settings"] or ColGenSettings()
+        kw = dict(max_literals=params["max_literals"], lambda0=params["lambda0"],
+                  lambda1=params["lambda1"], sample_weight=w, metadata=meta, random_state=rng)
+        with Anytime("colgen", unit="fits", time_limit=share) as run:
+            choice = None
+            if form == "auto" or C == "auto":
+                inner = INNER_SETTINGS.replace(lp_solver=settings.lp_solver,
+                                               pricing_solver=settings.pricing_solver,
+                                               mip_solver=settings.mip_solver)
+                # should the time limit cut the choice short, the final fit on
+                # every row still gets a share of the time to build its master
+                choice = choose_complexity(
+                    B, yk, grid=params["complexity_grid"] if C == "auto" else (C,),
+                    forms=("dnf", "cnf") if form == "auto" else (form,), settings=inner,
+                    time_limit=None if share is None else CHOICE_SHARE * share, **kw)
+                if choice.stopped == "interrupted" or run.interrupted:
+                    res = constant_result(yk, w, "interrupted")
+                    return res, choice, res.form, 0
+                form, C = choice.form, choice.max_complexity
+            if C == 0:                     # validation preferred the constant prediction
+                res = empty_result(yk, w, form)
+            elif choice is not None and choice.result is not None:
+                res = choice.result        # fits every row already: nothing to improve
+            else:
+                res = search(B, yk, form=form, max_complexity=C, settings=settings,
+                             columns=() if choice is None else choice.columns,
+                             time_limit=None, verbose=params["verbose"], **kw)
+        if choice is not None and choice.stopped and res.status != "interrupted":
+            # the time limit cut the choice short: the model depends on the clock
+            res = dataclasses.replace(res, status="time_limit",
+                                      lower_bound=min(res.lower_bound, res.objective)
+                                      if res.lower_bound is not None else None)
+        return res, choice, form, int(C)
+
+    def _rule_set(self, res, B, yk, k, sample_weight, *, smooth):
+        """RuleSet for one binary problem, with (weighted) training positive rates."""
         conditions = self.binarizer_.conditions_
         holds = res.predict(B).astype(bool)
         clauses = list(res.clauses)
@@ -325,9 +324,16 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         n_t, n_f = int(holds.sum()), int((~holds).sum())
         pos_t, pos_f = int(yk[holds].sum()), int(yk[~holds].sum())
         sw = np.ones(yk.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
-        w_t, w_f = sw[holds].sum(), sw[~holds].sum()
-        p_t = float((sw * yk)[holds].sum() / w_t) if w_t > 0 else 1.0
-        p_f = float((sw * yk)[~holds].sum() / w_f) if w_f > 0 else 0.0
+        # an m-estimate for one-vs-rest members: one unit of weight at the
+        # member's overall positive rate (none for a binary problem)
+        m = 1.0 if smooth else 0.0
+        prior = float((sw * yk).sum() / sw.sum()) if sw.sum() > 0 else 0.0
+
+        def rate(side, empty):
+            total = sw[side].sum() + m
+            return float(((sw * yk)[side].sum() + m * prior) / total) if total > 0 else empty
+
+        p_t, p_f = rate(holds, 1.0), rate(~holds, 0.0)
         if len(self.classes_) == 2:
             classes = list(self.classes_)
         else:

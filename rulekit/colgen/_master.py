@@ -5,7 +5,7 @@ are merged, their weights summed): ``wp[u]`` is the total false-negative cost
 of the positives in row ``u`` and ``wq[u]`` the total cost of the negatives.
 A clause ``k`` covers row ``u`` when ``A[u, k]`` is true.
 
-RMLP (design note §1.2)::
+The restricted master LP (the paper's §2.2, over the clauses generated so far)::
 
     min  sum_u wp_u xi_u + sum_k cost_k w_k
     s.t. xi_u + sum_k A[u,k] w_k >= 1      for u with wp_u > 0   (dual mu_u >= 0)
@@ -20,7 +20,9 @@ from __future__ import annotations
 import numpy as np
 import pulp
 
-from ._solvers import PersistentHiGHS, _cbc, mip_solver
+from rulekit.evaluate import merge_rows
+
+from ._solvers import PersistentHiGHS, _cbc, mip_solver, solve_pulp
 
 
 class SolverFailure(RuntimeError):
@@ -56,13 +58,15 @@ class MasterLP:
     written immediately.
     """
 
-    def __init__(self, wp, wq, max_complexity, lambda0, lambda1, solver="highs"):
+    def __init__(self, wp, wq, max_complexity, lambda0, lambda1, solver="highs",
+                 should_stop=None):
         self.wp = np.asarray(wp, dtype=float)
         self.wq = np.asarray(wq, dtype=float)
         self.C = max_complexity
         self.lambda0 = float(lambda0)
         self.lambda1 = float(lambda1)
         self.solver_name = solver
+        self.should_stop = should_stop
         self.pos_rows = np.flatnonzero(self.wp > 0)
         # position of each distinct row among the cover rows (-1: none)
         self.cover_pos = np.full(self.wp.shape[0], -1, dtype=np.int64)
@@ -91,7 +95,7 @@ class MasterLP:
         self._unwritten = []      # (var, cover positions) not yet in the PuLP rows
         self._persistent = None
         if solver == "highs":
-            self._persistent = PersistentHiGHS()
+            self._persistent = PersistentHiGHS(should_stop=should_stop)
             ncov = len(self.cover)
             cons = self.cover + ([self.budget] if self.budget is not None else [])
             lower = np.r_[np.ones(ncov), [-np.inf] if self.budget is not None else []]
@@ -99,6 +103,15 @@ class MasterLP:
             self._persistent.set_rows(cons, lower, upper)
             for i, (v, u) in enumerate(zip(self.xi, self.pos_rows)):
                 self._persistent.add_column(v, self.wp[u], [i], [1.0])
+
+    def set_budget(self, max_complexity):
+        """Change the budget ``C`` (the columns stay: they fit any budget)."""
+        if self.budget is None:
+            raise ValueError("this master LP was built without a budget row")
+        self.C = max_complexity
+        self.budget.changeRHS(float(max_complexity))
+        if self._persistent is not None:
+            self._persistent.set_row_upper(self.prob, len(self.cover), max_complexity)
 
     # -- columns ---------------------------------------------------------
     def column_cost(self, mask, n_literals):
@@ -146,8 +159,9 @@ class MasterLP:
             self._persistent.set_time_limit(time_limit)
             self.prob.solve(self._persistent)
         else:
-            self.pulp_problem().solve(
-                _cbc(msg=False, timeLimit=max(1, int(np.ceil(time_limit)))))
+            kw = {} if time_limit is None else {"timeLimit": max(1, int(np.ceil(time_limit)))}
+            solve_pulp(self.pulp_problem(), _cbc(msg=False, timeMode="elapsed", **kw),
+                       self.should_stop)
         if self.prob.status != pulp.LpStatusOptimal or self.prob.sol_status not in (
             pulp.LpSolutionOptimal,
         ):
@@ -190,23 +204,82 @@ def rule_objective(A_sel, sizes, wp, wq, lambda0, lambda1):
 
 
 def greedy_selection(A, n_lits, wp, wq, C, lambda0, lambda1, order):
-    """Greedy fallback: add columns in ``order``, keep each that lowers the objective."""
-    chosen = []
-    used = 0
-    best = rule_objective(A[:, []], [], wp, wq, lambda0, lambda1)
+    """Add columns in ``order``, keeping each that lowers the objective within the budget.
+
+    Returns ``(chosen, objective)``; the objective is recomputed exactly.
+    """
+    chosen, used = [], 0
+    counts = np.zeros(A.shape[0], dtype=np.int64)
     for k in order:
         c_k = 1 + n_lits[k]
         if C is not None and used + c_k > C:
             continue
-        trial = chosen + [k]
-        val = rule_objective(A[:, trial], [n_lits[j] for j in trial], wp, wq, lambda0, lambda1)
-        if val < best - 1e-12:
-            chosen, best, used = trial, val, used + c_k
-    return chosen, best
+        m = A[:, k]
+        delta = (wq[m].sum() - wp[m & (counts == 0)].sum()
+                 + lambda0 + lambda1 * n_lits[k])
+        if delta < -1e-12:
+            chosen.append(int(k))
+            counts[m] += 1
+            used += c_k
+    return chosen, rule_objective(A[:, chosen], [n_lits[j] for j in chosen], wp, wq,
+                                  lambda0, lambda1)
+
+
+def improve_selection(chosen, A, n_lits, wp, wq, C, lambda0, lambda1, *, candidates=None,
+                      max_moves=30):
+    """Local search from ``chosen``: the best add, drop or swap of one clause, repeated.
+
+    Each move lowers the exact objective and keeps the budget; the search
+    stops when no single move improves (or after ``max_moves``).  Only
+    ``candidates`` (default: every column) may join.  Costs one
+    matrix-vector product per chosen clause per move.
+
+    Returns ``(chosen, objective)``.
+    """
+    n_lits = np.asarray(n_lits, dtype=float)
+    chosen = [int(k) for k in chosen]
+    cand = np.arange(A.shape[1]) if candidates is None else np.asarray(candidates, dtype=np.int64)
+    cand = np.union1d(cand, np.asarray(chosen, dtype=np.int64))
+    Af = A[:, cand].astype(np.float64)
+    sizes = 1.0 + n_lits[cand]
+    cost = wq @ Af + lambda0 + lambda1 * n_lits[cand]     # false positives + penalty
+    where = {int(k): j for j, k in enumerate(cand)}
+    inside = np.zeros(cand.size, dtype=bool)
+    inside[[where[k] for k in chosen]] = True
+    budget = np.inf if C is None else float(C)
+    for _ in range(max_moves):
+        counts = Af[:, inside].sum(axis=1)
+        used = sizes[inside].sum()
+        bare = wp * (counts == 0)                          # positives no clause covers
+        gain_add = cost - bare @ Af                        # delta of adding each column
+        ok_add = ~inside & (used + sizes <= budget + 1e-9)
+        best = (np.min(gain_add[ok_add]) if ok_add.any() else 0.0, None, None)
+        if ok_add.any():
+            best = (best[0], None, int(np.flatnonzero(ok_add)[np.argmin(gain_add[ok_add])]))
+        for i in np.flatnonzero(inside):
+            alone = wp * ((counts == 1) & (Af[:, i] > 0))  # positives only i covers
+            drop = alone.sum() - cost[i]
+            if drop < best[0]:
+                best = (drop, int(i), None)
+            swap = drop + cost - (bare + alone) @ Af
+            ok = ~inside & (used - sizes[i] + sizes <= budget + 1e-9)
+            if ok.any():
+                k = int(np.flatnonzero(ok)[np.argmin(swap[ok])])
+                if swap[k] < best[0]:
+                    best = (swap[k], int(i), k)
+        if best[0] >= -1e-9 or (best[1] is None and best[2] is None):
+            break
+        if best[1] is not None:
+            inside[best[1]] = False
+        if best[2] is not None:
+            inside[best[2]] = True
+    chosen = [int(k) for k in cand[inside]]
+    return chosen, rule_objective(A[:, chosen], [int(n_lits[k]) for k in chosen], wp, wq,
+                                  lambda0, lambda1)
 
 
 def prune_selection(chosen, A, n_lits, wp, wq, lambda0, lambda1):
-    """Drop clauses whose removal does not increase the objective (design note §5)."""
+    """Drop clauses whose removal does not increase the objective."""
     chosen = list(chosen)
     best = rule_objective(A[:, chosen], [n_lits[j] for j in chosen], wp, wq, lambda0, lambda1)
     changed = True
@@ -222,7 +295,8 @@ def prune_selection(chosen, A, n_lits, wp, wq, lambda0, lambda1):
     return chosen, best
 
 
-def solve_rmip(A, n_lits, wp, wq, C, lambda0, lambda1, solver, time_limit, warm=None):
+def solve_rmip(A, n_lits, wp, wq, C, lambda0, lambda1, solver, *, node_limit, time_limit=None,
+               warm=None, should_stop=None):
     """Restricted master IP over the generated columns.
 
     Positive rows with identical coverage over the columns are merged first
@@ -243,17 +317,11 @@ def solve_rmip(A, n_lits, wp, wq, C, lambda0, lambda1, solver, time_limit, warm=
     pos = np.flatnonzero(wp > 0)
     Ap = A[pos]
     covered = Ap.any(axis=1)
-    Ap, wpp = Ap[covered], wp[pos][covered]
-    sig, inv = np.unique(np.packbits(Ap, axis=1), axis=0, return_inverse=True)
-    inv = inv.ravel()
-    wsig = np.bincount(inv, weights=wpp, minlength=sig.shape[0])
-    first = np.zeros(sig.shape[0], dtype=np.int64)
-    first[inv[::-1]] = np.arange(inv.size)[::-1]
-    Asig = Ap[first]
+    Asig, _, (wsig,) = merge_rows(Ap[covered], wp[pos][covered])
 
     prob = pulp.LpProblem("rmip", pulp.LpMinimize)
     w = [prob.add_variable(f"w_{k}", cat=pulp.LpBinary) for k in range(K)]
-    xi = [prob.add_variable(f"xi_{s}", lowBound=0, upBound=1) for s in range(sig.shape[0])]
+    xi = [prob.add_variable(f"xi_{s}", lowBound=0, upBound=1) for s in range(Asig.shape[0])]
     # expressions built from term lists: much faster than lpSum on big models
     prob.objective = pulp.LpAffineExpression(
         [(xi[s], float(wsig[s])) for s in range(len(xi))]
@@ -268,14 +336,10 @@ def solve_rmip(A, n_lits, wp, wq, C, lambda0, lambda1, solver, time_limit, warm=
             pulp.LpAffineExpression([(w[k], float(1 + n_lits[k])) for k in range(K)]),
             sense=pulp.LpConstraintLE, rhs=float(C), name="budget"))
     if warm is not None:
-        ws = set(int(k) for k in warm)
-        for k in range(K):
-            w[k].setInitialValue(1 if k in ws else 0)
-        covered_by_warm = Asig[:, sorted(ws)].any(axis=1) if ws else np.zeros(len(xi), bool)
-        for s in range(len(xi)):
-            xi[s].setInitialValue(0 if covered_by_warm[s] else 1)
-    prob.solve(mip_solver(solver, time_limit, warm_start=warm is not None))
-    # a solver stopped by its time limit may still hold an integer solution
+        _warm_start(w, xi, Asig, warm)
+    solve_pulp(prob, mip_solver(solver, time_limit, node_limit, should_stop=should_stop,
+                                warm_start=warm is not None), should_stop)
+    # a solver stopped by a limit may still hold an integer solution
     if prob.status != pulp.LpStatusOptimal and prob.sol_status != pulp.LpSolutionIntegerFeasible:
         return None, False
     vals = np.array([v.varValue if v.varValue is not None else np.nan for v in w])
@@ -285,3 +349,12 @@ def solve_rmip(A, n_lits, wp, wq, C, lambda0, lambda1, solver, time_limit, warm=
     if C is not None and sum(1 + n_lits[k] for k in chosen) > C:
         return None, False
     return chosen, prob.sol_status == pulp.LpSolutionOptimal
+
+
+def _warm_start(w, xi, Asig, warm):
+    ws = set(int(k) for k in warm)
+    for k, v in enumerate(w):
+        v.setInitialValue(1 if k in ws else 0)
+    covered = Asig[:, sorted(ws)].any(axis=1) if ws else np.zeros(len(xi), bool)
+    for s, v in enumerate(xi):
+        v.setInitialValue(0 if covered[s] else 1)

@@ -1,4 +1,8 @@
-"""Pricing IP (design note §3.1), built with PuLP, with optional sampling (§3.3).
+"""The pricing problem of column generation as an integer program, built with PuLP.
+
+Dash, Günlük, Wei, "Boolean Decision Rules via Column Generation", NeurIPS
+2018, §2.2 (the pricing problem) and §3 (sampled rows and features on large
+data).
 
 Given residuals ``r_u`` over distinct rows (``r_u = wq_u - mu_u``) and the
 budget dual ``lam``, the reduced cost of clause ``k`` is::
@@ -9,19 +13,20 @@ The IP minimises it over clauses with ``1 <= |k| <= max_literals``.  With
 HiGHS every improving incumbent is collected through the solver callback and
 the solve is interrupted early once enough good columns are known; the
 solver's dual bound is a valid lower bound on the minimum reduced cost
-(used for the early-termination bound of §4.2).  CBC returns only its final
+(used for the bound of the paper's §2.3).  CBC returns only its final
 incumbent and, when it proves optimality, that value as the bound.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 import pulp
 
-from ._solvers import mip_solver
+from rulekit.evaluate import all_of
+
+from ._solvers import mip_solver, solve_pulp
 
 
 @dataclass
@@ -32,25 +37,22 @@ class PricingOutcome:
     sampled: bool = False                         # rows or features were sampled
 
 
-def clause_mask(Xu, clause):
-    """Coverage of a clause (conjunction of columns) over the rows of ``Xu``."""
-    if len(clause) == 0:
-        return np.ones(Xu.shape[0], dtype=bool)
-    return np.logical_and.reduce(Xu[:, list(clause)], axis=1)
-
-
 def reduced_cost(Xu, r, clause, lam, lambda0, lambda1):
     """Exact reduced cost of ``clause`` on the full (distinct-row) data."""
-    m = clause_mask(Xu, clause)
+    m = all_of(Xu, clause)
     n = len(clause)
     return float(r[m].sum() + lam * (1 + n) + lambda0 + lambda1 * n)
 
 
-def price_ip(Xu, r, lam, lambda0, lambda1, max_literals, *, solver="highs",
-             time_limit=30.0, eps=1e-6, max_columns=10, early_stop=1.0,
-             sample_rows=2000, sample_nnz=100_000, rng=None, warm_clause=None,
-             allow_sampling=True):
+def price_ip(Xu, r, lam, lambda0, lambda1, max_literals, *, solver="highs", node_limit=2000,
+             early_nodes=200, time_limit=None, should_stop=None, eps=1e-6, max_columns=10,
+             sample_rows=2000, sample_nnz=100_000, rng=None, warm_clause=None):
     """Solve (or approximately solve) the pricing IP.
+
+    The search stops at ``node_limit`` nodes, ``early_nodes`` nodes after
+    HiGHS found a clause of negative reduced cost (or once it holds
+    ``max_columns`` of them), when ``should_stop()`` turns true, or at
+    ``time_limit`` seconds (the run's safety net).
 
     Returns
     -------
@@ -69,7 +71,7 @@ def price_ip(Xu, r, lam, lambda0, lambda1, max_literals, *, solver="highs",
         return out
     wplus, wzero = -r[plus], r[zero]
     n_rows = plus.size + zero.size
-    if allow_sampling and n_rows > sample_rows and rng is not None:
+    if n_rows > sample_rows and rng is not None:
         rho = sample_rows / n_rows
         kp = rng.random(plus.size) < rho
         kz = rng.random(zero.size) < rho
@@ -81,7 +83,7 @@ def price_ip(Xu, r, lam, lambda0, lambda1, max_literals, *, solver="highs",
     Xp, Xz = Xu[plus], Xu[zero]
     allowed = np.flatnonzero(Xp.any(axis=0))
     nnz = 2 * int((~Xp[:, allowed]).sum()) + int((~Xz[:, allowed]).sum()) + Xz.shape[0] + 2 * allowed.size
-    if allow_sampling and nnz > sample_nnz and rng is not None:
+    if nnz > sample_nnz and rng is not None:
         sigma = sample_nnz / nnz
         keep = rng.random(allowed.size) < sigma
         if not keep.any():
@@ -113,46 +115,15 @@ def price_ip(Xu, r, lam, lambda0, lambda1, max_literals, *, solver="highs",
 
     found = []
     if solver == "highs":
-        import highspy
-
-        start = time.perf_counter()
-        n_good = [0]
-
-        def cb(cb_type, msg, data_out, data_in, user):
-            if cb_type == highspy.cb.HighsCallbackType.kCallbackMipImprovingSolution:
-                sol = np.asarray(data_out.mip_solution)
-                vals = np.array([sol[v.index] for v in z])
-                if np.all(np.abs(vals - np.round(vals)) <= 1e-6):
-                    cl = tuple(int(allowed[j]) for j in np.flatnonzero(np.round(vals) == 1))
-                    found.append(cl)
-                    if data_out.objective_function_value + constant < -eps:
-                        n_good[0] += 1
-            elif cb_type == highspy.cb.HighsCallbackType.kCallbackMipInterrupt:
-                if n_good[0] >= max_columns or (
-                        n_good[0] > 0 and early_stop is not None
-                        and time.perf_counter() - start > early_stop):
-                    data_in.user_interrupt = True
-
-        # gapRel=0: "optimal" must mean proven, not within HiGHS' default 1e-4
-        slv = mip_solver("highs", time_limit, callbackTuple=(cb, None), gapRel=0.0,
-                         gapAbs=1e-9,
-                         callbacksToActivate=[
-                             highspy.cb.HighsCallbackType.kCallbackMipImprovingSolution,
-                             highspy.cb.HighsCallbackType.kCallbackMipInterrupt])
-        prob.solve(slv)
-        info = prob.solverModel.getInfo()
-        status = prob.solverModel.getModelStatus()
-        if not out.sampled:
-            bnd = info.mip_dual_bound
-            if np.isfinite(bnd):
-                out.bound = float(bnd) + constant
-        out.proven = status == highspy.HighsModelStatus.kOptimal and not out.sampled
+        _solve_highs(prob, z, allowed, constant, found, out, node_limit, early_nodes,
+                     time_limit, should_stop, eps, max_columns)
     else:
         if warm_clause is not None:
             ws = set(warm_clause)
             for j, v in zip(allowed, z):
                 v.setInitialValue(1 if j in ws else 0)
-        prob.solve(mip_solver("cbc", time_limit, warm_start=warm_clause is not None))
+        solve_pulp(prob, mip_solver("cbc", time_limit, node_limit,
+                                    warm_start=warm_clause is not None), should_stop)
         out.proven = (prob.sol_status == pulp.LpSolutionOptimal) and not out.sampled
     if prob.status == pulp.LpStatusOptimal:
         vals = np.array([v.varValue if v.varValue is not None else np.nan for v in z])
@@ -169,3 +140,39 @@ def price_ip(Xu, r, lam, lambda0, lambda1, max_literals, *, solver="highs",
             uniq.append(c)
     out.clauses = uniq
     return out
+
+
+def _solve_highs(prob, z, allowed, constant, found, out, node_limit, early_nodes, time_limit,
+                 should_stop, eps, max_columns):
+    """HiGHS on the pricing IP, collecting every improving integer solution."""
+    import highspy
+
+    kinds = highspy.cb.HighsCallbackType
+    good = {"n": 0, "node": None}
+
+    def on_event(kind, data_out, data_in):
+        if kind == kinds.kCallbackMipImprovingSolution:
+            sol = np.asarray(data_out.mip_solution)
+            vals = np.array([sol[v.index] for v in z])
+            if np.all(np.abs(vals - np.round(vals)) <= 1e-6):
+                found.append(tuple(int(allowed[j]) for j in np.flatnonzero(np.round(vals) == 1)))
+                if data_out.objective_function_value + constant < -eps:
+                    good["n"] += 1
+                    if good["node"] is None:
+                        good["node"] = int(data_out.mip_node_count)
+        elif kind == kinds.kCallbackMipInterrupt and good["n"]:
+            if good["n"] >= max_columns or (
+                    early_nodes is not None
+                    and int(data_out.mip_node_count) - good["node"] >= early_nodes):
+                data_in.user_interrupt = True
+
+    # gapRel=0: "optimal" must mean proven, not within HiGHS' default 1e-4
+    prob.solve(mip_solver("highs", time_limit, node_limit, should_stop=should_stop,
+                          on_event=on_event, gapRel=0.0, gapAbs=1e-9))
+    info = prob.solverModel.getInfo()
+    status = prob.solverModel.getModelStatus()
+    if not out.sampled:
+        bnd = info.mip_dual_bound
+        if np.isfinite(bnd):
+            out.bound = float(bnd) + constant
+    out.proven = status == highspy.HighsModelStatus.kOptimal and not out.sampled

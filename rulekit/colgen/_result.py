@@ -1,8 +1,8 @@
-"""Result types of the column-generation engine."""
+"""What the column-generation engine returns: the rule set, its certificate, the trace."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -33,7 +33,7 @@ class IterationRecord:
     best_rc : float or None
         Most negative exact reduced cost among checked candidates.
     time : float
-        Seconds since the start of ``solve``.
+        Seconds since the start of the run.
     n_columns : int
         Columns in the master after this round.
     lam : float
@@ -56,9 +56,12 @@ class IterationRecord:
     duals: np.ndarray | None = None
 
 
+SCOPE = "{form} rule sets within the budget; objective = weighted Hamming loss + penalties"
+
+
 @dataclass(frozen=True)
 class ColGenResult:
-    """Outcome of :func:`rulekit.colgen.solve`.
+    """Outcome of :func:`rulekit.colgen.search`.
 
     Attributes
     ----------
@@ -71,35 +74,33 @@ class ColGenResult:
         Hamming loss (weighted) plus penalties of the returned rule set.
     lower_bound : float or None
         Proven lower bound on the optimal objective over all rule sets within
-        the budget; None when pricing was sampled (no certificate).
-    gap : float or None
-        ``(objective - lower_bound) / max(objective, 1e-9)`` (0 when both are 0).
+        the budget; None when pricing was sampled (nothing is proved).
     status : str
-        ``"optimal"`` (objective equals the bound), ``"lp_optimal"`` (master
-        LP solved to proven optimality, integrality gap remains),
-        ``"time_limit"``, ``"feasible"`` (heuristic/sampled pricing, iteration
-        cap, solver failure) or ``"interrupted"`` (Ctrl-C).
+        In the shared vocabulary (:mod:`rulekit.certificate`): ``"optimal"``
+        (the objective meets the bound), ``"feasible"`` (column generation
+        stopped by its own rule: no improving clause found, or its round
+        limit; the bound is valid), ``"heuristic"`` (sampled pricing, no
+        bound), ``"time_limit"`` or ``"interrupted"``.
     trace : tuple of IterationRecord
     complexity : int
         Number of clauses plus number of literals.
     constant : int or None
         When the training labels had a single class, the prediction (0 or 1)
-        of the trivial rule set returned (empty DNF is 0, empty CNF is 1;
-        a single-class-1 DNF is "always true").
+        of the trivial rule set returned.
     lp_value : float or None
-        Last RMLP value (``z_MLP`` when proven).
+        Last restricted master LP value (the master LP's value when proven).
     n_columns : int
         Number of generated columns.
     lp_proven : bool
-        True when the master LP was proven optimal over *all* clauses
-        (``lp_value`` is then ``z_MLP``).
+        True when the master LP was proven optimal over *all* clauses.
+    columns : tuple of tuple of int
+        Every clause generated (to seed another run: ``search(columns=...)``).
     """
 
     clauses: tuple
     form: str
     objective: float
     lower_bound: float | None
-    gap: float | None
     status: str
     trace: tuple
     complexity: int
@@ -107,21 +108,13 @@ class ColGenResult:
     lp_value: float | None = None
     n_columns: int = 0
     lp_proven: bool = False
+    columns: tuple = field(default=(), repr=False)
 
     @property
     def certificate(self) -> Certificate:
-        """The claim in the shared vocabulary.
-
-        ``lp_optimal`` (the master LP is solved, the rule set is not proved
-        optimal) is ``feasible``; a run with sampled pricing has no bound and
-        is ``heuristic``.
-        """
-        status = {"lp_optimal": "feasible"}.get(self.status, self.status)
-        if status == "feasible" and self.lower_bound is None:
-            status = "heuristic"
-        return Certificate(status, self.objective, self.lower_bound,
-                           f"{self.form.upper()} rule sets within the budget; objective = "
-                           "weighted Hamming loss + penalties")
+        """The claim in the shared vocabulary."""
+        return Certificate(self.status, self.objective, self.lower_bound,
+                           SCOPE.format(form=self.form.upper()))
 
     def predict(self, B) -> np.ndarray:
         """Predictions (0/1) of the rule set on a boolean condition matrix."""
@@ -146,5 +139,5 @@ def empty_result(y, sample_weight, form) -> ColGenResult:
     y = np.asarray(y).astype(np.int64)
     w = np.ones(y.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
     loss = float(w[y == (1 if form == "dnf" else 0)].sum())
-    return ColGenResult(clauses=(), form=form, objective=loss, lower_bound=loss, gap=0.0,
+    return ColGenResult(clauses=(), form=form, objective=loss, lower_bound=loss,
                         status="optimal", trace=(), complexity=0)

@@ -1,37 +1,56 @@
 """Choosing the form (DNF / CNF) and the complexity budget ``C`` from the data.
 
-The paper chose ``C`` by nested cross-validation.  Two regimes are used here,
-because a cross-validation over many budgets is affordable only on small data:
+The paper (Dash, Günlük, Wei, "Boolean Decision Rules via Column
+Generation", NeurIPS 2018, §4) chose ``C`` by nested cross-validation.  Here
+that validation is a *path*: for each form and each inner fold one master LP
+is kept while the budget grows through the grid, so the clauses generated
+for one budget are the start of the next, and the path stops once the
+validation error has not improved for ``patience`` budgets.
 
-* **small data** (at most ``cv_max_rows`` rows): if the data are noise-free
-  (a rule set within the largest budget makes no training error), the
-  smallest budget that fits every row, when it also fits every held-out row;
-  otherwise stratified k-fold validation over every (form, budget) pair,
-  then the one-standard-error rule;
-* **large data**: overfitting is slight at these budgets (training and test
-  accuracy within 0.6 points on every large benchmark set at C = 64), so
-  the largest budget is used, and when both forms are allowed a short probe
-  run of each picks the one whose restricted master LP reaches the lower
-  training objective.
+* **Small data** (at most ``cv_max_rows`` rows): k-fold validation along the
+  path, then the one-standard-error rule on the row-by-row difference from
+  the best candidate.  Noise-free data end the path at the first budget
+  whose rule sets make no error on any held-out row and, fitted on every
+  row, no training error either (that fit is the model).
+* **Large data**: overfitting is slight at these budgets (training and test
+  accuracy within 0.6 points on every large benchmark set at C = 64), so the
+  largest budget is used; with both forms, a short run of each (a fixed
+  number of rounds) picks the one whose restricted master LP reaches the
+  lower training objective.
+
+Every fit made while choosing is bounded by work (rounds, enumeration
+steps, solver nodes), never by a share of the clock, so the choice is a
+function of the data and ``random_state`` alone; the time limit only cuts
+the path short (``BudgetChoice.stopped`` says so).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-import time
 
 import numpy as np
 
+from rulekit._anytime import Anytime
+from rulekit._params import Instance, Integer, Real, SeedLike, as_generator, validate
+from rulekit.evaluate import check_rule_matrix, merge_rows
+
+from ._metadata import ConditionMetadata
 from ._result import empty_result
-from ._solve import solve
-from ._solvers import available_solvers
+from ._search import (ColumnGeneration, Problem, _check_labels, _check_weights, literal_limit,
+                      search)
+from ._settings import ColGenSettings
+
+__all__ = ["choose_complexity", "BudgetChoice", "DEFAULT_GRID", "INNER_SETTINGS", "check_grid"]
 
 # 0 is the rule set with no clauses: the constant prediction (the null model)
 DEFAULT_GRID = (0, 3, 4, 6, 8, 12, 16, 24, 32, 64)
 CV_MAX_ROWS = 5000
+PATIENCE = 3
 PROBE_ROUNDS = 8
-INNER_MIP_SECONDS = 0.3
-SHARE_OFFSET = 8
+#: Settings of the fits made while choosing: beam and exact enumeration (no
+#: pricing IP), a few rounds per budget, a narrow beam, a shorter enumeration.
+INNER_SETTINGS = ColGenSettings(pricing="enum", max_rounds=10, beam_widening=(1,),
+                                enum_work_limit=10_000_000)
 
 
 @dataclass(frozen=True)
@@ -43,258 +62,35 @@ class BudgetChoice:
     form : {"dnf", "cnf"}
     max_complexity : int
     method : {"exact", "cv", "probe", "largest"}
-        ``"exact"``: the smallest budget at which a rule set fits every
-        training row and every held-out row of the validation (noise-free
-        data); ``"cv"``: k-fold validation; ``"probe"``: short runs compared
-        by training objective (large data, both forms); ``"largest"``: large
-        data with one form, or a grid of one budget.
+        ``"exact"``: the first budget of the path at which the rule sets fit
+        every held-out row and, fitted on every row, every training row
+        (noise-free data); ``"cv"``: validation along the path;
+        ``"probe"``: short runs compared by training objective (large data,
+        both forms); ``"largest"``: large data with one form, or nothing to
+        choose.
     errors : dict
-        ``(form, C) -> mean validation error`` (``"cv"``, ``"exact"``), or
+        ``(form, C) -> validation error`` (``"cv"``, ``"exact"``), or
         ``(form, C) -> restricted master LP value per unit weight``
-        (``"probe"``).
+        (``"probe"``), for every candidate evaluated.
+    columns : tuple of tuple of int
+        Clauses generated while choosing for the chosen form: a warm start
+        for the final fit (``search(columns=...)``).
+    stopped : str or None
+        ``"time_limit"`` or ``"interrupted"`` when a limit, Ctrl-C or a
+        callback cut the choice short: it is then the best among the
+        candidates evaluated so far (none: the grid's first budget).
     result : ColGenResult or None
         With ``"exact"``: the rule set fitted on every row within the chosen
-        budget.  It has zero training error (so it is optimal when there are
-        no penalties) and needs no second fit.
+        budget; it needs no second fit.
     """
 
     form: str
     max_complexity: int
     method: str
     errors: dict = field(default_factory=dict)
+    columns: tuple = field(default=(), repr=False, compare=False)
+    stopped: str | None = None
     result: object = field(default=None, repr=False, compare=False)
-
-    def __iter__(self):  # ``C, errors = choose_complexity(...)`` keeps working
-        return iter((self.max_complexity, self.errors))
-
-
-def _stratified_folds(y, n_splits, rng):
-    folds = [[] for _ in range(n_splits)]
-    for cls in (0, 1):
-        idx = np.flatnonzero(y == cls)
-        rng.shuffle(idx)
-        for k, part in enumerate(np.array_split(idx, n_splits)):
-            folds[k].extend(part.tolist())
-    return [np.array(sorted(f), dtype=np.int64) for f in folds]
-
-
-def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=3,
-                      time_limit=60.0, max_iter=30, cv_max_rows=CV_MAX_ROWS,
-                      random_state=0, sample_weight=None, **solve_kw):
-    """Pick the form and ``max_complexity`` for :func:`rulekit.colgen.solve`.
-
-    On at most ``cv_max_rows`` rows, noise-free data are recognised first,
-    within half of ``time_limit`` (method ``"exact"`` of
-    :class:`BudgetChoice`; only without penalties).  Otherwise every
-    (form, C) candidate is fitted on ``n_splits - 1`` folds and scored by
-    the (weighted) misclassification rate on the held-out fold; among the
-    candidates whose error exceeds the lowest by at most one standard error
-    of the row-by-row difference (both are measured on the same held-out
-    rows), the smallest ``C`` wins (ties: the lower error, then DNF).  The
-    inner fits are capped at ``max_iter`` rounds, 2 s per pricing IP and
-    0.3 s for the restricted IP (HiGHS when installed), and share
-    ``time_limit`` seconds in proportion to their budgets plus 8.
-
-    On more rows the largest budget of ``grid`` is used; with two forms,
-    each runs ``8`` rounds (or a share of ``time_limit``) and the lower
-    restricted-master-LP value (the training objective CG is heading for)
-    decides.
-
-    Parameters
-    ----------
-    B, y, sample_weight :
-        As for :func:`rulekit.colgen.solve`.
-    grid : sequence of int
-        Candidate budgets, each 0 or >= 2.  0 stands for the rule set with no
-        clauses, a constant prediction (0 as a DNF, 1 as a CNF): the null
-        model a rule set has to beat on held-out data to be worth its rules.
-    forms : sequence of {"dnf", "cnf"}
-    n_splits : int
-    time_limit : float
-        Seconds for the whole choice.
-    max_iter : int
-        Rounds per inner cross-validation fit.
-    cv_max_rows : int
-        Largest row count validated by cross-validation.
-    random_state : int
-    **solve_kw :
-        Passed to every :func:`~rulekit.colgen.solve` call.
-
-    Returns
-    -------
-    BudgetChoice
-        Also unpacks as ``(max_complexity, errors)``.
-
-    Raises
-    ------
-    KeyboardInterrupt
-        On Ctrl-C during an inner fit (the choice has no answer yet).
-    """
-    B = np.asarray(B, dtype=bool)
-    y = np.asarray(y).astype(np.int64)
-    w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
-    sw = None if sample_weight is None else w
-    grid = check_grid(grid)
-    forms = list(dict.fromkeys(forms))
-    for f in forms:
-        if f not in ("dnf", "cnf"):
-            raise ValueError(f"forms must hold 'dnf' and/or 'cnf', got {f!r}")
-    largest = BudgetChoice(forms[0], grid[-1], "largest")
-    if np.all(y == y[0]):
-        return largest
-    if len(y) > cv_max_rows:
-        if len(forms) == 1 or grid[-1] == 0:
-            return largest
-        return _probe_forms(B, y, sw, grid[-1], forms,
-                            time_limit, random_state, solve_kw)
-    if len(grid) == 1 and len(forms) == 1:
-        return largest
-    n_splits = int(min(n_splits, np.bincount(y, minlength=2).min()))
-    if n_splits < 2:
-        return largest
-    folds = _stratified_folds(y, n_splits, np.random.default_rng(random_state))
-    cands = [(f, C) for f in forms for C in grid]
-    deadline = time.perf_counter() + time_limit
-    inner_kw = _inner_kw(solve_kw)
-    fit_kw = dict(max_iter=max_iter, random_state=random_state, **inner_kw)
-    # the zero-error shortcut needs the Hamming loss to be the whole objective
-    no_penalty = not solve_kw.get("lambda0") and not solve_kw.get("lambda1")
-    if grid[-1] >= 2 and no_penalty:
-        # its fits on every row may take more rounds: they are few
-        exact = _exact_fit(B, y, sw, grid, forms, folds, time_limit / 2.0,
-                           dict(fit_kw, max_iter=2 * max_iter))
-        if exact is not None:
-            return exact
-    # time is shared in proportion to the budget still to fit plus a constant
-    # (large budgets need more rounds, but small ones need a few rounds too),
-    # and each fit may take twice its share: most stop early (converged, or
-    # at max_iter) and pass their time on
-    work_left = float(sum(C + SHARE_OFFSET for _, C in cands if C)) * n_splits
-    loss = {}              # (form, C) -> per-row held-out 0/1 loss
-    for form, C in cands:
-        rows = np.zeros(len(y))
-        for k in range(n_splits):
-            te = folds[k]
-            tr = np.concatenate([folds[j] for j in range(n_splits) if j != k])
-            if C == 0:
-                pred = empty_result(y[tr], None, form).predict(B[te])
-            else:
-                share = 2.0 * (deadline - time.perf_counter()) * (C + SHARE_OFFSET) / work_left
-                work_left -= C + SHARE_OFFSET
-                pred = _fit_predict(B, y, sw, tr, te, form, C, max(share, 0.5), fit_kw)
-            rows[te] = pred != y[te]
-        loss[(form, C)] = rows
-    wsum = float(w.sum())
-    errors = {fc: float(w @ loss[fc] / wsum) for fc in cands}
-    # one-standard-error rule on paired differences: the smallest budget whose
-    # error exceeds the best one's by at most the standard error of the
-    # difference, computed row by row on the same held-out rows (the binomial
-    # SE of each error alone ignores that both are measured on the same rows
-    # and is far too wide when two models disagree on few rows)
-    n_eff = float(wsum ** 2 / (w ** 2).sum())
-    rank = {f: i for i, f in enumerate(forms)}
-    best = min(cands, key=lambda fc: (errors[fc], fc[1], rank[fc[0]]))
-
-    def within(fc):
-        diff = loss[fc] - loss[best]
-        mean = float(w @ diff / wsum)
-        se = float(np.sqrt(max(w @ (diff - mean) ** 2 / wsum, 0.0) / n_eff))
-        return mean <= se + 1e-12
-
-    form, C = min((fc for fc in cands if within(fc)),
-                  key=lambda fc: (fc[1], errors[fc], rank[fc[0]]))
-    return BudgetChoice(form, C, "cv", errors)
-
-
-def _inner_kw(solve_kw):
-    """Settings of the quick fits made while choosing (no certificate needed)."""
-    kw = dict(solve_kw)
-    # a short pricing IP keeps them quick while the beam and the exact
-    # enumeration still find the clauses that matter
-    kw["pricing_time_limit"] = min(float(solve_kw.get("pricing_time_limit", 30.0)), 2.0)
-    # nor an optimal selection: a short in-process restricted IP (warm-started
-    # from the greedy selection) instead of a CBC subprocess that needs >= 1 s
-    kw["final_mip_time_limit"] = min(float(solve_kw.get("final_mip_time_limit", 60.0)),
-                                     INNER_MIP_SECONDS)
-    if "highs" in available_solvers():
-        kw["mip_solver"] = "highs"
-    return kw
-
-
-def _fit(B, y, sample_weight, tr, form, C, time_limit, fit_kw):
-    """Fit on rows ``tr`` with budget ``C``; Ctrl-C stops the whole choice."""
-    res = solve(B[tr], y[tr], form=form, max_complexity=C, time_limit=time_limit,
-                sample_weight=None if sample_weight is None else sample_weight[tr], **fit_kw)
-    if res.status == "interrupted":
-        # solve() caught the user's Ctrl-C; the choice must not go on fitting
-        raise KeyboardInterrupt
-    return res
-
-
-def _fit_predict(B, y, sample_weight, tr, te, form, C, time_limit, fit_kw):
-    """Fit on rows ``tr`` with budget ``C``; predictions for rows ``te``."""
-    return _fit(B, y, sample_weight, tr, form, C, time_limit, fit_kw).predict(B[te])
-
-
-def _exact_fit(B, y, sample_weight, grid, forms, folds, time_limit, fit_kw):
-    """The smallest budget that fits every row, if it also fits every held-out row.
-
-    Noise-free data (tic-tac-toe) can be described exactly.  For each form,
-    a fit with the largest budget of ``grid`` tells whether some rule set
-    makes no training error; if one does, smaller budgets are tried from the
-    top down (fitting every row is monotone in the budget, so the first
-    failure ends the scan; a rule set found within a budget also fits every
-    budget down to its own complexity).  The smallest such budget is kept
-    only if its cross-validation error is 0 too, so that no other candidate
-    could have validated better.  Noisy data give ``None``, mostly after one
-    short fit per form (a few hundred noisy rows can be fitted exactly at a
-    large budget; then the held-out check fails), and the full validation
-    runs.
-    """
-    deadline = time.perf_counter() + time_limit
-    w = np.ones(len(y)) if sample_weight is None else sample_weight
-    all_rows = np.arange(len(y))
-
-    def no_error(res, rows):
-        return not np.any((res.predict(B[rows]) != y[rows]) & (w[rows] > 0))
-
-    def fit(form, C, tr, share):
-        return _fit(B, y, sample_weight, tr, form, C, share, fit_kw)
-
-    best = None                     # (budget, form, result fitted on every row)
-    for form in forms:
-        budgets = [C for C in grid if C >= 2 and (best is None or C < best[0])]
-        if not budgets:
-            continue
-        # noisy data fail here, and should not lose much of the time that
-        # the validation then needs: an eighth per form
-        res = fit(form, budgets[-1], all_rows, time_limit / 8.0)
-        if not no_error(res, all_rows):
-            continue
-        while True:
-            # the budgets this rule set already meets need no fit of their own
-            j = next(j for j, C in enumerate(budgets) if C >= res.complexity)
-            best = (budgets[j], form, res)
-            left = deadline - time.perf_counter()
-            if j == 0 or left <= 0:
-                break
-            # a smaller budget gets up to a quarter of the time; one that does
-            # not fit every row by then counts as not fitting (a larger budget
-            # is kept: never a wrong answer, at worst a larger rule set)
-            res = fit(form, budgets[j - 1], all_rows, min(time_limit / 4.0, left))
-            if not no_error(res, all_rows):
-                break
-    if best is None:
-        return None
-    C, form, res = best
-    n = len(folds)
-    for k in range(n):
-        te = folds[k]
-        tr = np.concatenate([folds[j] for j in range(n) if j != k])
-        left = (deadline - time.perf_counter()) / (n - k)
-        if left <= 0 or not no_error(fit(form, C, tr, max(left, 0.5)), te):
-            return None
-    return BudgetChoice(form, C, "exact", {(form, C): 0.0}, result=res)
 
 
 def check_grid(grid):
@@ -305,20 +101,256 @@ def check_grid(grid):
         values = []
     if not values or any(not v.is_integer() or v < 0 or v == 1 for v in values):
         raise ValueError(f"complexity grid values must be 0 or integers >= 2, got {grid!r}")
-    return sorted({int(v) for v in values})
+    return tuple(sorted({int(v) for v in values}))
 
 
-def _probe_forms(B, y, w, C, forms, time_limit, random_state, solve_kw):
-    """Short run of each form; the lower restricted master LP value wins."""
-    deadline = time.perf_counter() + time_limit
-    total = float(len(y)) if w is None else float(w.sum())
-    values = {}
-    for i, form in enumerate(forms):
-        left = (deadline - time.perf_counter()) / (len(forms) - i)
-        res = solve(B, y, form=form, max_complexity=C, time_limit=max(left, 0.5),
-                    max_iter=PROBE_ROUNDS, sample_weight=w, random_state=random_state,
-                    restricted_mip=False, **solve_kw)
+#: Declarations of :func:`choose_complexity`'s parameters.
+CHOICE_PARAMETERS = {
+    "forms": Instance((tuple, list), "a tuple of 'dnf' / 'cnf'"),
+    "n_splits": Integer(2),
+    "cv_max_rows": Integer(0),
+    "patience": Integer(1),
+    "max_literals": Integer(1, allow_none=True),
+    "lambda0": Real(0, None),
+    "lambda1": Real(0, None),
+    "metadata": Instance((ConditionMetadata,), "a ConditionMetadata", allow_none=True),
+    "settings": Instance((ColGenSettings,), "a ColGenSettings", allow_none=True),
+    "time_limit": Real(0, None, closed="neither", allow_none=True),
+    "random_state": SeedLike(),
+}
+
+
+def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=5,
+                      cv_max_rows=CV_MAX_ROWS, patience=PATIENCE, max_literals=None,
+                      lambda0=0.0, lambda1=0.0, sample_weight=None, metadata=None,
+                      settings=None, time_limit=None, random_state=0) -> BudgetChoice:
+    """Pick the form and ``max_complexity`` for :func:`rulekit.colgen.search`.
+
+    Parameters
+    ----------
+    B, y, sample_weight, max_literals, lambda0, lambda1, metadata :
+        As for :func:`rulekit.colgen.search`.
+    grid : sequence of int
+        Candidate budgets, each 0 or >= 2.  0 stands for the rule set with no
+        clauses, a constant prediction (0 as a DNF, 1 as a CNF): the null
+        model a rule set has to beat on held-out rows to be worth its rules.
+    forms : sequence of {"dnf", "cnf"}
+    n_splits : int
+        Inner folds.
+    cv_max_rows : int
+        Largest row count validated; above it the largest budget is used.
+    patience : int
+        The path of a form stops after this many budgets without a lower
+        validation error.
+    settings : ColGenSettings, optional
+        Settings of the inner fits (default :data:`INNER_SETTINGS`: rounds,
+        enumeration and solver nodes bounded, no pricing IP).
+    time_limit : float or None
+        Seconds, a safety net (nested in an estimator's fit it keeps the
+        earlier deadline).  Cut short, the choice is the best so far.
+    random_state : int, Generator, RandomState, SeedSequence or None
+        Seeds the folds (and any sampled pricing).
+
+    Returns
+    -------
+    BudgetChoice
+    """
+    p = validate(CHOICE_PARAMETERS, dict(
+        forms=forms, n_splits=n_splits, cv_max_rows=cv_max_rows, patience=patience,
+        max_literals=max_literals, lambda0=lambda0, lambda1=lambda1, metadata=metadata,
+        settings=settings, time_limit=time_limit, random_state=random_state),
+        "rulekit.colgen.choose_complexity")
+    forms = tuple(dict.fromkeys(forms))
+    if not forms or any(f not in ("dnf", "cnf") for f in forms):
+        raise ValueError(f"forms must hold 'dnf' and/or 'cnf', got {forms!r}")
+    grid = check_grid(grid)
+    B = check_rule_matrix(B, "B")
+    y = _check_labels(y, B.shape[0])
+    w = _check_weights(sample_weight, B.shape[0])
+    p.update(settings=p["settings"] or INNER_SETTINGS, rng=as_generator(p["random_state"]))
+    if np.all(y == y[0]) or (len(grid) == 1 and len(forms) == 1):
+        return BudgetChoice(forms[0], grid[-1], "largest")
+    with Anytime("colgen", unit="fits", time_limit=p["time_limit"]) as run:
+        if len(y) > p["cv_max_rows"]:
+            if len(forms) == 1 or grid[-1] == 0:
+                return BudgetChoice(forms[0], grid[-1], "largest")
+            return _probe_forms(B, y, w, grid[-1], forms, p)
+        P, Y, W = _pairs(B, y, w)
+        T = _unit_folds(Y, W, p["n_splits"], p["rng"])
+        if T is None:
+            return BudgetChoice(forms[0], grid[-1], "largest")
+        return _validate_path(P, Y, W, T, grid, forms, p, run)
+
+
+def _pairs(B, y, w):
+    """The distinct (row, label) pairs of the data and the total weight of each."""
+    rows, _, (weight,) = merge_rows(np.column_stack([B, y.astype(bool)]), w)
+    return rows[:, :-1], rows[:, -1].astype(np.int64), weight
+
+
+def _unit_folds(Y, W, n_splits, rng):
+    """Stratified folds over units of weight; ``T[g, k]``: pair ``g``'s weight tested in fold ``k``.
+
+    A pair of total weight ``W`` >= 2 is cut into ``min(floor(W), n_splits)``
+    equal units, and the units of each class are shuffled and dealt to the
+    folds.  So a row of weight 2 and the same row twice are the same data
+    (the same folds and the same choice), and copies of a row spread over
+    the folds as they would in a plain row-by-row split.  None when a class
+    has fewer units than 2 folds need.
+    """
+    n_units = np.where(W > 0, np.clip(np.floor(W + 1e-9), 1, n_splits), 0).astype(np.int64)
+    unit_pair = np.repeat(np.arange(W.size), n_units)
+    k = int(min(n_splits, *(np.sum(Y[unit_pair] == c) for c in (0, 1))))
+    if k < 2:
+        return None
+    fold = np.empty(unit_pair.size, dtype=np.int64)
+    for cls in (0, 1):
+        members = np.flatnonzero(Y[unit_pair] == cls)
+        rng.shuffle(members)
+        for j, part in enumerate(np.array_split(members, k)):
+            fold[part] = j
+    T = np.zeros((W.size, k))
+    np.add.at(T, (unit_pair, fold), (W / np.maximum(n_units, 1))[unit_pair])
+    return T
+
+
+class _FoldPath:
+    """One form on one inner fold: a master LP kept as the budget grows.
+
+    Trains on the pairs' weights less the fold's (``train``), predicts the
+    pairs the fold tests (``test``: their indices).
+    """
+
+    def __init__(self, P, Y, train, test, form, p, run):
+        self.P, self.Y, self.form, self.p = P, Y, form, p
+        self.rows = np.flatnonzero(train > 0)
+        self.w, self.test = train[self.rows], test
+        problem = Problem.build(P[self.rows], Y[self.rows], self.w, form, p["metadata"],
+                                p["lambda0"], p["lambda1"])
+        self.fixed = None if isinstance(problem, Problem) else problem
+        self.cg = None
+        if self.fixed is None:
+            self.cg = ColumnGeneration(problem, 2, 1, p["lambda0"], p["lambda1"],
+                                       p["settings"], p["rng"], run)
+            self.seeded = False
+
+    def predict(self, C):
+        """Predictions for the tested pairs at budget ``C``, and how the fit stopped."""
+        Pt = self.P[self.test]
+        if C == 0:
+            return empty_result(self.Y[self.rows], self.w, self.form).predict(Pt), "converged"
+        if self.fixed is not None:
+            return self.fixed.predict(Pt), "converged"
+        self.cg.set_budget(C, literal_limit(self.p["max_literals"], C))
+        if not self.seeded:
+            self.cg.seed()
+            self.seeded = True
+        res = self.cg.result(self.cg.rounds())
+        # time_limit also when the clock capped a step without stopping it
+        return res.predict(Pt), res.status
+
+    def columns(self):
+        return () if self.cg is None else tuple(self.cg.clauses)
+
+
+def _validate_path(P, Y, W, T, grid, forms, p, run):
+    """Validation along the budget path; the one-standard-error rule decides.
+
+    ``loss[(form, C)]`` is the 0/1 loss of each (pair, fold) test entry,
+    weighted by ``T``.
+    """
+    k = T.shape[1]
+    paths = {f: [_FoldPath(P, Y, W - T[:, j], np.flatnonzero(T[:, j] > 0), f, p, run)
+                 for j in range(k)] for f in forms}
+    loss, best, since = {}, {f: np.inf for f in forms}, {f: 0 for f in forms}
+    active, stopped = list(forms), None
+    for C in grid:
+        for form in list(active):
+            L = np.zeros_like(T)
+            for j, path in enumerate(paths[form]):
+                pred, stop = path.predict(C)
+                if stop in ("interrupted", "time_limit"):
+                    stopped = stop
+                    break
+                L[path.test, j] = pred != Y[path.test]
+            if stopped:
+                break
+            loss[(form, C)] = L.ravel()
+            err = float((T * L).sum() / T.sum())
+            if err == 0 and C > 0 and p["lambda0"] == 0 and p["lambda1"] == 0:
+                exact = _fit_all_rows(P, Y, W, form, C, paths[form], p)
+                if exact is not None:
+                    return exact
+            if err < best[form] - 1e-12:
+                best[form], since[form] = err, 0
+            else:
+                since[form] += 1
+                if since[form] >= p["patience"]:
+                    active.remove(form)
+        if stopped or not active:
+            break
+    if not loss:
+        return BudgetChoice(forms[0], grid[0], "cv", {}, stopped=stopped)
+    weights = T.ravel()
+    form, C = _one_standard_error(loss, weights, forms)
+    errors = {fc: float(weights @ L) / float(weights.sum()) for fc, L in loss.items()}
+    columns = tuple(dict.fromkeys(c for path in paths[form] for c in path.columns()))
+    return BudgetChoice(form, C, "cv", errors, columns, stopped)
+
+
+def _fit_all_rows(P, Y, W, form, C, paths, p):
+    """The exact choice: a rule set within ``C`` that fits every row, or None."""
+    columns = tuple(dict.fromkeys(c for path in paths for c in path.columns()))
+    res = search(P, Y, form=form, max_complexity=C, max_literals=p["max_literals"],
+                 sample_weight=W, metadata=p["metadata"], columns=columns,
+                 settings=p["settings"], time_limit=None, random_state=p["rng"])
+    if np.any((res.predict(P) != Y) & (W > 0)):
+        return None
+    return BudgetChoice(form, C, "exact", {(form, C): 0.0}, columns, result=res)
+
+
+def _one_standard_error(loss, w, forms):
+    """Smallest budget whose error exceeds the best one's by at most one standard error.
+
+    The standard error is that of the row-by-row difference from the best
+    candidate: both are measured on the same held-out rows, and the binomial
+    error of each rate alone ignores that (far too wide when two models
+    disagree on few rows).  ``w`` weighs the test entries; weights count as
+    frequencies (a row of weight 2 is two rows), as scikit-learn's
+    ``sample_weight`` does.  Ties: the lower error, then the earlier form.
+    """
+    wsum = float(w.sum())
+    n_eff = wsum
+    rank = {f: i for i, f in enumerate(forms)}
+    errors = {fc: float(w @ rows) / wsum for fc, rows in loss.items()}
+    best = min(loss, key=lambda fc: (errors[fc], fc[1], rank[fc[0]]))
+
+    def within(fc):
+        diff = loss[fc] - loss[best]
+        mean = float(w @ diff) / wsum
+        se = float(np.sqrt(max(w @ (diff - mean) ** 2 / wsum, 0.0) / n_eff))
+        return mean <= se + 1e-12
+
+    return min((fc for fc in loss if within(fc)), key=lambda fc: (fc[1], errors[fc], rank[fc[0]]))
+
+
+def _probe_forms(B, y, w, C, forms, p):
+    """A fixed number of rounds of each form; the lower restricted master LP value wins."""
+    total = float(w.sum())
+    values, columns = {}, {}
+    settings = p["settings"].replace(max_rounds=PROBE_ROUNDS, restricted_mip=False)
+    for form in forms:
+        res = search(B, y, form=form, max_complexity=C, max_literals=p["max_literals"],
+                     lambda0=p["lambda0"], lambda1=p["lambda1"], sample_weight=w,
+                     metadata=p["metadata"], settings=settings, time_limit=None,
+                     random_state=p["rng"])
+        if res.status in ("interrupted", "time_limit"):
+            # the best of the forms probed to the end, else the one cut short
+            best = min(values, key=values.get)[0] if values else form
+            return BudgetChoice(best, C, "probe", values, columns.get(best, res.columns),
+                                stopped=res.status)
         lp = res.lp_value if res.lp_value is not None else res.objective
         values[(form, C)] = float(lp) / total
+        columns[form] = res.columns
     form = min(forms, key=lambda f: values[(f, C)])
-    return BudgetChoice(form, C, "probe", values)
+    return BudgetChoice(form, C, "probe", values, columns[form])

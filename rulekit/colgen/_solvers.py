@@ -13,7 +13,11 @@ basis instead of rebuilding the whole LP each round.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
+import signal
+import threading
 import warnings
 
 import numpy as np
@@ -81,16 +85,128 @@ def fallback_solver(name: str) -> str | None:
     return None
 
 
-def mip_solver(name: str, time_limit: float, *, warm_start=False, **highs_kw):
-    """A PuLP solver object for a MIP with a time limit (seconds)."""
-    time_limit = max(float(time_limit), 0.05)
+def mip_solver(name: str, time_limit, node_limit, *, should_stop=None, warm_start=False,
+               on_event=None, **highs_kw):
+    """A PuLP solver object for a MIP with a node limit and a time limit.
+
+    ``time_limit`` (seconds, None for none) is the safety net of the run;
+    ``node_limit`` is the work limit that decides.  ``should_stop()`` is
+    polled by HiGHS during the search (Ctrl-C, the run's deadline); CBC
+    gets the same through :func:`stopping_children`.  ``on_event(kind,
+    data_out, data_in)`` sees HiGHS's improving-solution and interrupt
+    callbacks (the pricing IP collects its columns there).
+    """
     if name == "highs":
-        return pulp.HiGHS(msg=False, timeLimit=time_limit, threads=1, **highs_kw)
-    # CBC takes whole seconds.
-    return _cbc(
-        msg=False, timeLimit=max(1, int(np.ceil(time_limit))), warmStart=warm_start,
-        threads=1,
-    )
+        import highspy
+
+        kinds = [highspy.cb.HighsCallbackType.kCallbackMipInterrupt,
+                 highspy.cb.HighsCallbackType.kCallbackMipImprovingSolution]
+
+        def callback(kind, msg, data_out, data_in, user):
+            if on_event is not None:
+                on_event(kind, data_out, data_in)
+            if (kind == kinds[0] and should_stop is not None and should_stop()):
+                data_in.user_interrupt = True
+
+        kw = dict(msg=False, threads=1, mip_max_nodes=int(node_limit),
+                  callbackTuple=(callback, None), callbacksToActivate=kinds, **highs_kw)
+        if time_limit is not None:
+            kw["timeLimit"] = max(float(time_limit), 0.01)
+        return _HiGHS(**kw)
+    kw = dict(msg=False, warmStart=warm_start, threads=1, maxNodes=int(node_limit),
+              timeMode="elapsed")
+    if time_limit is not None:
+        # CBC takes whole seconds; stopping_children() stops it at the deadline
+        kw["timeLimit"] = max(1, int(np.ceil(time_limit)))
+    return _cbc(**kw)
+
+
+class _HiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
+    """PuLP's HiGHS, knowing the status of a search stopped by its node limit.
+
+    PuLP 3.3 has no entry for HiGHS's ``kSolutionLimit`` (node or solution
+    limit reached) and raises ``KeyError``; like a time limit, it may leave
+    an integer solution, which is then reported as feasible.
+    """
+
+    def findSolutionValues(self, lp):
+        import highspy
+
+        try:
+            return super().findSolutionValues(lp)
+        except KeyError:
+            if lp.solverModel.getModelStatus() != highspy.HighsModelStatus.kSolutionLimit:
+                raise
+        # the values were written back before the lookup failed
+        if lp.solverModel.getInfo().primal_solution_status == 2:   # kSolutionStatusFeasible
+            return pulp.LpStatusOptimal, pulp.LpSolutionIntegerFeasible
+        return pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound
+
+
+def _cbc_children() -> list[int]:
+    """Process ids of this process's CBC subprocesses (Linux; [] elsewhere)."""
+    pids = []
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return pids
+    for tid in tasks:
+        try:
+            with open(f"/proc/self/task/{tid}/children") as f:
+                pids += [int(p) for p in f.read().split()]
+        except OSError:
+            continue
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if f.read().strip().startswith("cbc"):
+                    out.append(pid)
+        except OSError:
+            continue
+    return out
+
+
+@contextlib.contextmanager
+def stopping_children(should_stop, period: float = 0.05):
+    """While open, send SIGINT to CBC subprocesses once ``should_stop()`` is true.
+
+    CBC stops its search on SIGINT and still writes its best solution, which
+    PuLP then reads.  A Ctrl-C at a terminal reaches CBC directly (it is in
+    the same process group); this forwards the ones that reach only Python
+    (a deferred Ctrl-C, a callback) and the run's deadline, which CBC's own
+    whole-second limit and its start-up would overrun.
+    """
+    if should_stop is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch():
+        while not done.wait(period):
+            if should_stop():
+                for pid in _cbc_children():
+                    try:
+                        os.kill(pid, signal.SIGINT)
+                    except OSError:
+                        pass
+                return
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
+def solve_pulp(prob, solver, should_stop=None):
+    """``prob.solve(solver)``, with CBC stopped when ``should_stop()`` turns true."""
+    if isinstance(solver, pulp.HiGHS):
+        return prob.solve(solver)
+    with stopping_children(should_stop):
+        return prob.solve(solver)
 
 
 class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
@@ -105,8 +221,18 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
     variables and constraints as with ``pulp.HiGHS``.
     """
 
-    def __init__(self, time_limit=None):
-        super().__init__(mip=False, msg=False, timeLimit=time_limit, threads=1)
+    def __init__(self, time_limit=None, should_stop=None):
+        import highspy
+
+        kind = highspy.cb.HighsCallbackType.kCallbackSimplexInterrupt
+
+        def callback(cb_type, msg, data_out, data_in, user):
+            if should_stop is not None and should_stop():
+                data_in.user_interrupt = True
+
+        super().__init__(mip=False, msg=False, timeLimit=time_limit, threads=1,
+                         callbackTuple=(callback, None) if should_stop else None,
+                         callbacksToActivate=[kind] if should_stop else None)
         self._built = False
         self._pending = []
         self._vars = []
@@ -124,7 +250,13 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
                               np.asarray(coef, dtype=np.float64)))
 
     def set_time_limit(self, seconds):
-        self.timeLimit = max(float(seconds), 0.05)
+        self.timeLimit = None if seconds is None else max(float(seconds), 0.01)
+
+    def set_row_upper(self, lp, row, upper):
+        """Change one row's upper bound (the budget), in the live model too."""
+        self._row_ub[row] = float(upper)
+        if self._built:
+            lp.solverModel.changeRowBounds(int(row), float(self._row_lb[row]), float(upper))
 
     def _flush(self, h):
         import highspy
@@ -160,8 +292,8 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
             self._built = True
         h = lp.solverModel
         self._flush(h)
-        if self.timeLimit is not None:
-            h.setOptionValue("time_limit", float(self.timeLimit))
+        h.setOptionValue("time_limit", float(self.timeLimit) if self.timeLimit is not None
+                         else highspy.kHighsInf)
         h.run()
         status = h.getModelStatus()
         self.last_status = status

@@ -1,10 +1,10 @@
-"""Bounds and optimality against brute-force enumeration on tiny data (§11.1-6)."""
+"""Bounds and optimality against brute-force enumeration on tiny data."""
 
 import numpy as np
 import pytest
 
 from colgen_helpers import all_clauses, brute_force_optimum, full_mlp_value, hamming_objective
-from rulekit.colgen import solve
+from rulekit.colgen import ColGenSettings, search
 
 
 def _instance(seed, n=14, d=4, weighted=False):
@@ -20,14 +20,16 @@ def _instance(seed, n=14, d=4, weighted=False):
     return B, y, w
 
 
+IP = ColGenSettings(pricing="ip")
 CASES = [(s, C, D, p) for s in range(6) for (C, D) in [(4, 2), (6, 3), (7, 2)]
-         for p in ("auto", "ip")]
+         for p in ("enum", "auto", "ip")]
 
 
 @pytest.mark.parametrize("seed,C,D,pricing", CASES)
 def test_bounds_sandwich_brute_force(seed, C, D, pricing):
     B, y, w = _instance(seed)
-    res = solve(B, y, max_complexity=C, max_literals=D, pricing=pricing, record_duals=True)
+    res = search(B, y, max_complexity=C, max_literals=D,
+                 settings=ColGenSettings(pricing=pricing, record_duals=True))
     opt = brute_force_optimum(B, y, w, C, D)
     # the returned objective is the true objective of the returned rules
     assert res.objective == pytest.approx(hamming_objective(B, y, w, res.clauses))
@@ -64,7 +66,7 @@ def test_bounds_sandwich_brute_force(seed, C, D, pricing):
 @pytest.mark.parametrize("seed", range(4))
 def test_weighted_brute_force(seed):
     B, y, w = _instance(seed + 100, weighted=True)
-    res = solve(B, y, max_complexity=6, max_literals=3, sample_weight=w, pricing="ip")
+    res = search(B, y, max_complexity=6, max_literals=3, sample_weight=w, settings=IP)
     opt = brute_force_optimum(B, y, w, 6, 3)
     assert res.objective == pytest.approx(hamming_objective(B, y, w, res.clauses))
     assert res.lower_bound <= opt + 1e-9 <= res.objective + 2e-9
@@ -76,8 +78,8 @@ def test_weighted_brute_force(seed):
 def test_fractional_weights_and_penalties(seed):
     B, y, _ = _instance(seed + 200)
     w = np.random.default_rng(seed).uniform(0.3, 2.0, B.shape[0])
-    res = solve(B, y, max_complexity=6, max_literals=3, sample_weight=w, lambda0=0.25,
-                lambda1=0.1, pricing="ip")
+    res = search(B, y, max_complexity=6, max_literals=3, sample_weight=w, lambda0=0.25,
+                lambda1=0.1, settings=IP)
     opt = brute_force_optimum(B, y, w, 6, 3, 0.25, 0.1)
     assert res.objective == pytest.approx(hamming_objective(B, y, w, res.clauses, 0.25, 0.1))
     assert res.lower_bound <= opt + 1e-7 <= res.objective + 1e-7
@@ -85,8 +87,8 @@ def test_fractional_weights_and_penalties(seed):
 
 def test_penalty_only_no_budget():
     B, y, w = _instance(7, n=16)
-    res = solve(B, y, max_complexity=None, max_literals=3, lambda0=1.0, lambda1=0.5,
-                pricing="ip")
+    res = search(B, y, max_complexity=None, max_literals=3, lambda0=1.0, lambda1=0.5,
+                settings=IP)
     # a finite budget bigger than any useful rule set gives the same optimum
     opt = brute_force_optimum(B, y, w, 9, 3, 1.0, 0.5)
     assert res.lower_bound <= opt + 1e-7 <= res.objective + 1e-7
@@ -96,7 +98,7 @@ def test_optimal_loss_non_increasing_in_C():
     B, y, w = _instance(3, n=16)
     prev = np.inf
     for C in (2, 3, 4, 5, 6, 7):
-        res = solve(B, y, max_complexity=C, max_literals=3, pricing="ip")
+        res = search(B, y, max_complexity=C, max_literals=3, settings=IP)
         opt = brute_force_optimum(B, y, w, C, 3)
         assert opt <= prev
         prev = opt
@@ -105,8 +107,8 @@ def test_optimal_loss_non_increasing_in_C():
 
 def test_unit_weights_equal_unweighted():
     B, y, _ = _instance(11, n=30, d=5)
-    a = solve(B, y, max_complexity=8, max_literals=3)
-    b = solve(B, y, max_complexity=8, max_literals=3, sample_weight=np.ones(B.shape[0]))
+    a = search(B, y, max_complexity=8, max_literals=3)
+    b = search(B, y, max_complexity=8, max_literals=3, sample_weight=np.ones(B.shape[0]))
     assert a.clauses == b.clauses
     assert a.objective == b.objective and a.lower_bound == b.lower_bound
     assert a.status == b.status
@@ -117,10 +119,10 @@ def test_integer_weight_equals_duplicated_rows():
     B, y, _ = _instance(12, n=16)
     w = np.ones(B.shape[0])
     w[:5] = 2.0
-    a = solve(B, y, max_complexity=6, max_literals=3, sample_weight=w, pricing="ip")
+    a = search(B, y, max_complexity=6, max_literals=3, sample_weight=w, settings=IP)
     B2 = np.vstack([B, B[:5]])
     y2 = np.concatenate([y, y[:5]])
-    b = solve(B2, y2, max_complexity=6, max_literals=3, pricing="ip")
+    b = search(B2, y2, max_complexity=6, max_literals=3, settings=IP)
     assert a.objective == b.objective
     assert a.lp_value == pytest.approx(b.lp_value)
 

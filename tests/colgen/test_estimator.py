@@ -1,9 +1,13 @@
 """BooleanRuleCGClassifier: sklearn contract, multi-class, probabilities, CNF."""
 
+import os
+import signal
+
 import numpy as np
 import pandas as pd
 import pytest
 from helpers import sklearn_checks
+from sklearn.exceptions import ConvergenceWarning
 
 from rulekit.colgen import BooleanRuleCGClassifier
 from rulekit.datasets import load_tictactoe
@@ -15,23 +19,15 @@ def _ttt():
     return X, np.asarray(y)
 
 
-# A rule set reproduces pure training regions exactly, so under extreme
-# class weights ({0: 1000, others: 1e-4}) a one-vs-rest member still
-# claims the light classes' pure regions; the check wants the heavy class
-# to win nearly everywhere on unseen points.  Binary problems pass it.
-_EXPECTED_FAILURES = {"check_class_weight_classifiers":
-                      "one-vs-rest rule sets keep pure regions of down-weighted classes"}
-
-
-@sklearn_checks(BooleanRuleCGClassifier(time_limit=10.0, max_complexity=8),
-                expected_failed_checks=_EXPECTED_FAILURES)
+@sklearn_checks(BooleanRuleCGClassifier())
 def test_sklearn_compatible(estimator, check):
+    """scikit-learn's checks at the default parameters."""
     check(estimator)
 
 
 def test_tictactoe_dnf_perfect():
     X, y = _ttt()
-    clf = BooleanRuleCGClassifier(max_complexity=32, max_literals=3, time_limit=60).fit(X, y)
+    clf = BooleanRuleCGClassifier(form="dnf", max_complexity=32, max_literals=3).fit(X, y)
     assert isinstance(clf.model_, RuleSet)
     assert clf.score(X, y) == 1.0
     assert clf.complexity_ <= 32 and clf.certificate_.status == "optimal"
@@ -41,8 +37,7 @@ def test_tictactoe_dnf_perfect():
 
 def test_cnf_string_and_predictions_agree():
     X, y = _ttt()
-    clf = BooleanRuleCGClassifier(form="cnf", max_complexity=12, max_literals=3,
-                                  time_limit=20).fit(X, y)
+    clf = BooleanRuleCGClassifier(form="cnf", max_complexity=12, max_literals=3).fit(X, y)
     B = clf.binarizer_.transform(X)
     holds = np.ones(len(y), dtype=bool)
     for c in clf.model_.clauses:
@@ -54,7 +49,7 @@ def test_cnf_string_and_predictions_agree():
 
 def test_predict_proba_is_training_positive_rate():
     X, y = _ttt()
-    clf = BooleanRuleCGClassifier(max_complexity=8, max_literals=3, time_limit=10).fit(X, y)
+    clf = BooleanRuleCGClassifier(form="dnf", max_complexity=8, max_literals=3).fit(X, y)
     B = clf.binarizer_.transform(X)
     holds = clf.model_.holds(B)
     pos = y == clf.classes_[1]
@@ -67,7 +62,7 @@ def test_multiclass_one_vs_rest():
     from sklearn.datasets import load_iris
 
     X, y = load_iris(return_X_y=True, as_frame=True)
-    clf = BooleanRuleCGClassifier(max_complexity=6, time_limit=30).fit(X, y)
+    clf = BooleanRuleCGClassifier(form="dnf", max_complexity=6).fit(X, y)
     assert isinstance(clf.model_, OneVsRestRuleSets)
     assert [r.status for r in clf.result_] == ["optimal"] * 3
     assert clf.score(X, y) > 0.9
@@ -78,8 +73,7 @@ def test_multiclass_one_vs_rest():
 def test_auto_complexity_and_class_weight():
     X, y = _ttt()
     clf = BooleanRuleCGClassifier(max_complexity="auto", complexity_grid=(4, 32),
-                                  max_literals=3, class_weight="balanced",
-                                  time_limit=20).fit(X.iloc[::3], y[::3])
+                                  max_literals=3, class_weight="balanced").fit(X.iloc[::3], y[::3])
     assert clf.max_complexity_ in (4, 32)
     assert clf.complexity_ <= clf.max_complexity_
 
@@ -89,12 +83,12 @@ def test_auto_form_is_chosen_and_shown():
     X = pd.DataFrame(rng.choice(["u", "v", "w"], size=(200, 4), p=[0.3, 0.4, 0.3]),
                      columns=list("abcd"))
     y = ((X.a == "u") | (X.b == "u")).astype(int).to_numpy()
-    clf = BooleanRuleCGClassifier(form="auto", max_complexity=3, time_limit=30).fit(X, y)
+    clf = BooleanRuleCGClassifier(form="auto", max_complexity=3).fit(X, y)
     # only the CNF "(a == u OR b == u)" is exact within complexity 3
     assert clf.form_ == "cnf" and clf.choice_.method == "exact"
     assert clf.model_.form == "cnf" and clf.score(X, y) == 1.0
     assert "(a == u or b == u)" in str(clf.model_)
-    fixed = BooleanRuleCGClassifier(form="dnf", max_complexity=3, time_limit=30).fit(X, y)
+    fixed = BooleanRuleCGClassifier(form="dnf", max_complexity=3).fit(X, y)
     assert fixed.form_ == "dnf" and fixed.choice_ is None and fixed.score(X, y) < 1.0
 
 
@@ -106,45 +100,74 @@ def test_exact_choice_is_the_final_model(monkeypatch):
     def no_second_fit(*args, **kw):
         raise AssertionError("the final fit should not run")
 
-    monkeypatch.setattr(_estimator, "solve", no_second_fit)
+    monkeypatch.setattr(_estimator, "search", no_second_fit)
     X, y = load_tictactoe(return_X_y=True)
-    clf = BooleanRuleCGClassifier(form="auto", max_complexity="auto").fit(X, y)
+    clf = BooleanRuleCGClassifier().fit(X, y)
     assert clf.choice_.method == "exact" and clf.result_ is clf.choice_.result
     assert clf.score(X, y) == 1.0 and clf.certificate_.status == "optimal" and clf.certificate_.lower_bound == 0
     assert clf.complexity_ <= clf.max_complexity_ <= 32
 
 
+def _sigint_on_call(monkeypatch, module, name, at):
+    """Make ``module.name`` send this process a real SIGINT on its ``at``-th call.
+
+    The signal arrives while the fit's run is open, as a Ctrl-C would;
+    returns the list of calls, to see how much work followed it.
+    """
+    real = getattr(module, name)
+    calls = []
+
+    def wrapped(*args, **kw):
+        calls.append(len(calls) + 1)
+        if len(calls) == at:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(module, name, wrapped)
+    return calls
+
+
 def test_ctrl_c_while_choosing_stops_the_fit(monkeypatch):
-    """Ctrl-C during the choice of the budget stops everything at once (not
+    """A real SIGINT while "auto" is choosing stops everything at once (not
     just the inner fit it landed in) and leaves a usable, honest model: the
     majority class, with status "interrupted" for every class."""
-    from rulekit.colgen import _solve
+    from rulekit.colgen import _search
 
-    calls = {"n": 0}
-
-    def ctrl_c(*args, **kw):
-        calls["n"] += 1
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(_solve, "beam_search", ctrl_c)
+    calls = _sigint_on_call(monkeypatch, _search, "beam_search", 3)
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.random((150, 3)), columns=["a", "b", "c"])
     y = np.where(X.a + 0.3 * rng.random(150) > 0.6, "hi", "lo")
     y[:5] = "mid"
-    with pytest.warns(RuntimeWarning, match="interrupted while choosing"):
-        clf = BooleanRuleCGClassifier(form="auto", time_limit=60).fit(X, y)
-    assert calls["n"] == 1
+    with pytest.warns(ConvergenceWarning, match="interrupted"):
+        clf = BooleanRuleCGClassifier().fit(X, y)
+    # the beam call the signal landed in finishes; no round starts after it
+    assert len(calls) == 3
     assert [r.status for r in clf.result_] == ["interrupted"] * 3 and clf.complexity_ == 0
     majority = pd.Series(y).value_counts().idxmax()
     assert (clf.predict(X) == majority).all()
+
+
+def test_ctrl_c_in_the_final_fit_keeps_the_best_rule_set(monkeypatch):
+    """A real SIGINT during the final fit's rounds: the rounds stop, the
+    selection runs without the restricted IP, and the rule set found so far
+    is the model."""
+    from rulekit.colgen import _search
+
+    calls = _sigint_on_call(monkeypatch, _search.ColumnGeneration, "round", 2)
+    X, y = _ttt()
+    with pytest.warns(ConvergenceWarning, match="interrupted"):
+        clf = BooleanRuleCGClassifier(form="dnf", max_complexity=32, max_literals=3).fit(X, y)
+    # the round the signal landed in is the last (its LP may stop at once)
+    assert len(calls) == 2 and len(clf.trace_) in (1, 2)
+    assert clf.certificate_.status == "interrupted" and clf.complexity_ > 0
+    assert clf.score(X, y) > (y == pd.Series(y).value_counts().idxmax()).mean()
 
 
 def test_auto_returns_the_empty_rule_set_when_nothing_generalises():
     rng = np.random.default_rng(8)
     X = pd.DataFrame(rng.random((300, 3)), columns=["a", "b", "c"])
     y = np.where(rng.random(300) < 0.25, "no", "yes")
-    clf = BooleanRuleCGClassifier(form="auto", complexity_grid=(0, 3, 6),
-                                  time_limit=30).fit(X, y)
+    clf = BooleanRuleCGClassifier(complexity_grid=(0, 3, 6)).fit(X, y)
     assert clf.max_complexity_ == 0 and clf.complexity_ == 0
     assert clf.form_ == "cnf" and clf.certificate_.status == "optimal"   # empty CNF: always "yes"
     assert (clf.predict(X) == "yes").all()
@@ -160,5 +183,87 @@ def test_bad_params():
         BooleanRuleCGClassifier(form="xnf").fit(X, y)
     with pytest.raises(ValueError, match="class_weight"):
         BooleanRuleCGClassifier(class_weight="auto").fit(X, y)
-    with pytest.raises(ValueError, match="lp_solver"):
-        BooleanRuleCGClassifier(lp_solver="gurobi").fit(X, y)
+    with pytest.raises(TypeError, match="settings"):
+        BooleanRuleCGClassifier(settings={"lp_solver": "gurobi"}).fit(X, y)
+    with pytest.raises(ValueError, match="complexity_grid"):
+        BooleanRuleCGClassifier(complexity_grid=(1, 8)).fit(X, y)
+    with pytest.raises(TypeError, match="random_state"):
+        BooleanRuleCGClassifier(random_state="seed").fit(X, y)
+
+
+def test_choice_does_not_depend_on_the_time_limit():
+    """Two fits whose time limits differ tenfold (both complete) choose the same
+    form and budget, with the same validation errors, and the same rule set:
+    every fit made while choosing is bounded by work, not by a share of the
+    clock."""
+    from rulekit.datasets import load_heart
+
+    X, y = load_heart(return_X_y=True)
+    a = BooleanRuleCGClassifier(time_limit=600.0, random_state=3).fit(X, y)
+    b = BooleanRuleCGClassifier(time_limit=6000.0, random_state=3).fit(X, y)
+    assert a.choice_.stopped is None and b.choice_.stopped is None
+    assert a.certificate_.status == b.certificate_.status != "time_limit"
+    assert (a.form_, a.max_complexity_) == (b.form_, b.max_complexity_)
+    assert a.choice_.errors == b.choice_.errors and len(a.choice_.errors) > 2
+    assert a.model_.clauses == b.model_.clauses
+    assert a.certificate_ == b.certificate_
+
+
+def test_time_limit_returns_the_best_so_far_and_warns():
+    """A limit far below what the fit needs: the fit stops at it with status
+    time_limit, a rule set of the budget and a ConvergenceWarning."""
+    X, y = _ttt()
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        clf = BooleanRuleCGClassifier(form="dnf", max_complexity=32, max_literals=3,
+                                      time_limit=0.05).fit(X, y)
+    cert = clf.certificate_
+    assert cert.status == "time_limit" and cert.stopped_early
+    assert clf.complexity_ <= 32
+    assert cert.lower_bound is None or cert.lower_bound <= cert.objective
+
+
+_CHILD = """
+import sys, warnings
+warnings.simplefilter("ignore")
+from pulp.apis import coin_api
+from rulekit import BooleanRuleCGClassifier
+from rulekit.colgen import ColGenSettings
+from rulekit.datasets import load_tictactoe
+
+real, calls = coin_api.COIN_CMD.solve_CBC, []
+
+def solve_cbc(self, lp, **kw):
+    calls.append(1)
+    if len(calls) == 3:               # tell the parent: CBC is about to run
+        print("in cbc", flush=True)
+    return real(self, lp, **kw)
+
+coin_api.COIN_CMD.solve_CBC = solve_cbc
+X, y = load_tictactoe(return_X_y=True)
+# every master LP and every IP goes to a CBC subprocess
+cbc = ColGenSettings(lp_solver="cbc", pricing_solver="cbc", mip_solver="cbc",
+                     pricing="auto", restricted_mip=True)
+clf = BooleanRuleCGClassifier(form="dnf", max_complexity=64, max_literals=6, settings=cbc,
+                              time_limit=None).fit(X, y)
+print(clf.certificate_.status, len(clf.trace_), len(calls), flush=True)
+"""
+
+
+def test_terminal_ctrl_c_reaches_cbc_and_the_fit_returns():
+    """A terminal's Ctrl-C goes to the whole process group: Python and the CBC
+    subprocess it waits for.  The fit must come back with its best rule set
+    and status "interrupted", not a solver error or a traceback."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", _CHILD], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stdout.readline().strip() == "in cbc"
+    os.killpg(proc.pid, signal.SIGINT)       # the fit is waiting for CBC now
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    status, rounds, cbc_calls = out.split()
+    # it stops in the round it was in: at most one more CBC call (the round's
+    # pricing or the next LP may have started before the flag was seen)
+    assert status == "interrupted" and int(rounds) <= 3 and int(cbc_calls) <= 4
+    assert "Traceback" not in err

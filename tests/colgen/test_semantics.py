@@ -1,6 +1,8 @@
-"""CNF by De Morgan, sampling, single class, bad input, solver failure, metadata."""
+"""CNF semantics, sampling, single class, bad input, solver failure, metadata, the choice."""
 
 from collections import namedtuple
+
+import itertools
 
 import numpy as np
 import pandas as pd
@@ -8,8 +10,9 @@ import pytest
 
 from colgen_helpers import brute_force_optimum, tictactoe_conditions
 from rulekit import BooleanRuleCGClassifier
-from rulekit.colgen import available_solvers, condition_metadata, predict_clauses, solve
-from rulekit.colgen import _solve as solve_mod
+from rulekit.colgen import (ColGenSettings, ConditionMetadata, available_solvers,
+                            choose_complexity, condition_metadata, predict_clauses, search)
+from rulekit.colgen import _search as search_mod
 
 
 def _data(seed, n=40, d=6):
@@ -21,41 +24,70 @@ def _data(seed, n=40, d=6):
     return B, y
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_cnf_equals_dnf_on_negated_problem(seed):
-    B, y = _data(seed)
-    cnf = solve(B, y, form="cnf", max_complexity=8, max_literals=3)
-    dnf = solve(~B, 1 - y, form="dnf", max_complexity=8, max_literals=3)
-    assert cnf.objective == dnf.objective
-    assert cnf.lower_bound == dnf.lower_bound
-    assert cnf.complexity == dnf.complexity
-    assert cnf.clauses == dnf.clauses
-    np.testing.assert_array_equal(cnf.predict(B), 1 - dnf.predict(~B))
-    # the displayed CNF, evaluated literally over the original conditions
-    lit = np.ones(B.shape[0], dtype=bool)
-    for c in cnf.clauses:
-        lit &= B[:, list(c)].any(axis=1)
-    np.testing.assert_array_equal(lit.astype(int), cnf.predict(B))
+def _cnf_objective(B, y, clauses):
+    """Hamming loss of a CNF read literally over the original conditions.
+
+    The CNF predicts class 1 where every OR-clause has a true condition.  As
+    in the paper's loss (§2.1, with the roles of the classes swapped by De
+    Morgan), a class-0 row predicted 1 costs 1, and a class-1 row costs one
+    unit per clause that fails on it.
+    """
+    fails = np.zeros(B.shape[0], dtype=np.int64)
+    for c in clauses:
+        fails += ~B[:, list(c)].any(axis=1)
+    return int(((y == 0) & (fails == 0)).sum() + fails[y == 1].sum())
+
+
+def _cnf_brute_force(B, y, C, D):
+    """Least CNF loss over every set of OR-clauses (<= D conditions each) within budget C."""
+    clauses = [c for k in range(1, D + 1) for c in itertools.combinations(range(B.shape[1]), k)]
+    best = _cnf_objective(B, y, [])
+
+    def rec(start, chosen, used):
+        nonlocal best
+        for k in range(start, len(clauses)):
+            cost = 1 + len(clauses[k])
+            if used + cost <= C:
+                sel = chosen + [clauses[k]]
+                best = min(best, _cnf_objective(B, y, sel))
+                rec(k + 1, sel, used + cost)
+
+    rec(0, [], 0)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cnf_against_enumeration_of_cnfs(seed):
+    """The CNF's objective is its loss read literally over the original
+    conditions, and the bounds sandwich the optimum over every CNF."""
+    B, y = _data(seed, n=16, d=4)
+    res = search(B, y, form="cnf", max_complexity=6, max_literals=3,
+                 settings=ColGenSettings(pricing="ip"))
+    assert res.objective == _cnf_objective(B, y, res.clauses)
+    holds = np.all([B[:, list(c)].any(axis=1) for c in res.clauses], axis=0) \
+        if res.clauses else np.ones(len(y), bool)
+    np.testing.assert_array_equal(res.predict(B), holds.astype(int))
+    opt = _cnf_brute_force(B, y, 6, 3)
+    assert res.lower_bound <= opt <= res.objective
+    if res.status == "optimal":
+        assert res.objective == opt
 
 
 def test_cnf_with_negation_map_matches_explicit_complement():
     B0, y = _data(5, d=4)
     B = np.hstack([B0, ~B0])  # columns j and j+4 complement each other
     neg = np.r_[np.arange(4, 8), np.arange(0, 4)]
-    a = solve(B, y, form="cnf", max_complexity=8, max_literals=3, negation_of=neg)
-    b = solve(B, y, form="cnf", max_complexity=8, max_literals=3)
+    meta = ConditionMetadata.from_arrays(8, negation_of=neg)
+    a = search(B, y, form="cnf", max_complexity=8, max_literals=3, metadata=meta)
+    b = search(B, y, form="cnf", max_complexity=8, max_literals=3)
     assert a.clauses == b.clauses and a.objective == b.objective
     bad = neg.copy()
     bad[0] = 1
     with pytest.raises(ValueError, match="negation_of"):
-        solve(B, y, form="cnf", negation_of=bad)
+        search(B, y, form="cnf", metadata=ConditionMetadata.from_arrays(8, negation_of=bad))
 
 
-def test_cnf_optimum_is_brute_force_on_complement():
-    B, y = _data(9, n=14, d=4)
-    res = solve(B, y, form="cnf", max_complexity=6, max_literals=3, pricing="ip")
-    opt = brute_force_optimum(~B, 1 - y, np.ones(B.shape[0]), 6, 3)
-    assert res.lower_bound <= opt <= res.objective
+SAMPLED = ColGenSettings(pricing="ip", sample_rows=60, pricing_early_nodes=None)
 
 
 def test_sampling_path():
@@ -65,12 +97,12 @@ def test_sampling_path():
     y = ((B[:, 0] & B[:, 1]) | (B[:, 2] & B[:, 3] & B[:, 4])).astype(int)
     flip = rng.random(n) < 0.1
     y[flip] = 1 - y[flip]
-    kw = dict(max_complexity=10, max_literals=3, pricing="ip", sample_rows=60,
-              random_state=3, ip_early_stop=None)
-    a = solve(B, y, **kw)
-    b = solve(B, y, **kw)
-    assert a.lower_bound is None and a.gap is None
-    assert a.status == "feasible"
+    kw = dict(max_complexity=10, max_literals=3, settings=SAMPLED, random_state=3)
+    a = search(B, y, **kw)
+    b = search(B, y, **kw)
+    # sampled pricing proves nothing: no bound, status "heuristic"
+    assert a.lower_bound is None and a.certificate.gap is None
+    assert a.status == "heuristic"
     assert any(t.pricing == "ip-sampled" for t in a.trace)
     added = [t for t in a.trace if t.n_added]
     assert added and all(t.best_rc < -1e-6 for t in added)
@@ -79,7 +111,7 @@ def test_sampling_path():
     counts = sum(B[:, list(c)].all(axis=1).astype(int) for c in a.clauses)
     assert a.objective == float(((counts == 0) & (y == 1)).sum() + counts[y == 0].sum())
     # a full (unsampled) run on the same data certifies a bound
-    full = solve(B, y, max_complexity=10, max_literals=3, pricing="ip")
+    full = search(B, y, max_complexity=10, max_literals=3, settings=ColGenSettings(pricing="ip"))
     assert full.lower_bound is not None and full.lower_bound <= a.objective
 
 
@@ -88,52 +120,62 @@ def test_sampling_path():
 def test_single_class(form, cls):
     B, _ = _data(0, n=10)
     y = np.full(10, cls)
-    res = solve(B, y, form=form)
+    res = search(B, y, form=form)
     assert res.clauses == ()
     np.testing.assert_array_equal(res.predict(B), y)
     assert res.objective == 0.0 and res.status == "optimal"
 
 
-def test_bad_input():
+@pytest.mark.parametrize("kwargs,error,match", [
+    (dict(max_complexity=1), ValueError, "max_complexity"),
+    (dict(max_complexity=2.5), TypeError, "max_complexity"),
+    (dict(max_literals=0), ValueError, "max_literals"),
+    (dict(sample_weight=-np.ones(10)), ValueError, "sample_weight"),
+    (dict(lambda0=-1), ValueError, "lambda0"),
+    (dict(form="dnnf"), ValueError, "form"),
+    (dict(time_limit=0), ValueError, "time_limit"),
+    (dict(random_state=-1), ValueError, "random_state"),
+    (dict(settings={"pricing": "ip"}), TypeError, "settings"),
+    (dict(metadata={"negation_of": None}), TypeError, "metadata"),
+    (dict(columns=[(0, 99)]), ValueError, "columns"),
+])
+def test_bad_input(kwargs, error, match):
+    B, y = _data(0, n=10)
+    with pytest.raises(error, match=match):
+        search(B, y, **kwargs)
+
+
+def test_bad_data_and_settings():
     B, y = _data(0, n=10)
     with pytest.raises(ValueError, match="B must be boolean"):
-        solve(B.astype(int) * 2, y)
-    with pytest.raises(ValueError, match="B must be"):
-        solve(np.array([["a"] * 3] * 10), y)
-    with pytest.raises(ValueError, match="max_complexity"):
-        solve(B, y, max_complexity=1)
-    with pytest.raises(ValueError, match="max_literals"):
-        solve(B, y, max_literals=0)
-    with pytest.raises(ValueError, match="sample_weight"):
-        solve(B, y, sample_weight=-np.ones(10))
+        search(B.astype(int) * 2, y)
+    with pytest.raises(TypeError, match="B must be"):
+        search(np.array([["a"] * 3] * 10), y)
     with pytest.raises(ValueError, match="y must"):
-        solve(B, np.arange(10))
-    with pytest.raises(ValueError, match="lambda0"):
-        solve(B, y, lambda0=-1)
+        search(B, np.arange(10))
     with pytest.raises(ValueError, match="pricing"):
-        solve(B, y, pricing="greedy")
-    with pytest.raises(ValueError, match="form"):
-        solve(B, y, form="dnnf")
-    with pytest.raises(ValueError, match=r"available solvers: \["):
-        solve(B, y, lp_solver="gurobi")
-    with pytest.raises(ValueError, match="mip_solver"):
-        solve(B, y, mip_solver="cplex")
+        ColGenSettings(pricing="greedy")
+    with pytest.raises(TypeError, match="max_rounds"):
+        ColGenSettings(max_rounds=2.5)
+    with pytest.raises(ValueError, match="lp_solver.*'highs', 'cbc'"):
+        ColGenSettings(lp_solver="gurobi")
+    with pytest.raises(ValueError, match="beam_widening"):
+        ColGenSettings(beam_widening=(0,))
 
 
 def test_unavailable_solver_lists_available(monkeypatch):
     from rulekit.colgen import _solvers
 
     monkeypatch.setattr(_solvers, "available_solvers", lambda: ["cbc"])
-    B, y = _data(0, n=10)
     with pytest.raises(ValueError, match=r"'highs' is not installed.*\['cbc'\]"):
-        solve(B, y, pricing_solver="highs")
+        ColGenSettings(pricing_solver="highs")
     assert set(available_solvers()) <= {"highs", "cbc"}
 
 
 def test_solver_failure_mid_run_returns_best_found(monkeypatch):
     B, y = _data(4, n=300, d=10)
     calls = {"n": 0}
-    real = solve_mod.beam_search
+    real = search_mod.beam_search
 
     def flaky(*args, **kw):
         calls["n"] += 1
@@ -141,9 +183,9 @@ def test_solver_failure_mid_run_returns_best_found(monkeypatch):
             raise RuntimeError("solver crashed")
         return real(*args, **kw)
 
-    monkeypatch.setattr(solve_mod, "beam_search", flaky)
+    monkeypatch.setattr(search_mod, "beam_search", flaky)
     with pytest.warns(RuntimeWarning, match="solver"):
-        res = solve(B, y, max_complexity=20, max_literals=3, time_limit=30)
+        res = search(B, y, max_complexity=20, max_literals=3)
     assert res.status == "feasible"
     assert len(res.clauses) > 0
     # still the exact objective of a real rule set, better than predicting one class
@@ -154,21 +196,24 @@ def test_restricted_ip_is_skipped_when_greedy_meets_the_bound(monkeypatch):
     """When CG proves the LP bound and the greedy selection reaches it, no IP
     can do better, so none is run; otherwise the IP runs."""
     calls = []
-    real = solve_mod.solve_rmip
+    real = search_mod.solve_rmip
 
     def counting(*args, **kw):
         calls.append(args[7])
         return real(*args, **kw)
 
-    monkeypatch.setattr(solve_mod, "solve_rmip", counting)
+    monkeypatch.setattr(search_mod, "solve_rmip", counting)
     rng = np.random.default_rng(5)
     B = rng.random((200, 6)) < 0.5
     y = (B[:, 0] & B[:, 1]).astype(int)
-    res = solve(B, y, max_complexity=8)
+    with_ip = ColGenSettings(restricted_mip=True)
+    res = search(B, y, max_complexity=8, settings=with_ip)
     assert calls == [] and res.status == "optimal" and res.objective == 0.0
     B, y = _data(0, n=300, d=10)          # here the greedy selection falls short
-    res = solve(B, y, max_complexity=8, max_literals=3)
-    assert calls == ["cbc"] and res.lower_bound < res.objective
+    res = search(B, y, max_complexity=8, max_literals=3, settings=with_ip)
+    assert calls == ["highs"] and res.lower_bound < res.objective
+    search(B, y, max_complexity=8, max_literals=3)    # no restricted IP by default
+    assert calls == ["highs"]
 
 
 def test_no_ip_solution_in_time_keeps_greedy_without_fallback(monkeypatch):
@@ -180,9 +225,10 @@ def test_no_ip_solution_in_time_keeps_greedy_without_fallback(monkeypatch):
         calls.append(args[7])
         return None, False
 
-    monkeypatch.setattr(solve_mod, "solve_rmip", empty_handed)
+    monkeypatch.setattr(search_mod, "solve_rmip", empty_handed)
     B, y = _data(0, n=300, d=10)
-    res = solve(B, y, max_complexity=8, max_literals=3, mip_solver="highs")
+    res = search(B, y, max_complexity=8, max_literals=3,
+                 settings=ColGenSettings(restricted_mip=True))
     assert calls == ["highs"]
     assert 0 < res.complexity <= 8 and res.objective < min(y.sum(), (1 - y).sum())
 
@@ -192,13 +238,15 @@ def test_condition_metadata_adapter():
     conds = [Cond("age", "<=", 30), Cond("age", ">", 30), Cond("sex", "==", "M"),
              Cond("sex", "!=", "M"), Cond("age", "is missing", None), Cond("age", "<=", 50)]
     meta = condition_metadata(conds)
-    np.testing.assert_array_equal(meta["column_groups"], [0, 0, 1, 1, 0, 0])
-    np.testing.assert_array_equal(meta["column_ops"], [0, 1, 2, 3, 4, 0])
+    np.testing.assert_array_equal(meta.groups, [0, 0, 1, 1, 0, 0])
+    np.testing.assert_array_equal(meta.ops, [0, 1, 2, 3, 4, 0])
     # age has missing values, so "age <= 30" and "age > 30" are not complements
-    np.testing.assert_array_equal(meta["negation_of"], [-1, -1, 3, 2, -1, -1])
-    assert meta["column_thresholds"][0] == 30 and np.isnan(meta["column_thresholds"][2])
+    np.testing.assert_array_equal(meta.negation_of, [-1, -1, 3, 2, -1, -1])
+    assert meta.thresholds[0] == 30 and np.isnan(meta.thresholds[2])
     full = condition_metadata(conds[:4])
-    np.testing.assert_array_equal(full["negation_of"], [1, 0, 3, 2])
+    np.testing.assert_array_equal(full.negation_of, [1, 0, 3, 2])
+    with pytest.raises(ValueError, match="ops"):
+        ConditionMetadata.from_arrays(2, ops=[0, 7])
 
 
 def test_cnf_on_data_with_missing_values():
@@ -213,8 +261,8 @@ def test_cnf_on_data_with_missing_values():
     binz = Binarizer(negations=True, n_thresholds=4).fit(X)
     B = binz.transform(X)
     meta = condition_metadata(binz.conditions_)
-    res = solve(B, y, form="cnf", max_complexity=8, max_literals=3, time_limit=30, **meta)
-    expl = solve(B, y, form="cnf", max_complexity=8, max_literals=3, time_limit=30)
+    res = search(B, y, form="cnf", max_complexity=8, max_literals=3, metadata=meta)
+    expl = search(B, y, form="cnf", max_complexity=8, max_literals=3)
     assert res.objective == expl.objective
     np.testing.assert_array_equal(res.predict(B), expl.predict(B))
 
@@ -236,8 +284,8 @@ def test_metadata_pruning_keeps_optimum():
     o += [2, 3]
     t += [np.nan, np.nan]
     B = np.column_stack(cols)
-    res = solve(B, y, max_complexity=6, max_literals=2, column_groups=g, column_ops=o,
-                column_thresholds=t)
+    meta = ConditionMetadata.from_arrays(B.shape[1], groups=g, ops=o, thresholds=t)
+    res = search(B, y, max_complexity=6, max_literals=2, metadata=meta)
     assert res.objective == 0.0
     assert res.status == "optimal"
 
@@ -249,18 +297,29 @@ def test_predict_clauses_forms():
     np.testing.assert_array_equal(predict_clauses((), "cnf", B), [1, 1, 1, 1])
 
 
-def test_callback_can_stop():
+def test_callback_gets_one_record_per_round_and_can_stop():
     B, y = _data(4, n=300, d=10)
     seen = []
-    res = solve(B, y, max_complexity=20, max_literals=3, initial_beam=False,
-                callback=lambda rec: seen.append(rec) or len(seen) >= 2)
-    assert len(seen) == 2 and len(res.trace) == 2
-    assert res.status == "feasible"
+    res = search(B, y, max_complexity=20, max_literals=3,
+                 settings=ColGenSettings(initial_beam=False),
+                 callback=lambda state: seen.append(state) or len(seen) >= 2)
+    assert [s.work for s in seen] == [1, 2] and len(res.trace) == 2
+    assert all(s.learner == "colgen" and s.unit == "rounds" for s in seen)
+    # the incumbent is a real rule set's objective, above the valid bound
+    assert all(s.best_objective >= s.lower_bound for s in seen)
+    assert res.status == "interrupted" and res.certificate.stopped_early
+
+
+def test_warm_start_columns_join_the_master():
+    B, y = _data(6, n=200, d=8)
+    first = search(B, y, max_complexity=12, max_literals=3)
+    again = search(B, y, max_complexity=12, max_literals=3, columns=first.columns)
+    assert set(first.clauses) <= set(again.columns)
+    assert again.objective <= first.objective
+    assert len(again.trace) <= len(first.trace)
 
 
 def test_choose_complexity_prefers_small_budget_when_enough():
-    from rulekit.colgen import choose_complexity
-
     rng = np.random.default_rng(1)
     B = rng.random((120, 6)) < 0.5
     y = (B[:, 0] & B[:, 1]).astype(int)  # complexity 3 fits exactly
@@ -269,8 +328,7 @@ def test_choose_complexity_prefers_small_budget_when_enough():
     assert (choice.form, choice.max_complexity, choice.method) == ("dnf", 3, "exact")
     assert choice.result.objective == 0.0 and choice.result.complexity <= 3
     assert (choice.result.predict(B) == y).all()
-    best, errors = choice  # unpacks as (C, errors)
-    assert best == 3 and errors == {("dnf", 3): 0.0}
+    assert choice.errors == {("dnf", 3): 0.0} and choice.columns
     # 6 flipped labels: no budget fits every row, so cross-validation decides,
     # and the one-standard-error rule keeps the small budget
     flip = rng.choice(120, size=6, replace=False)
@@ -285,8 +343,6 @@ def test_exact_choice_is_the_smallest_budget_that_fits(seed):
     """On noise-free data the choice is the smallest budget of the grid at
     which some DNF or CNF (clauses of at most 3 literals) makes no training
     error, checked by enumerating every such rule set."""
-    from rulekit.colgen import choose_complexity
-
     rng = np.random.default_rng(seed)
     B = rng.random((200, 5)) < 0.5
     y = ((B[:, 0] & B[:, 1]) | (B[:, 2] & ~B[:, 4])).astype(int)
@@ -313,8 +369,6 @@ def test_choose_complexity_picks_the_form_that_fits():
     """``b0 OR b1`` is one CNF clause of 2 literals (complexity 3), but as a
     DNF it needs two 1-literal clauses (complexity 4).  Within the budget 3
     only the CNF is exact, so the choice must pick it."""
-    from rulekit.colgen import choose_complexity
-
     rng = np.random.default_rng(2)
     B = rng.random((150, 6)) < 0.3
     y = (B[:, 0] | B[:, 1]).astype(int)
@@ -342,8 +396,6 @@ def test_choose_complexity_prefers_the_null_model_on_noise():
     """Labels independent of B: no rule set beats predicting the majority on
     held-out rows, so the choice is the empty rule set, in the form whose
     constant is the majority class (an empty CNF predicts 1)."""
-    from rulekit.colgen import choose_complexity
-
     rng = np.random.default_rng(7)
     B = rng.random((400, 8)) < 0.5
     y = (rng.random(400) < 0.75).astype(int)
@@ -355,8 +407,6 @@ def test_choose_complexity_prefers_the_null_model_on_noise():
 
 
 def test_complexity_grid_validation():
-    from rulekit.colgen import choose_complexity
-
     B = np.eye(6, dtype=bool)
     for bad in [(1, 4), (-2,), ("a",), (), (2.5,)]:
         with pytest.raises(ValueError, match="grid"):
@@ -366,8 +416,6 @@ def test_complexity_grid_validation():
 
 
 def test_choose_complexity_rejects_unknown_form():
-    from rulekit.colgen import choose_complexity
-
     B = np.eye(6, dtype=bool)
     with pytest.raises(ValueError, match="forms"):
         choose_complexity(B, np.arange(6) % 2, forms=("dnf", "xnf"))
@@ -376,7 +424,7 @@ def test_choose_complexity_rejects_unknown_form():
 def test_zero_weights():
     B, y = _data(0, n=10)
     with pytest.raises(ValueError, match="sample_weight is zero"):
-        solve(B, y, sample_weight=np.zeros(10))
+        search(B, y, sample_weight=np.zeros(10))
     w = np.where(y == 1, 0.0, 1.0)  # positives weightless: predict 0 everywhere
-    res = solve(B, y, sample_weight=w)
+    res = search(B, y, sample_weight=w)
     assert res.clauses == () and res.objective == 0.0

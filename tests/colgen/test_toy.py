@@ -1,13 +1,14 @@
-"""The hand-checked example of design note §10."""
+"""A hand-checked example: y = x3 OR (x1 AND x2) on the 8 points of {0,1}^3."""
 
 import numpy as np
 import pytest
 
 from colgen_helpers import toy_data
-from rulekit.colgen import solve
+from rulekit.colgen import ColGenSettings, search
 from rulekit.colgen._beam import beam_search
 from rulekit.colgen._master import MasterLP
-from rulekit.colgen._pricing import clause_mask, price_ip
+from rulekit.colgen._pricing import price_ip
+from rulekit.evaluate import all_of
 
 
 @pytest.fixture
@@ -20,7 +21,7 @@ def _master0(X, y, solver):
     wq = 1.0 - wp
     m = MasterLP(wp, wq, 4, 0.0, 0.0, solver=solver)
     for j in range(3):
-        m.add_column(clause_mask(X, (j,)), 1)
+        m.add_column(all_of(X, (j,)), 1)
     return m
 
 
@@ -54,8 +55,9 @@ def test_pricing0_returns_x1_and_x2(toy, solver):
 @pytest.mark.parametrize("lp_solver", ["highs", "cbc"])
 def test_toy_certificate_C4(toy, pricing, lp_solver):
     X, y = toy
-    res = solve(X, y, max_complexity=4, max_literals=3, pricing=pricing,
-                lp_solver=lp_solver, record_duals=True, initial_beam=False)
+    res = search(X, y, max_complexity=4, max_literals=3,
+                 settings=ColGenSettings(pricing=pricing, lp_solver=lp_solver, record_duals=True,
+                                         initial_beam=False))
     t = res.trace
     assert t[0].rmlp == pytest.approx(1.0)
     assert t[0].n_added == 1 and t[0].best_rc == pytest.approx(-1.0)
@@ -64,13 +66,13 @@ def test_toy_certificate_C4(toy, pricing, lp_solver):
     assert res.lower_bound == 1.0
     assert res.objective == 1.0
     assert res.status == "optimal"
-    assert res.gap == 0.0
+    assert res.certificate.gap == 0.0 and res.certificate.proved_optimal
     assert res.complexity <= 4
 
 
 def test_toy_C5_zero_loss(toy):
     X, y = toy
-    res = solve(X, y, max_complexity=5, max_literals=3)
+    res = search(X, y, max_complexity=5, max_literals=3)
     assert res.objective == 0.0
     assert res.status == "optimal"
     assert sorted(res.clauses) == [(0, 1), (2,)]
@@ -79,7 +81,7 @@ def test_toy_C5_zero_loss(toy):
 
 def test_toy_cnf(toy):
     X, y = toy
-    res = solve(X, y, form="cnf", max_complexity=6, max_literals=3)
+    res = search(X, y, form="cnf", max_complexity=6, max_literals=3)
     assert res.objective == 0.0 and res.status == "optimal"
     assert res.form == "cnf"
     assert sorted(res.clauses) == [(0, 2), (1, 2)]
@@ -87,6 +89,6 @@ def test_toy_cnf(toy):
     literal = np.all([X[:, list(c)].any(axis=1) for c in res.clauses], axis=0)
     np.testing.assert_array_equal(literal.astype(int), y)
     np.testing.assert_array_equal(res.predict(X), y)
-    res5 = solve(X, y, form="cnf", max_complexity=5, max_literals=3)
+    res5 = search(X, y, form="cnf", max_complexity=5, max_literals=3)
     assert res5.lp_value == pytest.approx(0.25)
     assert res5.objective == 1.0 and res5.lower_bound == 1.0

@@ -1,0 +1,675 @@
+"""Column generation for Boolean rule sets (DNF / CNF): the engine.
+
+Dash, Günlük and Wei, "Boolean Decision Rules via Column Generation",
+NeurIPS 2018.  The rule set with the least Hamming loss within a complexity
+budget is the integer program of §2.1; its LP relaxation is solved by column
+generation (§2.2): a restricted master LP over the clauses found so far, and
+a pricing problem that looks for a clause of negative reduced cost -- here
+the beam heuristic of §3, an exact branch-and-bound enumeration, then the
+pricing IP (sampled on large data, §3).  §2.3 gives the lower bounds of the
+certificate; the master IP restricted to the generated clauses selects the
+rule set.  A CNF for class 1 is learned as the DNF of the complemented
+conditions for class 0 (De Morgan).
+
+Every limit that decides the result counts work (rounds, columns, solver
+nodes, enumeration steps), so a run is a function of its inputs and seed.
+``time_limit`` is the safety net, kept by the shared anytime driver
+(:class:`rulekit._anytime.Anytime`), which also turns Ctrl-C into a prompt
+stop with status ``"interrupted"`` and the best rule set found.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from rulekit._anytime import Anytime
+from rulekit._params import Instance, Integer, NoValidation, Options, Real, as_generator, pick, validate
+from rulekit.base import COMMON_PARAMETERS
+from rulekit.evaluate import all_of, check_rule_matrix, merge_rows
+
+from ._beam import beam_search
+from ._enum import compatibility, enumerate_pricing
+from ._master import (LPTimeLimit, MasterLP, SolverFailure, greedy_selection, improve_selection,
+                      prune_selection, rule_objective, solve_rmip)
+from ._metadata import ConditionMetadata
+from ._pricing import price_ip, reduced_cost
+from ._result import ColGenResult, IterationRecord, empty_result
+from ._settings import ColGenSettings
+from ._solvers import fallback_solver
+
+__all__ = ["search", "SEARCH_PARAMETERS"]
+
+#: Declarations of :func:`search`'s parameters (shared with ``BooleanRuleCGClassifier``).
+SEARCH_PARAMETERS = {
+    "form": Options("dnf", "cnf"),
+    "max_complexity": Integer(2, allow_none=True),
+    "max_literals": Integer(1, allow_none=True),
+    "lambda0": Real(0, None),
+    "lambda1": Real(0, None),
+    "metadata": Instance((ConditionMetadata,), "a ConditionMetadata (see condition_metadata)",
+                         allow_none=True),
+    # a sequence of clauses (tuples of column indices): checked by _check_columns
+    "columns": NoValidation(),
+    "settings": Instance((ColGenSettings,), "a ColGenSettings", allow_none=True),
+    **pick(COMMON_PARAMETERS, "time_limit", "random_state", "callback", "verbose"),
+}
+
+#: Longest clause when neither a budget nor ``max_literals`` bounds it.
+DEFAULT_MAX_LITERALS = 10
+#: Share of the time left kept for the selection when the time limit stops
+#: the rounds: for the restricted master IP (at most RESERVE_SECONDS), or
+#: for the local search alone (3 %, at most 3 s).
+RESERVE_SHARE, RESERVE_SECONDS = 0.15, 30.0
+#: Row operations a widened beam may spend (it scores children row by row).
+BEAM_WORK = 500_000_000
+#: Speed of the exact enumeration assumed before it is first measured.
+ENUM_RATE_GUESS = 20_000_000
+#: Columns (by LP weight) the local search of the selection may bring in,
+#: and the rows x columns it may work on.
+LOCAL_SEARCH_COLUMNS, LOCAL_SEARCH_WORK = 400, 4_000_000
+
+
+def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0,
+           lambda1=0.0, sample_weight=None, metadata=None, columns=(), settings=None,
+           time_limit=120.0, random_state=0, callback=None, verbose=0) -> ColGenResult:
+    """Learn a Boolean rule set (DNF or CNF) by column generation.
+
+    Parameters
+    ----------
+    B : array_like of bool, shape (N, d)
+        Condition matrix: ``B[i, j]`` is true when sample ``i`` satisfies
+        condition ``j``.
+    y : array_like of {0, 1}, shape (N,)
+    form : {"dnf", "cnf"}
+        ``"dnf"``: OR of ANDs.  ``"cnf"``: AND of ORs, learned as a DNF over
+        the complemented conditions for ``1 - y`` (De Morgan).
+    max_complexity : int >= 2 or None
+        Budget ``C`` on ``#clauses + #literals``; None drops it (use
+        penalties then).
+    max_literals : int >= 1 or None
+        Literals per clause; default ``C - 1`` (10 when ``C`` is None).
+    lambda0, lambda1 : float >= 0
+        Penalty per clause / per literal, in loss units (samples).
+    sample_weight : array_like of float >= 0, shape (N,), optional
+        Cost of misclassifying each sample (Hamming-loss weights).
+    metadata : ConditionMetadata, optional
+        Which columns test the same feature and which complement which
+        (:func:`rulekit.colgen.condition_metadata`): prunes redundant
+        clauses, and lets a CNF reuse ``B``.
+    columns : sequence of tuple of int
+        Clauses to start from besides the single conditions (a warm start,
+        e.g. ``ColGenResult.columns`` of an earlier run on related data).
+    settings : ColGenSettings, optional
+        Solvers, pricing strategy and work limits (defaults when None).
+    time_limit : float or None
+        Seconds for the whole run, a safety net: the rounds stop early
+        enough to leave the restricted master IP a share of the time, and
+        every solver call gets at most what is left.  A run inside another
+        (an estimator's fit) keeps the earlier deadline.
+    random_state : int, Generator, RandomState, SeedSequence or None
+        Seed of the sampled pricing on large data.
+    callback : callable, optional
+        Called with a :class:`rulekit._anytime.SearchState` after every
+        round (``work`` = rounds, ``best_objective`` = the greedy rule set
+        of the round's LP solution, ``lower_bound`` where one is proved);
+        returning True stops the run (status ``"interrupted"``).
+    verbose : int
+        ``>= 1``: a progress bar on stderr.
+
+    Returns
+    -------
+    ColGenResult
+    """
+    p = validate(SEARCH_PARAMETERS, dict(
+        form=form, max_complexity=max_complexity, max_literals=max_literals, lambda0=lambda0,
+        lambda1=lambda1, metadata=metadata, columns=columns, settings=settings,
+        time_limit=time_limit, random_state=random_state, callback=callback, verbose=verbose),
+        "rulekit.colgen.search")
+    B = check_rule_matrix(B, "B")
+    y = _check_labels(y, B.shape[0])
+    w = _check_weights(sample_weight, B.shape[0])
+    if p["metadata"] is not None and p["metadata"].n_columns != B.shape[1]:
+        raise ValueError(f"metadata describes {p['metadata'].n_columns} columns but B has "
+                         f"{B.shape[1]}")
+    columns = _check_columns(columns, B.shape[1])
+    C = p["max_complexity"]
+    D = literal_limit(p["max_literals"], C)
+    problem = Problem.build(B, y, w, p["form"], p["metadata"], p["lambda0"], p["lambda1"])
+    if not isinstance(problem, Problem):
+        return problem                     # a single class or weightless positives
+    with Anytime("colgen", unit="rounds", time_limit=p["time_limit"], callback=p["callback"],
+                 verbose=p["verbose"], report_seconds=0.0) as run:
+        cg = ColumnGeneration(problem, C, D, p["lambda0"], p["lambda1"],
+                              p["settings"] or ColGenSettings(), as_generator(p["random_state"]),
+                              run)
+        cg.seed(columns)
+        result = cg.result(cg.rounds())
+        run.finish(result.status)
+    return result
+
+
+def literal_limit(max_literals, C):
+    """Literals allowed per clause: ``max_literals`` (default ``C - 1``), within ``C - 1``."""
+    D = max_literals if max_literals is not None else (
+        C - 1 if C is not None else DEFAULT_MAX_LITERALS)
+    return D if C is None else min(D, C - 1)
+
+
+# --------------------------------------------------------------------------
+# input checks
+
+def _check_labels(y, n: int) -> np.ndarray:
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != n:
+        raise ValueError(f"y must be 1-D of length {n}, got shape {y.shape}")
+    if not np.all((y == 0) | (y == 1)):
+        raise ValueError("y must contain only 0/1 labels")
+    return y.astype(np.int64)
+
+
+def _check_weights(sample_weight, n: int) -> np.ndarray:
+    if sample_weight is None:
+        return np.ones(n)
+    w = np.asarray(sample_weight, dtype=float)
+    if w.shape != (n,):
+        raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError("sample_weight must be finite and non-negative")
+    if n and not np.any(w > 0):
+        raise ValueError("sample_weight is zero for every sample; at least one weight "
+                         "must be positive")
+    return w
+
+
+def _check_columns(columns, d: int) -> list:
+    try:
+        out = [tuple(sorted({int(j) for j in c})) for c in columns]
+    except TypeError:
+        raise TypeError("columns must be a sequence of clauses (tuples of column "
+                        "indices)") from None
+    if any(not c or c[0] < 0 or c[-1] >= d for c in out):
+        raise ValueError(f"columns: every clause must hold column indices in [0, {d})")
+    return out
+
+
+# --------------------------------------------------------------------------
+# the problem on distinct rows
+
+@dataclass
+class Problem:
+    """The data as the master sees it: distinct rows of the (complemented) conditions.
+
+    ``X[u]`` is a distinct row, ``wp[u]`` / ``wq[u]`` the weight of its
+    positives / negatives for the DNF being learned (for a CNF: the
+    complemented conditions and the other class), ``group[i]`` the row of
+    sample ``i`` and ``wpos[i]`` the sample's positive weight.
+    """
+
+    X: np.ndarray
+    Xf: np.ndarray
+    wp: np.ndarray
+    wq: np.ndarray
+    group: np.ndarray
+    wpos: np.ndarray
+    metadata: ConditionMetadata | None
+    integral: bool
+    form: str
+
+    @property
+    def pruning(self):
+        """``(groups, ops, thresholds)`` for the beam, or None."""
+        return None if self.metadata is None else self.metadata.pruning()
+
+    @classmethod
+    def build(cls, B, y, w, form, metadata, lambda0, lambda1):
+        """The problem, or a finished :class:`ColGenResult` when it is trivial."""
+        N = B.shape[0]
+        if N == 0 or np.all(y == y[0]):
+            cls_ = int(y[0]) if N else 0
+            return ColGenResult(clauses=(), form=form, objective=0.0, lower_bound=0.0,
+                                status="optimal", trace=(), complexity=0, constant=cls_,
+                                lp_value=0.0)
+        meta = metadata
+        if form == "cnf":
+            B = _complement(B, None if meta is None else meta.negation_of)
+            y = 1 - y
+            meta = None if meta is None else meta.complemented()
+        X, group, (wp, wq) = merge_rows(B, w * y, w * (1 - y))
+        if not np.any(wp > 0):
+            # no positive carries weight: the empty DNF (predict 0) costs nothing
+            return ColGenResult(clauses=(), form=form, objective=0.0, lower_bound=0.0,
+                                status="optimal", trace=(), complexity=0, lp_value=0.0,
+                                lp_proven=True)
+        integral = _is_integral(w) and _is_integral([lambda0, lambda1])
+        # the beam's copy in float32: half the memory, and it only ranks
+        return cls(X, X.astype(np.float32), wp, wq, group, w * y, meta, integral, form)
+
+
+def _is_integral(values, tol=1e-9) -> bool:
+    values = np.asarray(values, dtype=float)
+    return bool(np.all(np.abs(values - np.round(values)) <= tol))
+
+
+def _complement(B, negation_of):
+    """The complemented condition matrix, reusing B's columns through the negation map."""
+    out = ~B
+    if negation_of is not None:
+        have = np.flatnonzero(negation_of >= 0)
+        out[:, have] = B[:, negation_of[have]]
+        if not np.array_equal(out, ~B):
+            raise ValueError("metadata.negation_of does not map each column to its complement")
+    return out
+
+
+# --------------------------------------------------------------------------
+# the column-generation state
+
+class ColumnGeneration:
+    """The master LP, the clauses generated so far and the bounds of one problem.
+
+    One object serves a whole run, and a path of runs over growing budgets
+    (:meth:`set_budget`): the clauses found for one budget stay in the
+    master for the next.  :meth:`rounds` runs the rounds under the open
+    :class:`~rulekit._anytime.Anytime` run ``run``; :meth:`result` selects
+    the rule set.
+    """
+
+    def __init__(self, problem: Problem, C, D, lambda0, lambda1, settings: ColGenSettings,
+                 rng, run: Anytime):
+        self.p, self.s, self.rng, self.run = problem, settings, rng, run
+        # what solvers poll for Ctrl-C and the deadline; it must not refer to
+        # self: HiGHS keeps its callback in C++, out of the garbage collector's
+        # sight, so a cycle through it would never be freed
+        self.should_stop = lambda: run.limit_reached() is not None
+        self.lambda0, self.lambda1 = float(lambda0), float(lambda1)
+        self.master = MasterLP(problem.wp, problem.wq, C, lambda0, lambda1,
+                               solver=settings.lp_solver, should_stop=self.should_stop)
+        self.clauses, self.masks, self.index = [], [], {}
+        self.trace = []
+        self.compat = None
+        self.z, self.w_lp = None, np.zeros(0)
+        self.C, self.D = C, D
+        self.enum_rate = ENUM_RATE_GUESS   # row operations per second, measured
+        self.clock_capped = False
+        self._new_budget()
+
+    # -- clock ----------------------------------------------------------------------
+    def _new_budget(self):
+        self.lb_best, self.lp_proven, self.sampled = None, False, False
+        self.budget_rounds = 0
+        left = self.run.time_left()
+        reserve = 0.0
+        if left is not None:
+            share, most = (RESERVE_SHARE, RESERVE_SECONDS) if self.s.restricted_mip else (0.03, 3.0)
+            reserve = min(share * left, most)
+        self.rounds_deadline = None if left is None else self.run.deadline - reserve
+
+    def _rounds_time_left(self):
+        if self.rounds_deadline is None:
+            return None
+        left = self.run.time_left()
+        return max(0.0, left - (self.run.deadline - self.rounds_deadline))
+
+    # -- columns ---------------------------------------------------------------------
+    def add(self, clause) -> bool:
+        """Add a clause to the master (False when it is there already or too long)."""
+        if clause in self.index or not clause or len(clause) > self.D:
+            return False
+        if self.C is not None and 1 + len(clause) > self.C:
+            return False
+        m = all_of(self.p.X, clause)
+        self.master.add_column(m, len(clause))
+        self.index[clause] = len(self.clauses)
+        self.clauses.append(clause)
+        self.masks.append(m)
+        return True
+
+    def seed(self, columns=()):
+        """Single conditions that hold on some positive row, one beam round, ``columns``."""
+        for j in np.flatnonzero(self.p.X[self.p.wp > 0].any(axis=0)):
+            self.add((int(j),))
+        for c in columns:
+            self.add(c)
+        s = self.s
+        if s.initial_beam and self.D > 1 and s.pricing != "ip":
+            # one heuristic round at mu = wp, lam = 0: clauses that cover many
+            # positives and few negatives
+            for _, c in beam_search(self.p.Xf, self.p.wq - self.p.wp, 0.0, self.lambda0,
+                                    self.lambda1, min(s.beam_max_literals, self.D),
+                                    width=s.beam_width, max_candidates=s.beam_max_candidates,
+                                    n_best=s.columns_per_round, exclude=self.index,
+                                    eps=s.eps, meta=self.p.pruning):
+                if len(c) > 1:
+                    self.add(c)
+
+    def set_budget(self, C, D):
+        """Move to budget ``C`` (literals per clause ``D``), keeping every clause."""
+        self.C, self.D = C, D
+        self.master.set_budget(C)
+        self._new_budget()
+
+    # -- rounds ---------------------------------------------------------------------------
+    def rounds(self, max_rounds=None) -> str:
+        """Run rounds until no clause improves, a limit, or ``max_rounds`` at this budget.
+
+        Returns the reason: ``"converged"``, ``"max_rounds"``, ``"failed"``
+        or the run's stop status (``"time_limit"``, ``"interrupted"``).
+        """
+        limit = self.s.max_rounds if max_rounds is None else max_rounds
+        if limit <= 0:
+            return "max_rounds"
+
+        def step(_work):
+            stop = self.run.limit_reached()
+            if stop is None and self.rounds_deadline is not None and self._rounds_time_left() <= 0:
+                stop = "time_limit"
+            if stop is not None:
+                return stop, self.state()
+            rec = self.round()
+            self.budget_rounds += 1
+            if rec.n_added == 0:
+                return "converged", self.state()
+            if self.budget_rounds >= limit:
+                return "max_rounds", self.state()
+            return None, self.state()
+
+        try:
+            return self.run.drive(step)
+        except Exception as exc:
+            # a solver stopped by Ctrl-C or the deadline (CBC too gets the
+            # terminal's SIGINT) is no failure
+            stop = self.run.limit_reached()
+            if stop is not None or isinstance(exc, LPTimeLimit):
+                return stop or "time_limit"
+            # a solver crashed mid-run: keep what we have
+            what = exc if isinstance(exc, SolverFailure) else repr(exc)
+            warnings.warn(f"column generation stopped after a solver error: {what}",
+                          RuntimeWarning, stacklevel=3)
+            return "failed"
+
+    def state(self):
+        """The run's :class:`~rulekit._anytime.SearchState` after the last round."""
+        return self.run.state(len(self.trace), best_objective=self.incumbent(),
+                              lower_bound=self.lower_bound(),
+                              info={"columns": len(self.clauses), "C": self.C})
+
+    def round(self) -> IterationRecord:
+        """One master LP and one pricing; the clauses found join the master."""
+        z, mu, lam, w = self.master.solve(self._rounds_time_left())
+        self.z, self.w_lp = z, w
+        r = self.p.wq - mu
+        kind, cands, bound = "none", [], None
+        if z <= 1e-9:
+            # every objective coefficient is >= 0, so 0 bounds the master LP:
+            # it is solved without pricing
+            self.lp_proven = True
+        else:
+            kind, cands, bound = self.price(r, lam)
+        scored = self._admit(cands, r, lam)
+        for _, c in scored:
+            self.add(c)
+        lb = None
+        if bound is not None:
+            lb = _early_bound(z, bound, self.C, self.lambda0, self.lambda1, self.p.integral)
+            self.lb_best = lb if self.lb_best is None else max(self.lb_best, lb)
+        duals = None
+        if self.s.record_duals:
+            share = np.divide(self.p.wpos, self.p.wp[self.p.group],
+                              out=np.zeros_like(self.p.wpos), where=self.p.wp[self.p.group] > 0)
+            duals = mu[self.p.group] * share
+        rec = IterationRecord(
+            iteration=len(self.trace) + 1, rmlp=z, dual_value=self.master.dual_value(mu, lam),
+            bound=lb, n_added=len(scored), pricing=kind,
+            best_rc=scored[0][0] if scored else None, time=self.run.elapsed,
+            n_columns=len(self.clauses), lam=lam, duals=duals)
+        self.trace.append(rec)
+        return rec
+
+    def _admit(self, cands, r, lam):
+        """The new candidates of negative exact reduced cost, best first."""
+        scored = []
+        for c in dict.fromkeys(cands):
+            if c in self.index or not c or len(c) > self.D:
+                continue
+            if self.C is not None and 1 + len(c) > self.C:
+                continue
+            rc = reduced_cost(self.p.X, r, c, lam, self.lambda0, self.lambda1)
+            if rc < -self.s.eps:
+                scored.append((rc, c))
+        scored.sort()
+        return scored[:self.s.columns_per_round]
+
+    # -- pricing -------------------------------------------------------------------------------
+    def price(self, r, lam):
+        """Clauses of negative reduced cost, and a valid bound on the least one (or None)."""
+        s = self.s
+        if s.pricing == "ip":
+            kind, cands, bound, proven = self._price_ip(r, lam, None)
+            if self._admit(cands, r, lam):
+                return kind, cands, bound
+            if proven:            # no clause prices out: the master LP is solved
+                self.lp_proven = True
+                return kind, cands, bound
+        found = self._price_beam(r, lam)
+        if self._admit([c for _, c in found], r, lam) or s.pricing in ("beam", "ip"):
+            return "beam", [c for _, c in found], None
+        if s.enum_work_limit > 0 and not self.should_stop():
+            best, complete = self._enumerate(r, lam)
+            if best or complete:
+                if complete and not best:
+                    self.lp_proven = True
+                bound = (best[0][0] if best else -s.eps) if complete else None
+                return "enum", [c for _, c in best], bound
+        if s.pricing == "auto":
+            kind, cands, bound, proven = self._price_ip(r, lam, found[0][1] if found else None)
+            if proven and not self._admit(cands, r, lam):
+                self.lp_proven = True
+            return kind, cands, bound
+        return "none", [], None
+
+    def _price_beam(self, r, lam):
+        """The beam, widened (``beam_widening``) before the dearer exact methods are tried."""
+        s = self.s
+        found = []
+        # a scored child costs one pass over the rows: widening stops adding
+        # candidates at BEAM_WORK row operations (large data)
+        most = max(s.beam_max_candidates, BEAM_WORK // max(self.p.X.shape[0], 1))
+        for mult in s.beam_widening:
+            found = beam_search(self.p.Xf, r, lam, self.lambda0, self.lambda1,
+                                min(s.beam_max_literals, self.D), width=s.beam_width * mult,
+                                max_candidates=min(s.beam_max_candidates * mult, most),
+                                n_best=s.columns_per_round, exclude=self.index, eps=s.eps,
+                                meta=self.p.pruning)
+            if self._admit([c for _, c in found], r, lam) or self.should_stop():
+                break
+        return found
+
+    def _enumerate(self, r, lam):
+        """The exact enumeration, its work capped when the deadline is near.
+
+        The compiled search cannot look at the clock, so its work limit is
+        cut to what the measured speed allows in half the time left; when
+        that binds, the run's result is marked ``time_limit`` (the clock
+        shaped it).
+        """
+        s = self.s
+        if self.compat is None:
+            self.compat = (compatibility(self.p.X.shape[1], None) if self.p.metadata is None
+                           else self.p.metadata.compatibility())
+        work = s.enum_work_limit
+        left = self._rounds_time_left()
+        if left is not None and self.enum_rate * left / 2 < work:
+            work = max(int(self.enum_rate * left / 2), 1)
+            self.clock_capped = True
+        t0 = time.perf_counter()
+        best, complete, used = enumerate_pricing(
+            self.p.X, r, lam, self.lambda0, self.lambda1, self.D, n_best=s.columns_per_round,
+            work_limit=work, eps=s.eps, compat=self.compat)
+        spent = time.perf_counter() - t0
+        if used >= 1_000_000:       # small calls measure the call, not the search
+            self.enum_rate = used / spent
+        return best, complete
+
+    def _price_ip(self, r, lam, warm):
+        """One pricing IP (the fallback back-end when the first one raises)."""
+        s = self.s
+        kw = dict(node_limit=s.pricing_node_limit, early_nodes=s.pricing_early_nodes,
+                  time_limit=self._rounds_time_left(), should_stop=self.should_stop,
+                  eps=s.eps, max_columns=s.columns_per_round, sample_rows=s.sample_rows,
+                  sample_nnz=s.sample_nnz, rng=self.rng, warm_clause=warm)
+        args = (self.p.X, r, lam, self.lambda0, self.lambda1, self.D)
+        try:
+            out = price_ip(*args, solver=s.pricing_solver, **kw)
+        except Exception as exc:
+            other = fallback_solver(s.pricing_solver)
+            if other is None or self.should_stop():
+                raise
+            warnings.warn(f"pricing IP with {s.pricing_solver!r} failed ({exc!r}); retrying "
+                          f"with {other!r}", RuntimeWarning, stacklevel=4)
+            out = price_ip(*args, solver=other, **kw)
+        self.sampled |= out.sampled
+        return ("ip-sampled" if out.sampled else "ip"), out.clauses, out.bound, out.proven
+
+    # -- bounds and the rule set ----------------------------------------------------------------
+    def lower_bound(self):
+        """Best proven lower bound on the objective at this budget (None after sampling)."""
+        if self.sampled:
+            return None
+        best = 0.0 if self.lb_best is None else max(0.0, self.lb_best)
+        if self.lp_proven and self.z is not None:
+            best = max(best, math.ceil(self.z - 1e-6) if self.p.integral else self.z)
+        return float(best)
+
+    def incumbent(self):
+        """Objective of the greedy rule set over the LP's support (None before a round)."""
+        if self.z is None:
+            return None
+        support = [k for k in np.argsort(-self.w_lp, kind="stable") if self.w_lp[k] > 1e-9]
+        if not support:
+            return rule_objective(np.zeros((self.p.X.shape[0], 0), bool), [], self.p.wp,
+                                  self.p.wq, self.lambda0, self.lambda1)
+        A = np.column_stack([self.masks[k] for k in support])
+        _, value = greedy_selection(A, [len(self.clauses[k]) for k in support], self.p.wp,
+                                    self.p.wq, self.C, self.lambda0, self.lambda1,
+                                    range(len(support)))
+        return value
+
+    def select(self, stop):
+        """The rule set: greedy by LP weight, local search, the restricted master IP, pruning.
+
+        Returns ``(clauses, objective, lower_bound, stop)``, ``stop`` updated
+        when a limit cut the IP short.
+        """
+        X, s = self.p.X, self.s
+        n_lits = [len(c) for c in self.clauses]
+        A = np.column_stack(self.masks) if self.masks else np.zeros((X.shape[0], 0), bool)
+        w = np.concatenate([self.w_lp, np.zeros(max(0, A.shape[1] - self.w_lp.size))])
+        args = (n_lits, self.p.wp, self.p.wq, self.C, self.lambda0, self.lambda1)
+        order = np.argsort(-w, kind="stable")
+        chosen, ub = greedy_selection(A, *args, order)
+        # the local search looks at the columns the LP weighs most: all of them
+        # on small data, fewer as the rows grow (its work is rows x columns)
+        k = int(np.clip(LOCAL_SEARCH_WORK // max(X.shape[0], 1), 30, LOCAL_SEARCH_COLUMNS))
+        chosen, ub = improve_selection(chosen, A, *args, candidates=order[:k])
+        lower = self.lower_bound()
+        # no IP can beat a greedy selection that already meets the lower bound
+        settled = lower is not None and ub <= lower + 1e-6 * max(1.0, abs(ub))
+        if (A.shape[1] and s.restricted_mip and not settled and stop != "interrupted"
+                and not self.should_stop()):
+            chosen, ub = self._restricted_ip(A, args, chosen, ub)
+            stop = self.run.limit_reached() or stop
+        chosen, ub = prune_selection(chosen, A, n_lits, self.p.wp, self.p.wq, self.lambda0,
+                                     self.lambda1)
+        if lower is not None:
+            lower = min(lower, ub)
+        return [self.clauses[k] for k in chosen], ub, lower, stop
+
+    def _restricted_ip(self, A, args, chosen, ub):
+        for name in (self.s.mip_solver, fallback_solver(self.s.mip_solver)):
+            if name is None:
+                continue
+            try:
+                sel, _ = solve_rmip(A, *args, name, node_limit=self.s.mip_node_limit,
+                                    time_limit=self.run.time_left(), warm=chosen,
+                                    should_stop=self.should_stop)
+            except Exception as exc:
+                if self.should_stop():      # stopped, not failed: keep the greedy set
+                    break
+                warnings.warn(f"restricted master IP with {name!r} failed: {exc!r}",
+                              RuntimeWarning, stacklevel=4)
+                continue
+            # no solution within the limits is no failure: the greedy selection
+            # stands, and the other back-end is not tried
+            if sel is not None:
+                val = rule_objective(A[:, sel], [args[0][k] for k in sel], *args[1:3],
+                                     self.lambda0, self.lambda1)
+                if val < ub - 1e-9:
+                    chosen, ub = sel, val
+            break
+        return chosen, ub
+
+    def result(self, stop) -> ColGenResult:
+        """Select the rule set and state what is proved about it."""
+        clauses, ub, lower, stop = self.select(stop)
+        tol = 1e-6 * max(1.0, abs(ub))
+        if stop == "interrupted":
+            status = "interrupted"
+        elif lower is not None and ub <= lower + tol:
+            status, lower = "optimal", ub
+        elif stop == "time_limit" or self.clock_capped:
+            status = "time_limit"
+        elif lower is None:
+            status = "heuristic"
+        else:
+            status = "feasible"
+        clauses = sorted(clauses, key=lambda c: (len(c), c))
+        return ColGenResult(
+            clauses=tuple(clauses), form=self.p.form, objective=float(ub), lower_bound=lower,
+            status=status, trace=tuple(self.trace),
+            complexity=int(sum(1 + len(c) for c in clauses)), lp_value=self.z,
+            n_columns=len(self.clauses), lp_proven=bool(self.lp_proven and not self.sampled),
+            columns=tuple(self.clauses))
+
+
+def _early_bound(z, beta, C, lambda0, lambda1, integral):
+    """The bound of the paper's §2.3 from a valid lower bound ``beta`` on the least reduced cost.
+
+    At most ``C / 2`` clauses fit in the budget (each costs at least 2), so
+    ``z + (C / 2) beta`` bounds the master LP; with penalties, at most
+    ``z / (lambda0 + lambda1)`` clauses can pay for themselves.  Rounded up
+    when the objective is integral.
+    """
+    beta = min(beta, 0.0)
+    mults = []
+    if C is not None:
+        mults.append(C / 2.0)
+    if lambda0 + lambda1 > 0:
+        mults.append(z / (lambda0 + lambda1))
+    if not mults:
+        return 0.0 if beta < 0 else z
+    val = z + min(mults) * beta
+    if integral:
+        val = math.ceil(val - 1e-6)
+    return float(max(val, 0.0))
+
+
+def constant_result(y, sample_weight, status="optimal") -> ColGenResult:
+    """The empty rule set predicting the (weighted) majority class.
+
+    An empty DNF predicts 0 and an empty CNF 1; the form is the one whose
+    constant is the majority.  With a status other than ``"optimal"`` (an
+    interrupted fit) it proves nothing.
+    """
+    y = np.asarray(y).astype(np.int64)
+    w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
+    form = "dnf" if w[y == 1].sum() <= w[y == 0].sum() else "cnf"
+    res = empty_result(y, w, form)
+    if status == "optimal":
+        return res
+    return ColGenResult(clauses=(), form=form, objective=res.objective, lower_bound=None,
+                        status=status, trace=(), complexity=0)
