@@ -787,6 +787,8 @@ def _store_children(A, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, pmist,
     same label, or capture disjoint samples, the swapped prefix leaves the
     same samples uncaptured, scores no worse and is lexicographically lower
     (the same argument as the paper's Section 3.11, "Permutation Bound").
+    Not with a reference model: the swapped prefix leaves other samples after
+    its first rule, where the reference's bound may cut it.
     ``last`` is ``r`` (-1 for the root) and ``capw`` holds what ``r`` captures.
 
     Returns the number of survivors, left in ``skey``, ``slb``, ``sante``.
@@ -832,7 +834,7 @@ def _store_children(A, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, pmist,
         ext = _cheap_bounds(cfg, S, lam, tol, best, best_k, BQ, lbQ, KQ)
         if ext < 0:
             continue
-        if s < last and sym != SYM_NONE:
+        if s < last and sym != SYM_NONE and not use_ref:
             swap = tv[s, V_CLS + last_label] == nc
             if not swap:
                 swap = True

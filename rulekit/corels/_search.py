@@ -50,9 +50,14 @@ idea of McTavish, Zhong, Achermann, Karimalis, Chen, Rudin and Seltzer,
 (Section 4, lower-bound guessing): a kept prefix's extensions are bounded by
 ``b + c + r``, with ``r`` the reference model's mistakes on the samples the
 prefix leaves uncaptured.  This is no bound for every list, only for lists
-that, on the samples each of their prefixes leaves uncaptured, make at
-least as many mistakes as the reference; the status is then
-``"optimal_relative"`` and the certificate's scope says so.
+that, on the samples each of their non-empty proper prefixes leaves
+uncaptured, make at least as many mistakes as the reference.  The other
+pruning rules discard a list in favour of one at least as good, which may
+itself fall outside that class; so the claim is made for lists that also
+meet the support conditions of Section 3.7 (every rule captures more than
+``c*N`` samples and classifies more than ``c*N`` of them correctly), and the
+adjacent-swap rule is off.  The status is then ``"optimal_relative"`` and
+the certificate's scope states exactly this class (:data:`REFERENCE_SCOPE`).
 """
 
 from __future__ import annotations
@@ -92,8 +97,10 @@ POLICIES = {
 SYMMETRIES = {"none": kr.SYM_NONE, "permutation": kr.SYM_PERM, "capture": kr.SYM_CAPTURE}
 
 #: Scope of a certificate relative to a reference model, in words.
-REFERENCE_SCOPE = ("rule lists that, on the samples each of their prefixes leaves uncaptured, "
-                   "make at least as many mistakes as the reference model")
+REFERENCE_SCOPE = ("rule lists whose every rule captures more than c*N samples and classifies "
+                   "more than c*N of them correctly, and which, on the samples left uncaptured "
+                   "by each of their non-empty proper prefixes, make at least as many mistakes "
+                   "as the reference model")
 
 
 class BoundSet(Constraint):
@@ -175,17 +182,19 @@ def log10_remaining(depth_counts, m: int, kmax: int) -> float:
     return (top + math.log(sum(math.exp(v - top) for v in terms))) / math.log(10)
 
 
-def _memory_budget(max_memory, fixed_bytes: int) -> int:
-    """Bytes the search state may take, or a clear error when the data alone exceed it."""
+def _initial_state(problem, max_memory, fixed: int) -> State:
+    """The search state, within ``max_memory``; a clear error when even its start does not fit."""
     limit_mb = default_max_memory() if max_memory == "auto" else float(max_memory)
-    state_min = State(1, 1, kr.SYM_NONE, None).nbytes()
-    need_mb = (fixed_bytes + state_min) / 2**20
+    wm, sym = int(problem.cfg[kr.G_WM]), int(problem.cfg[kr.G_SYM])
+    state = State(problem.m, wm, sym, None)
+    need_mb = (fixed + state.nbytes()) / 2**20
     if need_mb > limit_mb:
         raise ValueError(
             f"max_memory={limit_mb:.4g} MB is below the {need_mb:.2f} MB that this problem "
             f"needs before the search starts (antecedent bit sets, count tables and the initial "
             f"search state); set max_memory to at least {math.ceil(need_mb * 100) / 100:g}")
-    return int(limit_mb * 2**20) - fixed_bytes
+    state.budget = int(limit_mb * 2**20) - fixed
+    return state
 
 
 def _trivial_result(A, codes, classes, c, stats_keys) -> CorelsResult:
@@ -384,13 +393,7 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
                       symmetry=SYMMETRIES[p["symmetry"]], max_nodes=max_nodes, refmiss=refmiss)
     fixed = problem.nbytes() + sum(a.nbytes for a in workspace(
         m, int(problem.cfg[kr.G_W]), int(problem.cfg[kr.G_WM]), len(classes)))
-    budget = _memory_budget(p["max_memory"], fixed)
-    try:
-        state = State(m, int(problem.cfg[kr.G_WM]), int(problem.cfg[kr.G_SYM]), budget)
-    except MemoryBudgetError:
-        raise ValueError(f"max_memory={p['max_memory']} MB is below what the initial search "
-                         f"state needs ({(fixed + State(m, 1, 0, None).nbytes()) / 2**20:.2f} "
-                         "MB); raise max_memory") from None
+    state = _initial_state(problem, p["max_memory"], fixed)
     this = _Run(problem, state, fixed)
     this.record(0.0)
     with Anytime("corels", unit="nodes", time_limit=p["time_limit"], callback=p["callback"],

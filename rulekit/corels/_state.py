@@ -34,7 +34,8 @@ class State:
     sym : int
         Symmetry-aware map in use (``kr.SYM_*``).
     budget : int or None
-        Bytes the arrays may take in all; None for no limit.
+        Bytes the arrays may take in all; None for no limit (the caller
+        checks that the initial arrays fit).
     """
 
     def __init__(self, m: int, wm: int, sym: int, budget: int | None):
@@ -51,14 +52,12 @@ class State:
         self.mnode = np.full(mcap, -1, dtype=np.int32)
         self.pool = np.zeros((64, wm), dtype=np.uint64)
         self.pool_free = np.zeros(64, dtype=np.int32)
-        acap = max(4 * m, 1 << 15)
+        acap = max(2 * m, 1024)
         self.dkey = np.zeros(acap, dtype=np.float32)
         self.dlb = np.zeros(acap, dtype=np.float32)
         self.dante = np.zeros(acap, dtype=np.int32)
         self.S = np.zeros(kr.N_S, dtype=np.int64)
         self.F = np.zeros(kr.N_F, dtype=np.float64)
-        if budget is not None and self.nbytes() > budget:
-            raise MemoryBudgetError
 
     def arrays(self) -> tuple:
         """The tuple the kernels unpack (rebuilt after every growth)."""
