@@ -632,6 +632,10 @@ def _cheap_bounds(cfg, S, lam, tol, best, best_k, BQ, lbQ, KQ):
 def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_parent, pool):
     """Evaluate every child of the prefix in ``ws`` (path, inpfx, u set).
 
+    One long loop on purpose: it is the innermost loop of the search (every
+    child of every expansion), and splitting it into calls per child costs
+    measurable speed in numba.
+
     Updates the best list, applies the support bounds and rejection
     propagation, keeps each evaluated antecedent's counts in ``tv`` (listed in
     ``tlist``), and lists in ``clist`` the children that pass the cheap bounds.

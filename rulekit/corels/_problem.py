@@ -129,17 +129,28 @@ class Problem:
     zob: np.ndarray  # (M,) uint64 Zobrist keys of the permutation map
     cfg: np.ndarray  # (N_G,) int64
     b0_root: int  # equivalent-points mistakes of all samples
+    keep: np.ndarray  # column of A of each antecedent searched (duplicates dropped)
 
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in (self.Ap, self.lut, self.valid, self.zob, self.cfg))
+        return sum(a.nbytes for a in (self.Ap, self.lut, self.valid, self.zob, self.cfg,
+                                       self.keep))
 
 
 def prepare(A, codes, classes, c, *, chosen, policy: int, symmetry: int, max_nodes: int,
             refmiss=None) -> Problem:
-    """Group the samples, pack the bit sets and counts, fill the configuration."""
-    n, m = A.shape
+    """Group the samples, pack the bit sets and counts, fill the configuration.
+
+    Antecedents that capture exactly the same samples are kept once (the
+    lowest index): a list using another copy ties with one using the first
+    and loses the tie-break, or repeats a rule that captures nothing.
+    """
+    n = A.shape[0]
     n_classes = len(classes)
     groups, table, ref = group_samples(A, codes, n_classes, refmiss)
+    Ap = np.ascontiguousarray(pack(groups.T))
+    keep = np.sort(np.unique(Ap, axis=0, return_index=True)[1]) if Ap.shape[0] else np.arange(0)
+    Ap = np.ascontiguousarray(Ap[keep])
+    m = len(keep)
     g = groups.shape[0]
     w = n_words(g)
     totals = table.sum(axis=1)
@@ -169,6 +180,6 @@ def prepare(A, codes, classes, c, *, chosen, policy: int, symmetry: int, max_nod
     return Problem(
         n=n, m=m, n_classes=n_classes, lam=c * n, tol=TOL_FACTOR * n,
         empty_mistakes=n - int(np.bincount(codes).max()),
-        Ap=np.ascontiguousarray(pack(groups.T)), lut=lut, valid=pack(np.ones(g, dtype=bool)),
-        zob=zob, cfg=cfg, b0_root=int(unavoidable.sum()),
+        Ap=Ap, lut=lut, valid=pack(np.ones(g, dtype=bool)), zob=zob, cfg=cfg,
+        b0_root=int(unavoidable.sum()), keep=keep,
     )

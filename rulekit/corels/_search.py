@@ -362,13 +362,10 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     strictly worse in this order than some other list, which is why the
     support bounds may use ``<=`` where the paper has ``<``.
 
-    Memory grows with the prefixes expanded: an expansion evaluates every
-    child but keeps only the survivors' (key, bound, antecedent) in a shared
-    arena, 12 bytes each; a child becomes a tree node (about 60 bytes with
-    its queue and map entries) only when it is expanded.  Samples with
-    identical antecedent rows are merged into weighted groups first, which
-    changes nothing in the objective.  Whatever stops the search, the
-    returned lower bound is the minimum over every prefix not yet refuted.
+    Memory grows with the prefixes expanded, not with the children evaluated
+    (``_kernels.py`` explains the partial expansion).  Whatever stops the
+    search, the returned lower bound is the minimum over every prefix not yet
+    refuted.
 
     Ctrl-C (``KeyboardInterrupt``) returns the best list so far with status
     ``"interrupted"``.
@@ -392,7 +389,7 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     problem = prepare(A, codes, classes, c, chosen=p["bounds"], policy=POLICIES[p["policy"]],
                       symmetry=SYMMETRIES[p["symmetry"]], max_nodes=max_nodes, refmiss=refmiss)
     fixed = problem.nbytes() + sum(a.nbytes for a in workspace(
-        m, int(problem.cfg[kr.G_W]), int(problem.cfg[kr.G_WM]), len(classes)))
+        problem.m, int(problem.cfg[kr.G_W]), int(problem.cfg[kr.G_WM]), len(classes)))
     state = _initial_state(problem, p["max_memory"], fixed)
     this = _Run(problem, state, fixed)
     this.record(0.0)
@@ -411,7 +408,7 @@ def _result(this: _Run, A, codes, classes, c, status: str) -> CorelsResult:
     total = time.perf_counter() - this.t0
     lb_units = this.record(total)
     k_best = int(S[kr.S_BEST_K])
-    prefix = tuple(int(a) for a in this.best_prefix[:k_best])
+    prefix = tuple(int(this.pb.keep[a]) for a in this.best_prefix[:k_best])
     counts = _class_counts(A, codes, len(classes), prefix)
     labels = counts.argmax(axis=1)
     mistakes = int(S[kr.S_BEST_MIST])
