@@ -102,7 +102,9 @@ S_PR_REF = 28
 S_ATOP = 29  # arena entries in use (live or garbage)
 S_MAX_WAITING = 30
 S_WAITING = 31  # waiting children not yet built or dropped
-N_S = 32
+S_EXACT_CALLS = 32  # children checked by exact_next_rule_excess
+S_EXACT_COUNTS = 33  # sets counted by it
+N_S = 40
 
 F_LAM = 0
 F_TOL = 1
@@ -604,6 +606,106 @@ def next_rule_excess(tv, s, C, umd, gpre, gsuf, gtop):
     return best if best > 0 else 0.0
 
 
+@njit(cache=True)
+def _gain_order(tv, tlist, nt, C, gord, gkey):
+    """``gord[d, :nt]``: the evaluated antecedents by decreasing bucket of M_d(U & t).
+
+    A counting sort into ``N_BUCKETS`` buckets (no allocation); ``gkey[d, i]``
+    is the upper edge of the bucket of ``gord[d, i]``, a cap on M_d(U & t)
+    for it and every later antecedent.
+    """
+    MIN = V_CLS + C
+    counts = np.zeros(N_BUCKETS + 1, dtype=np.int64)
+    for d in range(C):
+        top = 0
+        for i in range(nt):
+            t = tlist[i]
+            v = tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + d]
+            if v > top:
+                top = v
+        counts[:] = 0
+        for i in range(nt):
+            t = tlist[i]
+            counts[N_BUCKETS - 1 - _bucket(tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + d], top)] += 1
+        start = 0
+        for q in range(N_BUCKETS):  # q = 0 is the highest bucket
+            c = counts[q]
+            counts[q] = start
+            start += c
+        for i in range(nt):
+            t = tlist[i]
+            q = N_BUCKETS - 1 - _bucket(tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + d], top)
+            j = counts[q]
+            gord[d, j] = t
+            # bucket b holds values up to ((b + 1) * (top + 1) - 1) // N_BUCKETS
+            gkey[d, j] = ((N_BUCKETS - q) * (top + 1) - 1) // N_BUCKETS
+            counts[q] = j + 1
+
+
+@njit(cache=True)
+def exact_next_rule_excess(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, target, ubuf, acc,
+                           row):
+    """The excess of the best one-rule completion of U \\ s, or any value below ``target``.
+
+    Called only when the bucketed bound cannot prune a child that only a
+    one-rule completion could keep alive.  For each default class d, the
+    antecedents whose gain bound (:func:`next_rule_excess`'s, plus
+    ``(count_d - count_l)(U & s) + M_d(U \\ t)``, the most that the samples
+    of ``U & s`` outside ``t`` can change) could bring the excess below
+    ``target`` are counted exactly on ``U \\ s``; the first that does ends
+    the search for a bound (the child stays).  ``gord[d]`` lists the
+    antecedents by decreasing bucket of M_d(U & t), which caps every gain
+    bound of t; ``gkey[d]`` holds those caps (see :func:`_gain_order`).
+    """
+    C = cfg[G_C]
+    MIN = V_CLS + C
+    W = cfg[G_W]
+    S[S_EXACT_CALLS] += 1
+    for w in range(W):
+        ubuf[w] = u[w] & ~A[s, w]
+    best = np.inf
+    for d in range(C):
+        md_s = tv[s, V_TOT] - tv[s, MIN] - tv[s, V_CLS + d]  # M_d(U & s)
+        md = umd[d] - md_s  # M_d(U \ s)
+        if md < target:
+            return md
+        cap = md - target  # gains above this would bring the excess below target
+        g = 0.0
+        for i in range(nt):
+            if gkey[d, i] <= g or gkey[d, i] <= cap:
+                break  # the gain of this and every later antecedent is at most gkey
+            t = gord[d, i]
+            mdt = tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + d]
+            if t == s or mdt <= g or mdt <= cap:
+                continue
+            ub = 0.0
+            for l in range(C):
+                if l == d:
+                    continue
+                a = tv[t, V_CLS + l] - tv[t, V_CLS + d]
+                ml = tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + l]
+                ml_s = tv[s, V_TOT] - tv[s, MIN] - tv[s, V_CLS + l]
+                delta_s = tv[s, V_CLS + d] - tv[s, V_CLS + l]
+                shift = min(ml, ml_s, delta_s + min(md_s, umd[d] - mdt))
+                if a + shift > ub:
+                    ub = a + shift
+            if ub <= g or ub <= cap:
+                continue
+            S[S_EXACT_COUNTS] += 1
+            count_and(lut, ubuf, A[t], acc, cfg[G_NL])
+            unpack_counts(acc, cfg[G_FB], C, cfg[G_REFB] != 0, row)
+            for l in range(C):
+                if l != d:
+                    exact = row[V_CLS + l] - row[V_CLS + d]
+                    if exact > g:
+                        g = exact
+            if g > cap:
+                return md - g
+        if md - g < best:
+            best = md - g
+    return best
+
+
 # --- expansion ------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
@@ -780,8 +882,8 @@ def _child_key(policy, N, BQ, lb, score, KQ, ncap):
 
 
 @njit(cache=True)
-def _store_children(A, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, pmist, nt, ncand, zh,
-                    last, last_label):
+def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, pmist, nt, ncand,
+                    zh, last, last_label):
     """Bound the candidate children; collect the survivors (key, bound, antecedent).
 
     The symmetry-aware map is consulted when a child is built, not here: an
@@ -819,6 +921,8 @@ def _store_children(A, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, pmist,
     MIN = V_CLS + C
     umin = ucnt[C + 1]
     uref = ucnt[C + 2]
+    gord, gkey = ws[23], ws[24]
+    ordered = False
     if use_gain:
         _gain_tables(tv, tlist, nt, C, gpre, gsuf, gtop)
         for d in range(C):
@@ -851,6 +955,14 @@ def _store_children(A, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, pmist,
                 continue
         if use_gain:
             e1 = next_rule_excess(tv, s, C, umd, gpre, gsuf, gtop)
+            if (can_beat(lbQ + lam + e1, KQ + 1, best, best_k, tol)
+                    and not can_beat(lbQ + 2 * lam, KQ + 1, best, best_k, tol)):
+                # only a one-rule completion could still win: check it exactly
+                if not ordered:
+                    _gain_order(tv, tlist, nt, C, gord, gkey)
+                    ordered = True
+                e1 = exact_next_rule_excess(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd,
+                                            best - tol - lbQ - lam, fbuf, acc, ws[22])
             v = lbQ + min(lam + e1, 2 * lam)
             if not can_beat(v, KQ + 1, best, best_k, tol):
                 S[S_PR_GAIN] += 1
@@ -925,8 +1037,8 @@ def expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, ready):
     nt, ncand, n_rejected, improved = _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K,
                                                          pmist, pslot_parent, pool)
     last = path[K - 1] if ready and K > 0 else -1
-    ns = _store_children(A, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, pmist, nt, ncand,
-                         zh, last, nodes[c, C_LABEL])
+    ns = _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, pmist, nt,
+                         ncand, zh, last, nodes[c, C_LABEL])
     for d in range(K):
         inpfx[path[d]] = False
     S[S_EXPANDED] += 1

@@ -160,4 +160,7 @@ def workspace(m: int, w: int, wm: int, n_classes: int) -> tuple:
         np.zeros(m, np.int64),  # clist: children that pass the cheap bounds
         np.zeros(m, np.int64),  # tpk: packed counts per antecedent (one-word case)
         np.zeros(w, np.uint64),  # capw: samples the last rule of the prefix captures
+        np.zeros(c + 3, np.int64),  # row: counts of one set (exact next-rule excess)
+        np.zeros((g, m), np.int64),  # gord: antecedents by decreasing M_d(U & t)
+        np.zeros((g, m), np.int64),  # gkey: caps of M_d(U & t) along gord
     )
