@@ -643,19 +643,19 @@ def _gain_order(tv, tlist, nt, C, gord, gkey):
 
 
 @njit(cache=True)
-def exact_next_rule_excess(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, target, ubuf, acc,
-                           row):
-    """The excess of the best one-rule completion of U \\ s, or any value below ``target``.
+def next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, target, ubuf, acc,
+                              row):
+    """Is the excess of every one-rule completion of U \\ s at least ``target``?
 
     Called only when the bucketed bound cannot prune a child that only a
     one-rule completion could keep alive.  For each default class d, the
     antecedents whose gain bound (:func:`next_rule_excess`'s, plus
     ``(count_d - count_l)(U & s) + M_d(U \\ t)``, the most that the samples
     of ``U & s`` outside ``t`` can change) could bring the excess below
-    ``target`` are counted exactly on ``U \\ s``; the first that does ends
-    the search for a bound (the child stays).  ``gord[d]`` lists the
-    antecedents by decreasing bucket of M_d(U & t), which caps every gain
-    bound of t; ``gkey[d]`` holds those caps (see :func:`_gain_order`).
+    ``target`` are counted exactly on ``U \\ s``; the first that does
+    answers no.  ``gord[d]`` lists the antecedents by decreasing bucket of
+    M_d(U & t), which caps every gain of t; ``gkey[d]`` holds those caps
+    (see :func:`_gain_order`).
     """
     C = cfg[G_C]
     MIN = V_CLS + C
@@ -663,20 +663,18 @@ def exact_next_rule_excess(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, target
     S[S_EXACT_CALLS] += 1
     for w in range(W):
         ubuf[w] = u[w] & ~A[s, w]
-    best = np.inf
     for d in range(C):
         md_s = tv[s, V_TOT] - tv[s, MIN] - tv[s, V_CLS + d]  # M_d(U & s)
-        md = umd[d] - md_s  # M_d(U \ s)
+        md = umd[d] - md_s  # M_d(U \\ s): the default d alone
         if md < target:
-            return md
-        cap = md - target  # gains above this would bring the excess below target
-        g = 0.0
+            return False
+        cap = md - target  # a gain above this brings the excess below target
         for i in range(nt):
-            if gkey[d, i] <= g or gkey[d, i] <= cap:
+            if gkey[d, i] <= cap:
                 break  # the gain of this and every later antecedent is at most gkey
             t = gord[d, i]
             mdt = tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + d]
-            if t == s or mdt <= g or mdt <= cap:
+            if t == s or mdt <= cap:
                 continue
             ub = 0.0
             for l in range(C):
@@ -689,21 +687,15 @@ def exact_next_rule_excess(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, target
                 shift = min(ml, ml_s, delta_s + min(md_s, umd[d] - mdt))
                 if a + shift > ub:
                     ub = a + shift
-            if ub <= g or ub <= cap:
+            if ub <= cap:
                 continue
             S[S_EXACT_COUNTS] += 1
             count_and(lut, ubuf, A[t], acc, cfg[G_NL])
             unpack_counts(acc, cfg[G_FB], C, cfg[G_REFB] != 0, row)
             for l in range(C):
-                if l != d:
-                    exact = row[V_CLS + l] - row[V_CLS + d]
-                    if exact > g:
-                        g = exact
-            if g > cap:
-                return md - g
-        if md - g < best:
-            best = md - g
-    return best
+                if l != d and row[V_CLS + l] - row[V_CLS + d] > cap:
+                    return False
+    return True
 
 
 # --- expansion ------------------------------------------------------------------
@@ -957,12 +949,16 @@ def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, p
             e1 = next_rule_excess(tv, s, C, umd, gpre, gsuf, gtop)
             if (can_beat(lbQ + lam + e1, KQ + 1, best, best_k, tol)
                     and not can_beat(lbQ + 2 * lam, KQ + 1, best, best_k, tol)):
-                # only a one-rule completion could still win: check it exactly
+                # only a one-rule completion could still win: can it, exactly?
+                # (the excess is an integer; target just past what can_beat keeps)
+                target = (best + tol if KQ + 1 <= best_k else best - tol) - lbQ - lam
+                target = np.floor(target) + 1.0 if KQ + 1 <= best_k else np.ceil(target)
                 if not ordered:
                     _gain_order(tv, tlist, nt, C, gord, gkey)
                     ordered = True
-                e1 = exact_next_rule_excess(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd,
-                                            best - tol - lbQ - lam, fbuf, acc, ws[22])
+                if next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd,
+                                             target, fbuf, acc, ws[22]):
+                    e1 = max(e1, target)
             v = lbQ + min(lam + e1, 2 * lam)
             if not can_beat(v, KQ + 1, best, best_k, tol):
                 S[S_PR_GAIN] += 1
