@@ -1,20 +1,23 @@
-"""Benchmark the CORELS engine on the CORELS authors' compas antecedents.
+"""Benchmark CORELS: the compas instance of its authors, and the estimator's defaults.
 
 Each configuration runs in its own subprocess so that CPU time (user + sys)
 and peak resident memory are that run's alone (``os.wait4`` returns the
 child's own ``rusage``).  The process numbers include interpreter start-up,
-imports and loading numba's compiled cache (about 1 s); the ``search cpu``
-column is the CPU time inside ``search`` only.
+imports and loading numba's compiled cache (about 1 s); ``search cpu`` is
+the CPU time inside ``search`` only, ``engine MB`` the engine's own count of
+its memory (what ``max_memory`` limits), to compare with the peak RSS.
 
 Usage::
 
-    PYTHONPATH=. python benchmarks/bench_corels.py [--repeats 3] [--quick]
-        [--time-limit 240] [--reference /path/to/python-with-corels]
+    PYTHONPATH=. python benchmarks/bench_corels.py compas155 [--repeats 3]
+        [--time-limit 600] [--reference /path/to/corels_cli]
+    PYTHONPATH=. python benchmarks/bench_corels.py targets [--repeats 3]
+    PYTHONPATH=. python benchmarks/bench_corels.py ablation
 
 ``--reference`` points to a command-line driver of the reference C++ CORELS
-core (built from the PyPI ``corels`` 1.1.29 sdist, see RESULTS_corels.md);
-it runs on the same three files with the same c, policy and map, in its own
-subprocess, measured the same way.
+core (the PyPI ``corels`` 1.1.29 sources with
+``benchmarks/corels_reference_driver.cpp``, see ``RESULTS_corels.md``); it
+runs on the same three files with the same c, policy and map.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pathlib import Path
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,36 +37,54 @@ ROOT = os.path.dirname(HERE)
 DATA = os.environ.get("RULEKIT_SHARED_DATA", str(Path(__file__).resolve().parents[1].parent / "shared" / "data"))
 DATA = os.path.join(DATA, "compas_corels")
 
-CHILD = r"""
-import json, sys, time
+ENGINE = r"""
+import json, sys
 import numpy as np
 sys.path.insert(0, {root!r})
 from rulekit.corels import search
+from rulekit.datasets import load_corels_compas
 
-def load(split="train"):
-    rows = []
-    for line in open({data!r} + f"/compas_{{split}}.out"):
-        parts = line.split()
-        if parts:
-            rows.append([int(v) for v in parts[1:]])
-    A = np.array(rows, dtype=bool).T
-    for line in open({data!r} + f"/compas_{{split}}.label"):
-        parts = line.split()
-        if parts and parts[0] == "{{recidivate-within-two-years:Yes}}":
-            y = np.array([int(v) for v in parts[1:]])
-    return A, y
-
-A, y = load()
+b = load_corels_compas()
+A, y = np.asarray(b.data, dtype=bool), np.asarray(b.target)
 cfg = json.loads(sys.argv[1])
-r = search(A, y, cfg["c"], policy=cfg["policy"], symmetry=cfg["symmetry"],
-           time_limit=cfg.get("time_limit"), max_nodes=cfg.get("max_nodes", 10_000_000),
-           bounds=cfg.get("bounds", "all"))
+r = search(A, y, cfg.pop("c"), **cfg)
 print(json.dumps(dict(objective=r.objective, mistakes=r.mistakes, rules=len(r.prefix),
                       lower_bound=r.lower_bound, status=r.status,
                       expanded=r.stats["nodes_expanded"], inserted=r.stats["nodes_inserted"],
-                      max_trie=r.stats["max_trie_size"], max_queue=r.stats["max_queue_size"],
-                      search_cpu=r.stats["cpu_time"], search_wall=r.stats["total_time"])))
+                      engine_mb=r.stats["memory_mb"], search_cpu=r.stats["cpu_time"],
+                      search_wall=r.stats["total_time"])))
 """
+
+ESTIMATOR = r"""
+import json, sys, warnings
+import numpy as np
+sys.path.insert(0, {root!r})
+from sklearn.model_selection import train_test_split
+from sklearn.tree import DecisionTreeClassifier
+from rulekit import Binarizer, CorelsClassifier
+import rulekit.datasets as datasets
+
+warnings.simplefilter("ignore")
+job = json.loads(sys.argv[1])
+X, y = getattr(datasets, "load_" + job["data"])(return_X_y=True)
+test = None
+if job.get("split"):
+    X, Xt, y, yt = train_test_split(X, y, test_size=0.25, stratify=y, random_state=0)
+    test = (Xt, yt)
+if job.get("model") == "cart":
+    binz = Binarizer(min_frequency=None).fit(X)
+    cart = DecisionTreeClassifier(max_depth=4, random_state=0).fit(binz.transform(X), y)
+    print(json.dumps(dict(status="-", test_accuracy=cart.score(binz.transform(test[0]), test[1]))))
+    raise SystemExit
+est = CorelsClassifier(**job["params"]).fit(X, y)
+cert, st = est.certificate_, est.stats_
+print(json.dumps(dict(status=cert.status, objective=cert.objective, lower_bound=cert.lower_bound,
+                      gap=cert.gap, antecedents=len(est.antecedents_), rules=len(est.model_),
+                      expanded=st["nodes_expanded"], engine_mb=st["memory_mb"],
+                      search_cpu=st["cpu_time"],
+                      test_accuracy=None if test is None else est.score(*test))))
+"""
+
 
 def run_child_rusage(cmd: list, timeout: float | None) -> dict:
     """Run one command; reap it with ``os.wait4`` to get its own rusage."""
@@ -72,8 +94,6 @@ def run_child_rusage(cmd: list, timeout: float | None) -> dict:
     out_chunks = []
     err_chunks = []
     # read pipes fully before reaping (outputs are small)
-    import threading
-
     def drain(stream, sink):
         sink.append(stream.read())
 
@@ -126,89 +146,113 @@ def run_reference(cli: str, cfg: dict, n_samples: int, timeout: float | None) ->
 
 
 def summarize(rows: list[dict]) -> dict:
+    """Medians of CPU, wall, peak RSS and search CPU over the runs that worked."""
     ok = [r for r in rows if "error" not in r]
     if not ok:
         return rows[-1]
     med = dict(ok[0])
     for key in ("wall", "cpu", "peak_mb", "search_cpu"):
-        med[key] = statistics.median(r[key] for r in ok)
+        if all(key in r for r in ok):
+            med[key] = statistics.median(r[key] for r in ok)
     med["n"] = len(ok)
     return med
 
 
+def _engine_rows(args) -> list:
+    """The CORELS compas file, c from 0.01 down to 0.001, side by side with the reference."""
+    code = ENGINE.format(root=ROOT)
+    rows = []
+    for c, reps in ((0.01, args.repeats), (0.005, args.repeats), (0.0025, 1), (0.001, 1)):
+        cfg = dict(c=c, max_memory=args.max_memory)
+        if c < 0.005:
+            cfg["time_limit"] = args.time_limit
+        runs = [run_child_rusage([sys.executable, "-c", code, json.dumps(cfg)],
+                                 args.time_limit + 300) for _ in range(reps)]
+        med = summarize(runs) | dict(engine="rulekit", c=c, policy="lower_bound",
+                                     symmetry="permutation")
+        rows.append(med)
+        _print_row(med)
+        if args.reference and c >= args.reference_min_c:
+            rcfg = dict(c=c, policy="lower_bound", symmetry="permutation",
+                        time_limit=args.reference_time_limit)
+            ref = run_reference(args.reference, rcfg, 6489, rcfg["time_limit"] + 120)
+            ref.update(engine="corels", c=c, policy="lower_bound", symmetry="permutation")
+            rows.append(ref)
+            _print_row(ref)
+    return rows
+
+
+#: Estimator jobs of the targets table: (label, data, params, split, repeats).
+TARGETS = [
+    ("compas, 0.1 binarization (floor off)", "compas", {"min_frequency": None}, False, 3),
+    ("compas, defaults", "compas", {}, False, 3),
+    ("compas, reference thresholds", "compas", {"thresholds": "reference"}, False, 1),
+    ("adult, defaults", "adult", {"time_limit": 60}, False, 1),
+    ("fico, defaults", "fico", {"time_limit": 60}, False, 1),
+    ("bank, defaults", "bank_marketing", {"time_limit": 60}, False, 1),
+]
+#: Train/test rows: the exact list, the reference-guided lists and CART depth 4.
+SPLITS = [
+    ("exact, defaults", {"time_limit": 60}),
+    ("reference=gbdt", {"reference": "gbdt", "time_limit": 60}),
+    ("reference=gbdt, reference thresholds", {"reference": "gbdt", "thresholds": "reference",
+                                             "time_limit": 60}),
+]
+
+
+def _estimator_rows(args) -> list:
+    code = ESTIMATOR.format(root=ROOT)
+    jobs = [(label, dict(data=data, params=params, split=split), reps)
+            for label, data, params, split, reps in TARGETS]
+    for data in ("adult", "fico", "bank_marketing"):
+        jobs += [(f"{data} 75/25: {label}", dict(data=data, params=params, split=True), 1)
+                 for label, params in SPLITS]
+        jobs.append((f"{data} 75/25: CART depth 4", dict(data=data, model="cart", split=True), 1))
+    rows = []
+    for label, job, reps in jobs:
+        runs = [run_child_rusage([sys.executable, "-c", code, json.dumps(job)], 900)
+                for _ in range(reps)]
+        med = summarize(runs) | dict(label=label)
+        rows.append(med)
+        print(json.dumps(med), flush=True)
+    return rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--repeats", type=int, default=3, help="repeats for c=0.01 (others: 1)")
-    ap.add_argument("--repeats-005", type=int, default=1, help="repeats for c=0.005")
-    ap.add_argument("--time-limit", type=float, default=240.0, help="search time limit for c=0.0025")
-    ap.add_argument("--quick", action="store_true", help="only c=0.01")
+    ap.add_argument("suite", choices=("compas155", "targets", "ablation"))
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--time-limit", type=float, default=600.0, help="for c=0.0025 and 0.001")
+    ap.add_argument("--max-memory", type=float, default=4096.0)
     ap.add_argument("--reference", default=None, help="reference CORELS CLI binary")
-    ap.add_argument("--reference-min-c", type=float, default=0.0025,
-                    help="run the reference only for c >= this")
-    ap.add_argument("--reference-time-limit", type=float, default=600.0,
-                    help="time limit for the reference when c has none")
+    ap.add_argument("--reference-min-c", type=float, default=0.0025)
+    ap.add_argument("--reference-time-limit", type=float, default=600.0)
     ap.add_argument("--json", default=None, help="also write the rows to this file")
-    ap.add_argument("--ablation", action="store_true",
-                    help="instead: c=0.01, lower_bound/permutation, each bound switched off")
     args = ap.parse_args(argv)
-    if args.ablation:
+    if args.suite == "ablation":
         return ablation(args)
-
-    configs = []
-    cs = [0.01] if args.quick else [0.01, 0.005, 0.0025]
-    for c in cs:
-        for policy, symmetry in (("lower_bound", "permutation"), ("lower_bound", "capture"),
-                                 ("curious", "permutation")):
-            cfg = dict(c=c, policy=policy, symmetry=symmetry)
-            if c == 0.0025:
-                cfg["time_limit"] = args.time_limit
-            reps = args.repeats if c == 0.01 else (args.repeats_005 if c == 0.005 else 1)
-            configs.append((cfg, reps))
-
-    code = CHILD.format(root=ROOT, data=DATA)
-    header = (f"{'engine':8} {'c':>7} {'policy':12} {'map':12} {'status':11} {'obj':>12} "
-              f"{'mist':>5} {'K':>2} {'CPU s':>8} {'wall s':>8} {'srch CPU':>8} {'peak MB':>8} "
-              f"{'expanded':>10} {'inserted':>10} {'n':>2}")
-    print(header)
-    print("-" * len(header))
-    all_rows = []
-    for cfg, reps in configs:
-        timeout = None if "time_limit" not in cfg else cfg["time_limit"] + 120
-        cmd = [sys.executable, "-c", code, json.dumps(cfg)]
-        rows = [run_child_rusage(cmd, timeout) for _ in range(reps)]
-        med = summarize(rows)
-        med.update(cfg, engine="rulekit")
-        all_rows.append(med)
-        _print_row(med)
-        if args.reference and cfg["c"] >= args.reference_min_c:
-            rcfg = dict(cfg)
-            rcfg.setdefault("time_limit", args.reference_time_limit)
-            ref_rows = [run_reference(args.reference, rcfg, 6489, rcfg["time_limit"] + 120)]
-            rmed = summarize(ref_rows)
-            rmed.update(cfg, engine="corels")
-            all_rows.append(rmed)
-            _print_row(rmed)
+    rows = _engine_rows(args) if args.suite == "compas155" else _estimator_rows(args)
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump(all_rows, fh, indent=1)
+            json.dump(rows, fh, indent=1)
     return 0
 
 
 def ablation(args) -> int:
-    """c=0.01 with every bound on, then with each one off (60 s limit each)."""
+    """c=0.005 with every bound on, then with each one off (600 s limit each)."""
     sys.path.insert(0, ROOT)
     from rulekit.corels import BOUNDS
 
-    code = CHILD.format(root=ROOT, data=DATA)
+    code = ENGINE.format(root=ROOT)
     print(f"{'bound off':24} {'status':11} {'obj':>12} {'CPU s':>8} {'srch CPU':>8} "
           f"{'peak MB':>8} {'expanded':>10} {'inserted':>10}")
     for off in [None] + sorted(BOUNDS) + ["symmetry map (none)"]:
-        cfg = dict(c=0.01, policy="lower_bound", symmetry="permutation", time_limit=60.0)
+        cfg = dict(c=0.005, time_limit=args.time_limit)
         if off == "symmetry map (none)":
             cfg["symmetry"] = "none"
         elif off is not None:
             cfg["bounds"] = sorted(set(BOUNDS) - {off})
-        r = run_child_rusage([sys.executable, "-c", code, json.dumps(cfg)], 180)
+        r = run_child_rusage([sys.executable, "-c", code, json.dumps(cfg)], args.time_limit + 120)
         name = off or "(all on)"
         if "error" in r:
             print(f"{name:24} ERROR {r['error']}")
@@ -221,14 +265,14 @@ def ablation(args) -> int:
 
 def _print_row(r: dict) -> None:
     if "error" in r:
-        print(f"{r.get('engine', '?'):8} {r['c']:>7} {r['policy']:12} {r['symmetry']:12} "
-              f"ERROR {r['error']}  (CPU {r.get('cpu', float('nan')):.1f} s, "
-              f"peak {r.get('peak_mb', float('nan')):.0f} MB)")
+        print(f"{r.get('engine', '?'):8} {r['c']:>7} ERROR {r['error']}  (CPU "
+              f"{r.get('cpu', float('nan')):.1f} s, peak {r.get('peak_mb', float('nan')):.0f} MB)")
         return
-    print(f"{r['engine']:8} {r['c']:>7} {r['policy']:12} {r['symmetry']:12} {r['status']:11} "
-          f"{r['objective']:12.10f} {r['mistakes']:5d} {r['rules']:2d} {r['cpu']:8.2f} "
-          f"{r['wall']:8.2f} {r['search_cpu']:8.2f} {r['peak_mb']:8.0f} {r['expanded']:10d} "
-          f"{r['inserted']:10d} {r.get('n', 1):2d}", flush=True)
+    print(f"{r['engine']:8} {r['c']:>7} {r['status']:16} {r['objective']:12.10f} "
+          f"lb {r.get('lower_bound', float('nan')):12.10f} {r['mistakes']:5d} {r['rules']:2d} "
+          f"CPU {r['cpu']:8.2f} wall {r['wall']:8.2f} search {r['search_cpu']:8.2f} "
+          f"peak {r['peak_mb']:7.0f} MB engine {r.get('engine_mb', float('nan')):7.1f} MB "
+          f"expanded {r['expanded']:9d} n {r.get('n', 1)}", flush=True)
 
 
 if __name__ == "__main__":

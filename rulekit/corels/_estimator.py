@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from .._params import Real, pick
+import numpy as np
+
+from sklearn.base import ClassifierMixin, clone
+from sklearn.ensemble import GradientBoostingClassifier
+
+from .._params import AnyOf, Instance, Options, Real, pick
 from ..base import COMMON_PARAMETERS, RuleClassifierBase
 from ..binarize import Binarizer, ESTIMATOR_PARAMETERS
 from ..certificate import Certificate
 from ..mining import MINING_PARAMETERS
-from ._search import DEFAULT_MAX_NODES, SEARCH_PARAMETERS, search
+from ._search import REFERENCE_SCOPE, SEARCH_PARAMETERS, search
 
 __all__ = ["CorelsClassifier"]
 
@@ -53,10 +58,29 @@ class CorelsClassifier(RuleClassifierBase):
     bounds : "all", "none" or iterable of str, default="all"
         Pruning bounds to use (see :data:`rulekit.corels.BOUNDS`); switch
         some off to see what each one buys.
-    max_nodes : int, default=10_000_000
-        Most live prefix-tree nodes; reaching it stops the search.
+    max_nodes : int or None, default=None
+        Most prefix-tree nodes (expanded prefixes) held at once; reaching it
+        stops the search.  None: no node limit (``max_memory`` still holds).
+    max_memory : float or "auto", default="auto"
+        MB the search may take (as the engine counts its arrays); reaching
+        it stops the search with status ``"memory_limit"``, the best list and
+        a valid lower bound.  ``"auto"``: half the available memory, at most
+        4 GB.  A value below what the data alone need is an error naming the
+        number needed.
+    reference : None, "gbdt" or a scikit-learn classifier, default=None
+        Opt-in reference-guided search: the reference model is fitted on the
+        binarized conditions (``"gbdt"``: a 40-tree, depth-3
+        ``GradientBoostingClassifier``; a classifier you pass is cloned), and
+        its training mistakes bound the search from below.  Much faster on
+        large problems; the certificate is then ``"optimal_relative"``: no
+        list beats the returned one among the lists that, on the samples each
+        of their prefixes leaves uncaptured, make at least as many mistakes
+        as the reference.  A reference that cannot be fitted is a
+        ``ValueError``.  See ``docs/corels.md``.
     time_limit : float or None
         Seconds for the whole fit; reaching it stops the search.
+    random_state : int, default=0
+        Seed of the ``"gbdt"`` reference (the search itself is deterministic).
     verbose : int, default=0
         1 or more: a progress bar on stderr (nodes, best objective, lower
         bound, gap, memory, rate).
@@ -80,18 +104,22 @@ class CorelsClassifier(RuleClassifierBase):
 
     Notes
     -----
-    When a node or time limit (or Ctrl-C) stops the search, the best list
+    When a node, memory or time limit (or Ctrl-C) stops the search, the best list
     found is kept, ``certificate_.proved_optimal`` is false, and one
     ``ConvergenceWarning`` reports the gap between its objective and the
     lower bound.
     """
 
     _parameter_constraints = {
-        **pick(SEARCH_PARAMETERS, "c", "policy", "symmetry", "bounds", "max_nodes", "time_limit"),
+        **pick(SEARCH_PARAMETERS, "c", "policy", "symmetry", "bounds", "max_nodes",
+               "max_memory", "time_limit"),
+        "reference": AnyOf(Options("gbdt"), Instance((ClassifierMixin,),
+                                                      what="a scikit-learn classifier"),
+                           allow_none=True),
         **pick(MINING_PARAMETERS, "max_card"),
         "min_support": Real(0, 1, closed="right", allow_none=True),
         **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
-        **pick(COMMON_PARAMETERS, "verbose"),
+        **pick(COMMON_PARAMETERS, "random_state", "verbose"),
     }
     _learner = "corels"
     _multiclass = True
@@ -102,7 +130,8 @@ class CorelsClassifier(RuleClassifierBase):
     def __init__(self, c=0.01, max_card=2, min_support=None, n_thresholds=9, categorical_features=None,
                  min_frequency=0.01, max_categories=None, handle_unknown="warn", thresholds="quantile",
                  policy="lower_bound", symmetry="permutation", bounds="all",
-                 max_nodes=DEFAULT_MAX_NODES, time_limit=None, verbose=0):
+                 max_nodes=None, max_memory="auto", reference=None, time_limit=None,
+                 random_state=0, verbose=0):
         self.c = c
         self.max_card = max_card
         self.min_support = min_support
@@ -116,7 +145,10 @@ class CorelsClassifier(RuleClassifierBase):
         self.symmetry = symmetry
         self.bounds = bounds
         self.max_nodes = max_nodes
+        self.max_memory = max_memory
+        self.reference = reference
         self.time_limit = time_limit
+        self.random_state = random_state
         self.verbose = verbose
 
     def _resolve_min_support(self, params) -> float:
@@ -126,10 +158,28 @@ class CorelsClassifier(RuleClassifierBase):
             return min(max(params["c"], 1e-9), 1.0)
         return params["min_support"]
 
+    def _reference_predictions(self, B, y, params):
+        """Fit the reference model on the binarized conditions; its training predictions."""
+        ref = params["reference"]
+        if ref is None:
+            return None
+        model = (GradientBoostingClassifier(n_estimators=40, max_depth=3,
+                                            random_state=params["random_state"])
+                 if ref == "gbdt" else clone(ref))
+        try:
+            model.fit(B, y)
+            return np.asarray(model.predict(B)).astype(np.int64)
+        except Exception as exc:  # any failure: the exact search is still available
+            raise ValueError(
+                f"CorelsClassifier: the reference model {ref!r} could not be fitted on the "
+                f"training data ({type(exc).__name__}: {exc}); use reference=None for the "
+                "exact search") from exc
+
     def _fit_model(self, *, B, A, y, antecedents, sample_weight, params):
         result = search(
             A, y, params["c"], policy=params["policy"], symmetry=params["symmetry"],
             bounds=params["bounds"], max_nodes=params["max_nodes"],
+            max_memory=params["max_memory"], reference=self._reference_predictions(B, y, params),
             time_limit=params["time_limit"], verbose=params["verbose"],
         )
         self.result_ = result
@@ -143,6 +193,8 @@ class CorelsClassifier(RuleClassifierBase):
                  if mined_at_c else
                  f"rule lists over the {len(antecedents)} antecedents mined at min_support="
                  f"{params['min_support']:g} > c")
+        if result.reference:
+            scope = f"{scope}, among the {REFERENCE_SCOPE} ({params['reference']!r})"
         self.certificate_ = Certificate(
             status, result.objective, result.lower_bound,
             f"{scope}; objective = mistakes / n_samples + {params['c']:g} x rules")

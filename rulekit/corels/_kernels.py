@@ -1,8 +1,23 @@
-"""Compiled branch-and-bound loop for CORELS.
+"""Compiled branch-and-bound loop of CORELS (numba).
 
-Everything here is numba code over flat arrays; the Python driver in
-``_search.py`` owns the arrays, grows them when a kernel asks for it, and
-turns the state into a result.  No Python object exists per search node.
+The search is the one of Angelino, Larus-Stone, Alabi, Seltzer and Rudin,
+"Learning Certifiably Optimal Rule Lists for Categorical Data", Journal of
+Machine Learning Research 18(234), 2018 (below, "the paper"): best-first
+search over prefixes (Section 4, "Implementation"), pruned by the bounds of
+Section 3.  Everything here is numba code over flat arrays; the Python driver
+in ``_search.py`` owns the arrays, grows them when a kernel asks for room
+(within the memory budget), and turns the state into a result.  No Python
+object exists per search node.
+
+Partial expansion.  Expanding a prefix evaluates every child (each child's
+rule list may become the best list), but the children that survive the
+bounds are not made into tree nodes.  The parent keeps them in a shared arena
+as a list of (key, lower bound, antecedent) triples, 12 bytes each, sorted by
+key, and sits in the queue under the key of its next child.  When it reaches
+the front, that one child is built (its counts recomputed from the parent's
+uncaptured samples), checked against the symmetry-aware map and expanded at
+once.  Tree nodes, queue entries and map entries therefore exist only for
+expanded prefixes; memory grows with expansions, not with children.
 
 Units.  All scores are in *samples*: a prefix with ``m`` misclassified
 samples and ``K`` rules scores ``m + lam*K`` with ``lam = c*N``.  Two scores
@@ -12,22 +27,28 @@ wins).  Every pruning rule below only removes rule lists that are strictly
 worse *in that total order* than some other rule list, so the unique minimum
 is never pruned and the answer is deterministic.
 
-State layout (see ``_search.py`` for allocation):
+State layout (allocation in ``_search.py``):
 
-* ``nodes`` int32 (cap, 8): one row per prefix-tree node, columns ``C_*``.
+* ``nodes`` int32 (cap, N_COLS): one row per expanded prefix, columns ``C_*``;
+  ``nlb`` float64 (cap): lower bound of the lists below the node's children
+  still waiting in the arena.
 * heap: ``hkey`` float64, ``hseq`` int64, ``hnode`` int32 (binary min-heap on
-  ``(key, seq)``).
+  ``(key, seq)``); an entry is a node whose next waiting child has that key.
 * map: ``mhash`` uint64, ``mnode`` int32 (-1 = empty), linear probing.
+* arena: ``dkey``, ``dlb`` float32 and ``dante`` int32, the waiting children.
 * ``pool`` uint64 (pcap, WM): rejected-antecedent masks of expanded nodes.
 * ``S`` int64 counters (``S_*``), ``F`` float64 scalars (``F_*``).
+
+Extension points.  ``can_beat`` is the single pruning test (raise its
+threshold to collect every list within some epsilon of the best), and the
+per-child loop of ``_store_children`` is where an antecedent could be
+excluded from the search.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
-from rulekit.bitset import popcount64
 
 # node columns
 C_PARENT = 0
@@ -38,11 +59,15 @@ C_B0 = 4  # equivalent-points mistakes among samples not captured (integer)
 C_REF = 5  # live children + in-queue + in-map (+1 for the root)
 C_FLAGS = 6
 C_REJ = 7  # pool slot of this node's rejected-antecedent mask, or -1
-N_COLS = 8
+C_DNEXT = 8  # next waiting child in the arena
+C_DEND = 9  # end of the node's waiting children in the arena
+C_LABEL = 10  # label of the node's last rule
+N_COLS = 11
 
 FL_DELETED = 1
 FL_QUEUE = 2
 FL_MAP = 4
+FL_EXPANDED = 8
 
 # int64 counters
 S_TRIE = 0  # live nodes
@@ -53,7 +78,7 @@ S_SEQ = 4
 S_MAP = 5
 S_EXPANDED = 6
 S_EVALUATED = 7
-S_INSERTED = 8
+S_INSERTED = 8  # children stored in the arena
 S_BEST_MIST = 9
 S_BEST_K = 10
 S_MAX_HEAP = 11
@@ -61,7 +86,7 @@ S_MAX_TRIE = 12
 S_POOL_USED = 13
 S_POOL_FREE = 14
 S_BEST_UPDATES = 15
-S_DROPPED = 16  # popped nodes discarded (stale bound or dead ancestor)
+S_DROPPED = 16  # waiting children discarded (stale bound or dead ancestor)
 S_PR_MINSUP = 17
 S_PR_MINACC = 18
 S_PR_REJPROP = 19
@@ -71,9 +96,15 @@ S_PR_PLEN = 22
 S_PR_SYM = 23
 S_SUPERSEDED = 24
 S_MAX_MAP = 25
-S_GC_RUNS = 26
-S_PR_EQPTS = 27
-N_S = 32
+S_PR_EQPTS = 26
+S_PR_GAIN = 27
+S_PR_REF = 28
+S_ATOP = 29  # arena entries in use (live or garbage)
+S_MAX_WAITING = 30
+S_WAITING = 31  # waiting children not yet built or dropped
+S_EXACT_CALLS = 32  # children checked by exact_next_rule_excess
+S_EXACT_COUNTS = 33  # sets counted by it
+N_S = 40
 
 F_LAM = 0
 F_TOL = 1
@@ -96,8 +127,11 @@ G_REJPROP = 11
 G_EQPTS = 12
 G_MAXNODES = 13
 G_WM = 14
-G_LUT = 15  # field width in bits when the byte lookup table is used, else 0
-N_G = 16
+G_FB = 15  # bits per packed field
+G_GAIN = 16
+G_REFB = 17  # reference-guided bound on
+G_NL = 18  # int64 words per packed count
+N_G = 19
 
 POL_LB = 0
 POL_CURIOUS = 1
@@ -117,6 +151,15 @@ R_GROW_HEAP = 3
 R_GROW_MAP = 4
 R_GROW_POOL = 5
 R_NODE_LIMIT = 6
+R_GROW_ARENA = 7
+
+#: value columns kept per evaluated antecedent: total, class counts, minority, reference
+V_TOT = 0
+V_CLS = 1  # first class column; class k is V_CLS + k
+#: buckets of the next-rule gain bound (see ``_gain_tables``)
+N_BUCKETS = 64
+#: the next-rule gain bound is built for at most this many classes
+MAX_GAIN_CLASSES = 6
 
 
 @njit(cache=True, inline="always")
@@ -151,6 +194,15 @@ def order_less(score_a, ka, a, score_b, kb, b, tol):
     if ka != kb:
         return ka < kb
     return lexi_less(a, ka, b, kb)
+
+
+@njit(cache=True, inline="always")
+def f32_down(x):
+    """``x`` as float32, rounded down (a stored lower bound stays valid)."""
+    f = np.float32(x)
+    if np.float64(f) > x:
+        f = np.nextafter(f, np.float32(-np.inf))
+    return f
 
 
 # --- heap -------------------------------------------------------------------
@@ -276,6 +328,19 @@ def alloc_pool(pool, pool_free, S):
 
 
 @njit(cache=True)
+def prefix_of(nodes, n, path):
+    """Write the antecedents of node ``n`` into ``path``; True if an ancestor is deleted."""
+    dead = False
+    q = n
+    for d in range(nodes[n, C_DEPTH] - 1, -1, -1):
+        if nodes[q, C_FLAGS] & FL_DELETED:
+            dead = True
+        path[d] = nodes[q, C_ANTE]
+        q = nodes[q, C_PARENT]
+    return dead
+
+
+@njit(cache=True)
 def node_useful(nodes, n, lam, tol, best, best_k, cfg):
     """Can extensions of node ``n`` still beat the best list (own fields only)?"""
     k = nodes[n, C_DEPTH]
@@ -292,6 +357,15 @@ def node_useful(nodes, n, lam, tol, best, best_k, cfg):
 
 
 @njit(cache=True)
+def waiting_useful(nodes, nlb, n, key, lam, tol, best, best_k, cfg):
+    """Can a list below node ``n``'s waiting children still beat the best one?"""
+    lb = key if cfg[G_POLICY] == POL_LB else nlb[n]
+    return can_beat(lb, nodes[n, C_DEPTH] + 2, best, best_k, tol)
+
+
+# --- symmetry-aware map ---------------------------------------------------------
+
+@njit(cache=True)
 def map_insert_raw(mhash, mnode, h, n):
     mask = mhash.shape[0] - 1
     i = np.int64(h & np.uint64(mask))
@@ -299,53 +373,6 @@ def map_insert_raw(mhash, mnode, h, n):
         i = (i + 1) & mask
     mhash[i] = h
     mnode[i] = n
-
-
-@njit(cache=True)
-def garbage_collect(nodes, free, pool_free, hkey, hseq, hnode, mhash, mnode, S, F, cfg):
-    """After the best objective dropped: purge stale queue and map entries."""
-    lam = F[F_LAM]
-    tol = F[F_TOL]
-    best = F[F_BEST]
-    best_k = S[S_BEST_K]
-    S[S_GC_RUNS] += 1
-    # queue
-    n = S[S_HEAP]
-    j = 0
-    for i in range(n):
-        nd = hnode[i]
-        if (nodes[nd, C_FLAGS] & FL_DELETED) == 0 and node_useful(nodes, nd, lam, tol, best, best_k, cfg):
-            hkey[j] = hkey[i]
-            hseq[j] = hseq[i]
-            hnode[j] = nd
-            j += 1
-        else:
-            S[S_DROPPED] += 1
-            nodes[nd, C_FLAGS] &= ~FL_QUEUE
-            release_ref(nodes, free, pool_free, S, nd)
-    S[S_HEAP] = j
-    heapify(hkey, hseq, hnode, j)
-    # map: collect the survivors, clear, re-insert
-    if cfg[G_SYM] != SYM_NONE:
-        # temporary copies, allocated only here (the best improves rarely)
-        tmp_hash = np.empty(S[S_MAP], dtype=np.uint64)
-        tmp_node = np.empty(S[S_MAP], dtype=np.int32)
-        cnt = 0
-        for i in range(mnode.shape[0]):
-            nd = mnode[i]
-            if nd < 0:
-                continue
-            mnode[i] = -1
-            if node_useful(nodes, nd, lam, tol, best, best_k, cfg):
-                tmp_hash[cnt] = mhash[i]
-                tmp_node[cnt] = nd
-                cnt += 1
-            else:
-                nodes[nd, C_FLAGS] &= ~FL_MAP
-                release_ref(nodes, free, pool_free, S, nd)
-        for i in range(cnt):
-            map_insert_raw(mhash, mnode, tmp_hash[i], tmp_node[i])
-        S[S_MAP] = cnt
 
 
 @njit(cache=True)
@@ -373,358 +400,928 @@ def hash_words(f):
     return h
 
 
-# --- weighted counts ------------------------------------------------------------
+@njit(cache=True)
+def map_find(A, valid, nodes, mhash, mnode, h, sym, inpfx, s, k, fbuf, epath, tmpw):
+    """Slot of the map entry equivalent to the prefix (marked in ``inpfx``) + ``s``.
+
+    Equivalent means the same antecedent set (``SYM_PERM``; ``k`` is its
+    size) or the same uncaptured samples ``fbuf`` (``SYM_CAPTURE``).  Returns
+    the slot holding it (its antecedents are left in ``epath``), or ``-1 - i``
+    where ``i`` is the empty slot at which such an entry would go.
+    """
+    mask = mhash.shape[0] - 1
+    i = np.int64(h & np.uint64(mask))
+    W = fbuf.shape[0]
+    while mnode[i] != -1:
+        if mhash[i] == h:
+            e = mnode[i]
+            ke = nodes[e, C_DEPTH]
+            prefix_of(nodes, e, epath)
+            same = True
+            if sym == SYM_PERM:
+                if ke != k:
+                    same = False
+                else:
+                    for d in range(ke):
+                        a = epath[d]
+                        if not (inpfx[a] or a == s):
+                            same = False
+                            break
+            else:
+                for w in range(W):
+                    tmpw[w] = 0
+                for d in range(ke):
+                    a = epath[d]
+                    for w in range(W):
+                        tmpw[w] |= A[a, w]
+                for w in range(W):
+                    if (valid[w] & ~tmpw[w]) != fbuf[w]:
+                        same = False
+                        break
+            if same:
+                return i
+        i = (i + 1) & mask
+    return -1 - i
+
+
+# --- packed weighted counts -------------------------------------------------------
 #
 # Samples with identical antecedent rows are always captured together, so the
-# driver collapses them into one bit (a "group") with a per-class weight.  A
-# weight table is stored as bit planes: ``planes[w, j]`` holds bit ``j`` of the
-# weight of each group in word ``w``, so a weighted count is
-# ``sum_j popcount(x & planes[w, j]) << j``.  Without duplicates there is one
-# plane of ones and this is a plain popcount.
+# driver collapses them into one bit (a "group") with per-class weights.  The
+# weighted sums the search needs (samples, each class but the last, the
+# equivalent-points minority, the reference's mistakes) are packed as fields of
+# ``fb`` bits into ``NL`` int64 words, and ``lut[w, b, v*NL + l]`` holds word ``l`` of the packed sums
+# over the groups whose bits are set in byte value ``v`` at byte ``b`` of word
+# ``w``: a set's sums cost 8 look-ups per word.
 
 @njit(cache=True, inline="always")
-def wcount(x, planes, w):
-    t = 0
-    for j in range(planes.shape[1]):
-        t += popcount64(x & planes[w, j]) << j
-    return t
+def count_set(lut, x_words, acc, NL):
+    """Packed sums over the groups of the bit set ``x_words`` into ``acc``."""
+    for l in range(NL):
+        acc[l] = 0
+    for w in range(x_words.shape[0]):
+        x = x_words[w]
+        if x == 0:
+            continue
+        for b in range(8):
+            v = np.int64((x >> np.uint64(8 * b)) & np.uint64(255))
+            for l in range(NL):
+                acc[l] += lut[w, b, v * NL + l]
 
 
 @njit(cache=True, inline="always")
-def wcount_class(x, Y, k, w):
-    t = 0
-    for j in range(Y.shape[2]):
-        t += popcount64(x & Y[k, w, j]) << j
-    return t
+def count_and(lut, u, a_row, acc, NL):
+    """Packed sums over the groups of ``u & a_row``."""
+    for l in range(NL):
+        acc[l] = 0
+    for w in range(u.shape[0]):
+        x = u[w] & a_row[w]
+        if x == 0:
+            continue
+        for b in range(8):
+            v = np.int64((x >> np.uint64(8 * b)) & np.uint64(255))
+            for l in range(NL):
+                acc[l] += lut[w, b, v * NL + l]
 
 
-# --- the search loop ------------------------------------------------------------
+@njit(cache=True, inline="always")
+def unpack_counts(acc, fb, C, use_ref, out):
+    """Fields of ``acc`` into ``out``: total, C class counts, minority, reference."""
+    per = 63 // fb
+    fmask = (np.int64(1) << fb) - 1
+    nf = C + 2 if use_ref else C + 1  # total, C-1 classes, minority, (reference)
+    last = 0
+    for f in range(nf):
+        word = f // per
+        shift = fb * (f % per)
+        val = (acc[word] >> shift) & fmask
+        if f == 0:
+            out[V_TOT] = val
+            last = val
+        elif f < C:
+            out[V_CLS + f - 1] = val
+            last -= val
+        elif f == C:
+            out[V_CLS + C] = val  # minority
+        else:
+            out[V_CLS + C + 1] = val  # reference mistakes
+    out[V_CLS + C - 1] = last
+    if not use_ref:
+        out[V_CLS + C + 1] = 0
+
+
+# --- the next-rule gain bound -----------------------------------------------------
+#
+# For a set X of samples and a class d, M_d(X) = sum over the groups of X of
+# (majority count - count of d): the mistakes that labelling all of X with d
+# makes beyond the equivalent-points minimum.  A rule t (label l) followed by
+# the default d leaves, on the uncaptured samples U of a prefix, excess
+# M_d(U) - gain with gain = (count_l - count_d)(U & t) (the default's excess
+# is cut by what t relabels).  For a child U' = U \ s,
+#     (count_l - count_d)(U' & t) <= (count_l - count_d)(U & t) + min(M_l(U & t), M_l(U & s)),
+# because the samples of U & t & s that t no longer sees can have held at most
+# M_l of that set more d's than l's.  Every term is known when U is expanded,
+# so each child gets, for free, a lower bound on the excess of its best
+# one-rule completion.  ``_gain_tables`` buckets the antecedents by
+# M_l(U & t) so that the maximum over t costs O(1) per child.
 
 @njit(cache=True)
-def run(A, T, Y, minority, lut, valid, zob, cfg, nodes, free, hkey, hseq, hnode,
-        mhash, mnode, pool, pool_free, S, F, best_prefix, budget, ws):
-    """Expand up to ``budget`` prefixes; return an ``R_*`` code.
+def _gain_tables(tv, tlist, nt, C, gpre, gsuf, gtop):
+    """Bucket maxima of the gain terms over the evaluated antecedents.
 
-    ``ws`` is a tuple of scratch arrays (see ``_search.py``).
+    For each pair (l, d), with a_t = (count_l - count_d)(U & t) and
+    m_t = M_l(U & t), bucket ``q`` of ``[0, gtop[l]]`` holds t with
+    ``m_t`` in it; ``gpre[l, d, q]`` is the max of ``a_t + m_t`` over buckets
+    ``<= q`` and ``gsuf[l, d, q]`` the max of ``a_t`` over buckets ``>= q``.
     """
-    path, epath, inpfx, u, fbuf, tmpw, ucnt, ccnt, pmask = ws
-    M = cfg[G_M]
+    MIN = V_CLS + C
+    for l in range(C):
+        top = 0
+        for i in range(nt):
+            t = tlist[i]
+            m = tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + l]
+            if m > top:
+                top = m
+        gtop[l] = top
+        for d in range(C):
+            for q in range(N_BUCKETS):
+                gpre[l, d, q] = -np.inf
+                gsuf[l, d, q] = -np.inf
+        for i in range(nt):
+            t = tlist[i]
+            m = tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + l]
+            q = _bucket(m, top)
+            for d in range(C):
+                if d == l:
+                    continue
+                a = np.float64(tv[t, V_CLS + l] - tv[t, V_CLS + d])
+                if a + m > gpre[l, d, q]:
+                    gpre[l, d, q] = a + m
+                if a > gsuf[l, d, q]:
+                    gsuf[l, d, q] = a
+        for d in range(C):
+            for q in range(1, N_BUCKETS):
+                if gpre[l, d, q - 1] > gpre[l, d, q]:
+                    gpre[l, d, q] = gpre[l, d, q - 1]
+            for q in range(N_BUCKETS - 2, -1, -1):
+                if gsuf[l, d, q + 1] > gsuf[l, d, q]:
+                    gsuf[l, d, q] = gsuf[l, d, q + 1]
+
+
+@njit(cache=True, inline="always")
+def _bucket(m, top):
+    if top <= 0:
+        return 0
+    q = (m * N_BUCKETS) // (top + 1)
+    return q if q < N_BUCKETS else N_BUCKETS - 1
+
+
+@njit(cache=True)
+def next_rule_excess(tv, s, C, umd, gpre, gsuf, gtop):
+    """Lower bound on the excess of the best one-rule completion of U \\ s.
+
+    ``umd[d]`` is M_d(U).  Buckets below the one of ``m_s`` count exactly;
+    its own bucket and those above use ``a_t + m_s``, an upper bound there.
+    """
+    MIN = V_CLS + C
+    best = np.inf
+    for d in range(C):
+        md = umd[d] - (tv[s, V_TOT] - tv[s, MIN] - tv[s, V_CLS + d])  # M_d(U \ s)
+        if md <= 0:
+            return 0.0
+        g = 0.0
+        for l in range(C):
+            if l == d:
+                continue
+            ms = tv[s, V_TOT] - tv[s, MIN] - tv[s, V_CLS + l]
+            q = _bucket(ms, gtop[l])
+            if q > 0 and gpre[l, d, q - 1] > g:
+                g = gpre[l, d, q - 1]
+            v = gsuf[l, d, q] + ms
+            if v > g:
+                g = v
+        e = md - g
+        if e < best:
+            best = e
+    return best if best > 0 else 0.0
+
+
+@njit(cache=True)
+def _gain_order(tv, tlist, nt, C, gord, gkey):
+    """``gord[d, :nt]``: the evaluated antecedents by decreasing bucket of M_d(U & t).
+
+    A counting sort into ``N_BUCKETS`` buckets (no allocation); ``gkey[d, i]``
+    is the upper edge of the bucket of ``gord[d, i]``, a cap on M_d(U & t)
+    for it and every later antecedent.
+    """
+    MIN = V_CLS + C
+    counts = np.zeros(N_BUCKETS + 1, dtype=np.int64)
+    for d in range(C):
+        top = 0
+        for i in range(nt):
+            t = tlist[i]
+            v = tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + d]
+            if v > top:
+                top = v
+        counts[:] = 0
+        for i in range(nt):
+            t = tlist[i]
+            counts[N_BUCKETS - 1 - _bucket(tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + d], top)] += 1
+        start = 0
+        for q in range(N_BUCKETS):  # q = 0 is the highest bucket
+            c = counts[q]
+            counts[q] = start
+            start += c
+        for i in range(nt):
+            t = tlist[i]
+            q = N_BUCKETS - 1 - _bucket(tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + d], top)
+            j = counts[q]
+            gord[d, j] = t
+            # bucket b holds values up to ((b + 1) * (top + 1) - 1) // N_BUCKETS
+            gkey[d, j] = ((N_BUCKETS - q) * (top + 1) - 1) // N_BUCKETS
+            counts[q] = j + 1
+
+
+@njit(cache=True)
+def next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, target, ubuf, acc,
+                              row):
+    """Is the excess of every one-rule completion of U \\ s at least ``target``?
+
+    Called only when the bucketed bound cannot prune a child that only a
+    one-rule completion could keep alive.  For each default class d, the
+    antecedents whose gain bound (:func:`next_rule_excess`'s, plus
+    ``(count_d - count_l)(U & s) + M_d(U \\ t)``, the most that the samples
+    of ``U & s`` outside ``t`` can change) could bring the excess below
+    ``target`` are counted exactly on ``U \\ s``; the first that does
+    answers no.  ``gord[d]`` lists the antecedents by decreasing bucket of
+    M_d(U & t), which caps every gain of t; ``gkey[d]`` holds those caps
+    (see :func:`_gain_order`).
+    """
+    C = cfg[G_C]
+    MIN = V_CLS + C
     W = cfg[G_W]
+    S[S_EXACT_CALLS] += 1
+    for w in range(W):
+        ubuf[w] = u[w] & ~A[s, w]
+    for d in range(C):
+        md_s = tv[s, V_TOT] - tv[s, MIN] - tv[s, V_CLS + d]  # M_d(U & s)
+        md = umd[d] - md_s  # M_d(U \\ s): the default d alone
+        if md < target:
+            return False
+        cap = md - target  # a gain above this brings the excess below target
+        for i in range(nt):
+            if gkey[d, i] <= cap:
+                break  # the gain of this and every later antecedent is at most gkey
+            t = gord[d, i]
+            mdt = tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + d]
+            if t == s or mdt <= cap:
+                continue
+            ub = 0.0
+            for l in range(C):
+                if l == d:
+                    continue
+                a = tv[t, V_CLS + l] - tv[t, V_CLS + d]
+                ml = tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + l]
+                ml_s = tv[s, V_TOT] - tv[s, MIN] - tv[s, V_CLS + l]
+                delta_s = tv[s, V_CLS + d] - tv[s, V_CLS + l]
+                shift = min(ml, ml_s, delta_s + min(md_s, umd[d] - mdt))
+                if a + shift > ub:
+                    ub = a + shift
+            if ub <= cap:
+                continue
+            S[S_EXACT_COUNTS] += 1
+            count_and(lut, ubuf, A[t], acc, cfg[G_NL])
+            unpack_counts(acc, cfg[G_FB], C, cfg[G_REFB] != 0, row)
+            for l in range(C):
+                if l != d and row[V_CLS + l] - row[V_CLS + d] > cap:
+                    return False
+    return True
+
+
+# --- expansion ------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def _cheap_bounds(cfg, S, lam, tol, best, best_k, BQ, lbQ, KQ):
+    """Prefix-length, hierarchical and lookahead bounds of a child; counts what they prune.
+
+    Returns the child's bound for its extensions (0 when it is pruned).
+    """
+    use_eq = cfg[G_EQPTS] != 0
+    if cfg[G_PLEN] and not can_beat(lam * (KQ + 1), KQ + 1, best, best_k, tol):
+        S[S_PR_PLEN] += 1
+        return -1.0
+    if cfg[G_HIER] and not can_beat(lbQ, KQ, best, best_k, tol):
+        S[S_PR_EQPTS if use_eq and can_beat(BQ, KQ, best, best_k, tol) else S_PR_HIER] += 1
+        return -1.0
+    if cfg[G_LOOK]:
+        if not can_beat(lbQ + lam, KQ + 1, best, best_k, tol):
+            S[S_PR_EQPTS if use_eq and can_beat(BQ + lam, KQ + 1, best, best_k, tol)
+              else S_PR_LOOK] += 1
+            return -1.0
+        return lbQ + lam
+    return lbQ
+
+
+@njit(cache=True)
+def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_parent, pool):
+    """Evaluate every child of the prefix in ``ws`` (path, inpfx, u set).
+
+    One long loop on purpose: it is the innermost loop of the search (every
+    child of every expansion), and splitting it into calls per child costs
+    measurable speed in numba.
+
+    Updates the best list, applies the support bounds and rejection
+    propagation, keeps each evaluated antecedent's counts in ``tv`` (listed in
+    ``tlist``), and lists in ``clist`` the children that pass the cheap bounds.
+    Returns (number evaluated, candidates, rejected here, best improved).
+    """
+    path, epath, inpfx, u, fbuf, tmpw, acc, pmask, tv, tlist, ucnt = ws[:11]
+    clist = ws[19]
+    tpk = ws[20]
+    M = cfg[G_M]
     C = cfg[G_C]
     WM = cfg[G_WM]
-    policy = cfg[G_POLICY]
-    sym = cfg[G_SYM]
+    use_eq = cfg[G_EQPTS] != 0
+    extendable = K + 1 < M
+    NL = cfg[G_NL]
+    fb = cfg[G_FB]
+    fmask = (np.int64(1) << fb) - 1
+    W = cfg[G_W]
     use_minsup = cfg[G_MINSUP] != 0
     use_minacc = cfg[G_MINACC] != 0
     use_rejprop = cfg[G_REJPROP] != 0
-    use_eq = cfg[G_EQPTS] != 0
-    use_hier = cfg[G_HIER] != 0
-    use_look = cfg[G_LOOK] != 0
-    use_plen = cfg[G_PLEN] != 0
-    max_nodes = cfg[G_MAXNODES]
+    use_ref = cfg[G_REFB] != 0
     lam = F[F_LAM]
     tol = F[F_TOL]
-    N = cfg[G_N]
-    fb = cfg[G_LUT]
-    use_lut = fb > 0
-    fmask = (np.int64(1) << fb) - 1
-
-    for _it in range(budget):
-        if S[S_HEAP] == 0:
-            return R_DONE
-        # room for a whole expansion, so nothing grows mid-way
-        if nodes.shape[0] - S[S_USED] + S[S_FREE] < M + 1 and nodes.shape[0] < max_nodes + 1:
-            return R_GROW_NODES
-        if hkey.shape[0] - S[S_HEAP] < M + 1:
-            return R_GROW_HEAP
-        if sym != SYM_NONE and 2 * (S[S_MAP] + M + 1) > mhash.shape[0]:
-            return R_GROW_MAP
-        if pool.shape[0] - S[S_POOL_USED] + S[S_POOL_FREE] < 1:
-            return R_GROW_POOL
-
-        p = hnode[0]
-        pkey = hkey[0]
-        pseq = hseq[0]
-        heap_pop_top(hkey, hseq, hnode, S)
-
-        K = nodes[p, C_DEPTH]
-        dead = False
-        q = p
-        for d in range(K - 1, -1, -1):
-            if nodes[q, C_FLAGS] & FL_DELETED:
-                dead = True
-            path[d] = nodes[q, C_ANTE]
-            q = nodes[q, C_PARENT]
-        best = F[F_BEST]
-        best_k = S[S_BEST_K]
-        if dead or not node_useful(nodes, p, lam, tol, best, best_k, cfg):
-            S[S_DROPPED] += 1
-            nodes[p, C_FLAGS] &= ~FL_QUEUE
-            release_ref(nodes, free, pool_free, S, p)
+    if use_rejprop:
+        for w in range(WM):
+            if pslot_parent >= 0:
+                pmask[w] = pool[pslot_parent, w]
+            else:
+                pmask[w] = np.uint64(0)
+    n_rejected = 0
+    nt = 0
+    ncand = 0
+    improved = False
+    KQ = K + 1
+    for s in range(M):
+        if inpfx[s]:
             continue
+        if use_rejprop and (pmask[s >> 6] >> np.uint64(s & 63)) & np.uint64(1):
+            S[S_PR_REJPROP] += 1  # only inherited bits can be set for s here
+            continue
+        if NL == 1:
+            # the common case, one packed word: a scalar sum, fields read on demand
+            a0 = np.int64(0)
+            for w in range(W):
+                x = u[w] & A[s, w]
+                if x == 0:
+                    continue
+                for b in range(8):
+                    a0 += lut[w, b, np.int64((x >> np.uint64(8 * b)) & np.uint64(255))]
+            nv = a0 & fmask
+        else:
+            count_and(lut, u, A[s], acc, NL)
+            unpack_counts(acc, fb, C, use_ref, tv[s])
+            nv = tv[s, V_TOT]
+        # support of s in the context of the prefix (Thm "Lower bound on antecedent support")
+        if use_minsup and nv <= lam + tol:
+            S[S_PR_MINSUP] += 1
+            if use_rejprop:
+                pmask[s >> 6] |= np.uint64(1) << np.uint64(s & 63)
+                n_rejected += 1
+            continue
+        nc = 0
+        dmax = -1
+        if NL == 1:
+            last = nv
+            for k in range(C):
+                if k < C - 1:
+                    ck = (a0 >> (fb * (k + 1))) & fmask
+                    last -= ck
+                else:
+                    ck = last
+                if ck > nc:
+                    nc = ck
+                if ucnt[k] - ck > dmax:
+                    dmax = ucnt[k] - ck
+            bmin = (a0 >> (fb * C)) & fmask
+        else:
+            for k in range(C):
+                ck = tv[s, V_CLS + k]
+                if ck > nc:
+                    nc = ck
+                if ucnt[k] - ck > dmax:
+                    dmax = ucnt[k] - ck
+            bmin = tv[s, V_CLS + C]
+        # Thm "Lower bound on accurate antecedent support"
+        if use_minacc and nc <= lam + tol:
+            S[S_PR_MINACC] += 1
+            if use_rejprop:
+                pmask[s >> 6] |= np.uint64(1) << np.uint64(s & 63)
+                n_rejected += 1
+            continue
+        S[S_EVALUATED] += 1
+        tlist[nt] = s
+        nt += 1
+        if NL == 1:
+            tpk[s] = a0  # unpacked below, only if some child is kept
+        mist = pmist + nv - nc + (ucnt[C] - nv) - dmax  # rules + default
+        score = mist + lam * KQ
+        path[K] = s
+        if order_less(score, KQ, path, F[F_BEST], S[S_BEST_K], best_prefix, tol):
+            for d in range(KQ):
+                best_prefix[d] = path[d]
+            S[S_BEST_MIST] = mist
+            S[S_BEST_K] = KQ
+            F[F_BEST] = score
+            S[S_BEST_UPDATES] += 1
+            improved = True
+        if extendable:
+            # the cheap bounds now, with the best so far (it only gets lower)
+            BQ = pmist + nv - nc + lam * KQ
+            lbQ = BQ + (ucnt[C + 1] - bmin if use_eq else 0)
+            if _cheap_bounds(cfg, S, lam, tol, F[F_BEST], S[S_BEST_K], BQ, lbQ, KQ) >= 0:
+                clist[ncand] = s
+                ncand += 1
+    if NL == 1 and ncand > 0:
+        for i in range(nt):
+            t = tlist[i]
+            a0 = tpk[t]
+            tv[t, V_TOT] = a0 & fmask
+            last = a0 & fmask
+            for k in range(C - 1):
+                ck = (a0 >> (fb * (k + 1))) & fmask
+                tv[t, V_CLS + k] = ck
+                last -= ck
+            tv[t, V_CLS + C - 1] = last
+            tv[t, V_CLS + C] = (a0 >> (fb * C)) & fmask
+            tv[t, V_CLS + C + 1] = (a0 >> (fb * (C + 1))) & fmask if use_ref else 0
+    return nt, ncand, n_rejected, improved
 
-        # samples not captured by the prefix, and their class counts
+
+@njit(cache=True)
+def _child_key(policy, N, BQ, lb, score, KQ, ncap):
+    if policy == POL_LB:
+        return lb
+    if policy == POL_CURIOUS:
+        return BQ * N / ncap if ncap > 0 else np.inf
+    if policy == POL_OBJ:
+        return score
+    if policy == POL_BFS:
+        return float(KQ)
+    return -float(KQ)
+
+
+@njit(cache=True)
+def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, pmist, nt, ncand,
+                    zh, last, last_label):
+    """Bound the candidate children; collect the survivors (key, bound, antecedent).
+
+    The symmetry-aware map is consulted when a child is built, not here: an
+    equivalent prefix is rarely expanded before its siblings are stored.  Here,
+    with a map in use, a child whose rule ``s`` could swap places with the
+    prefix's last rule ``r > s`` is dropped: when both rules may carry the
+    same label, or capture disjoint samples, the swapped prefix leaves the
+    same samples uncaptured, scores no worse and is lexicographically lower
+    (the same argument as the paper's Section 3.11, "Permutation Bound").
+    Not with a reference model: the swapped prefix leaves other samples after
+    its first rule, where the reference's bound may cut it.
+    ``last`` is ``r`` (-1 for the root) and ``capw`` holds what ``r`` captures.
+
+    Returns the number of survivors, left in ``skey``, ``slb``, ``sante``.
+    """
+    (path, epath, inpfx, u, fbuf, tmpw, acc, pmask, tv, tlist, ucnt,
+     skey, slb, sante, gpre, gsuf, gtop, umd) = ws[:18]
+    clist = ws[19]
+    capw = ws[21]
+    M = cfg[G_M]
+    C = cfg[G_C]
+    N = cfg[G_N]
+    W = cfg[G_W]
+    sym = cfg[G_SYM]
+    use_eq = cfg[G_EQPTS] != 0
+    use_gain = cfg[G_GAIN] != 0 and C <= MAX_GAIN_CLASSES
+    use_ref = cfg[G_REFB] != 0
+    lam = F[F_LAM]
+    tol = F[F_TOL]
+    best = F[F_BEST]
+    best_k = S[S_BEST_K]
+    KQ = K + 1
+    if KQ >= M or ncand == 0:
+        return 0
+    MIN = V_CLS + C
+    umin = ucnt[C + 1]
+    uref = ucnt[C + 2]
+    gord, gkey = ws[23], ws[24]
+    ordered = False
+    if use_gain:
+        _gain_tables(tv, tlist, nt, C, gpre, gsuf, gtop)
+        for d in range(C):
+            umd[d] = ucnt[C] - umin - ucnt[d]
+    ns = 0
+    for i in range(ncand):
+        s = clist[i]
+        nv = tv[s, V_TOT]
+        nc = 0
+        for k in range(C):
+            if tv[s, V_CLS + k] > nc:
+                nc = tv[s, V_CLS + k]
+        mistQ = pmist + nv - nc
+        b0 = umin - tv[s, MIN] if use_eq else 0
+        BQ = mistQ + lam * KQ
+        lbQ = BQ + b0
+        ext = _cheap_bounds(cfg, S, lam, tol, best, best_k, BQ, lbQ, KQ)
+        if ext < 0:
+            continue
+        if s < last and sym != SYM_NONE and not use_ref:
+            swap = tv[s, V_CLS + last_label] == nc
+            if not swap:
+                swap = True
+                for w in range(W):
+                    if capw[w] & A[s, w]:
+                        swap = False
+                        break
+            if swap:
+                S[S_PR_SYM] += 1
+                continue
+        if use_gain:
+            e1 = next_rule_excess(tv, s, C, umd, gpre, gsuf, gtop)
+            if (can_beat(lbQ + lam + e1, KQ + 1, best, best_k, tol)
+                    and not can_beat(lbQ + 2 * lam, KQ + 1, best, best_k, tol)):
+                # only a one-rule completion could still win: can it, exactly?
+                # (the excess is an integer; target just past what can_beat keeps)
+                target = (best + tol if KQ + 1 <= best_k else best - tol) - lbQ - lam
+                target = np.floor(target) + 1.0 if KQ + 1 <= best_k else np.ceil(target)
+                if not ordered:
+                    _gain_order(tv, tlist, nt, C, gord, gkey)
+                    ordered = True
+                if next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd,
+                                             target, fbuf, acc, ws[22]):
+                    e1 = max(e1, target)
+            v = lbQ + min(lam + e1, 2 * lam)
+            if not can_beat(v, KQ + 1, best, best_k, tol):
+                S[S_PR_GAIN] += 1
+                continue
+            ext = max(ext, v)
+        if use_ref:
+            v = BQ + lam + (uref - tv[s, MIN + 1])
+            if not can_beat(v, KQ + 1, best, best_k, tol):
+                S[S_PR_REF] += 1
+                continue
+            ext = max(ext, v)
+        dm = (ucnt[C] - nv) - _max_rest(ucnt, tv, s, C)
+        skey[ns] = _child_key(cfg[G_POLICY], N, BQ, ext, mistQ + dm + lam * KQ, KQ,
+                              N - (ucnt[C] - nv))
+        slb[ns] = ext
+        sante[ns] = s
+        ns += 1
+    return ns
+
+
+@njit(cache=True, inline="always")
+def _max_rest(ucnt, tv, s, C):
+    dmax = -1
+    for k in range(C):
+        r = ucnt[k] - tv[s, V_CLS + k]
+        if r > dmax:
+            dmax = r
+    return dmax
+
+
+@njit(cache=True)
+def expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, ready):
+    """Expand node ``c``: evaluate its children, store the survivors, queue it.
+
+    ``ready``: ``path``, ``inpfx`` and ``u`` already describe ``c`` (as
+    :func:`build_child` leaves them).  Returns True when the best list improved.
+    """
+    nodes, nlb, free, hkey, hseq, hnode, mhash, mnode, pool, pool_free, dkey, dlb, dante = st
+    (path, epath, inpfx, u, fbuf, tmpw, acc, pmask, tv, tlist, ucnt,
+     skey, slb, sante) = ws[:14]
+    C = cfg[G_C]
+    W = cfg[G_W]
+    WM = cfg[G_WM]
+    K = nodes[c, C_DEPTH]
+    zh = np.uint64(0)
+    if ready:
+        for d in range(K):
+            zh ^= zob[path[d]]
+    else:
+        prefix_of(nodes, c, path)
         for w in range(W):
             u[w] = valid[w]
         for d in range(K):
             a = path[d]
             inpfx[a] = True
+            zh ^= zob[a]
             for w in range(W):
                 u[w] &= ~A[a, w]
-        nu = 0
+    # totals of the uncaptured samples: classes, all, minority, reference
+    count_set(lut, u, acc, cfg[G_NL])
+    unpack_counts(acc, cfg[G_FB], C, cfg[G_REFB] != 0, tv[A.shape[0]])
+    for k in range(C):
+        ucnt[k] = tv[A.shape[0], V_CLS + k]
+    ucnt[C] = tv[A.shape[0], V_TOT]
+    ucnt[C + 1] = tv[A.shape[0], V_CLS + C]
+    ucnt[C + 2] = tv[A.shape[0], V_CLS + C + 1]
+    nodes[c, C_B0] = ucnt[C + 1] if cfg[G_EQPTS] else 0
+
+    parent = nodes[c, C_PARENT]
+    pslot_parent = nodes[parent, C_REJ] if parent >= 0 else -1
+    pmist = nodes[c, C_MIST]
+    nt, ncand, n_rejected, improved = _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K,
+                                                         pmist, pslot_parent, pool)
+    last = path[K - 1] if ready and K > 0 else -1
+    ns = _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, pmist, nt,
+                         ncand, zh, last, nodes[c, C_LABEL])
+    for d in range(K):
+        inpfx[path[d]] = False
+    S[S_EXPANDED] += 1
+    nodes[c, C_FLAGS] |= FL_EXPANDED
+    if ns == 0:
+        return improved
+    order = ws[18]
+    _sort_survivors(skey, ns, order)
+    top = S[S_ATOP]
+    low = np.inf
+    for i in range(ns):
+        j = order[i]
+        dkey[top + i] = f32_down(skey[j])
+        dlb[top + i] = f32_down(slb[j])
+        dante[top + i] = sante[j]
+        if slb[j] < low:
+            low = slb[j]
+    nodes[c, C_DNEXT] = top
+    nodes[c, C_DEND] = top + ns
+    S[S_ATOP] = top + ns
+    S[S_INSERTED] += ns
+    S[S_WAITING] += ns
+    if S[S_WAITING] > S[S_MAX_WAITING]:
+        S[S_MAX_WAITING] = S[S_WAITING]
+    nlb[c] = f32_down(low)
+    # children inherit the rejected set of their parent
+    if cfg[G_REJPROP] and (n_rejected > 0 or pslot_parent >= 0):
+        slot = alloc_pool(pool, pool_free, S)
+        for w in range(WM):
+            pool[slot, w] = pmask[w]
+        nodes[c, C_REJ] = slot
+    _queue(nodes, hkey, hseq, hnode, S, cfg, c, np.float64(dkey[top]))
+    return improved
+
+
+@njit(cache=True)
+def _sort_survivors(skey, ns, order):
+    """``order[:ns]``: survivors by key, ties by antecedent (their original order)."""
+    if ns > 48:
+        order[:ns] = np.argsort(skey[:ns], kind="mergesort")
+        return
+    for i in range(ns):  # stable insertion sort: no allocation for the usual few
+        j = i
+        while j > 0 and skey[order[j - 1]] > skey[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+
+
+@njit(cache=True)
+def _queue(nodes, hkey, hseq, hnode, S, cfg, c, key):
+    seq = S[S_SEQ]
+    S[S_SEQ] = seq + 1
+    heap_push(hkey, hseq, hnode, S, key, -seq if cfg[G_POLICY] == POL_DFS else seq, c)
+    if (nodes[c, C_FLAGS] & FL_QUEUE) == 0:
+        nodes[c, C_FLAGS] |= FL_QUEUE
+        nodes[c, C_REF] += 1
+
+
+@njit(cache=True)
+def _skip_rest(nodes, S, p):
+    S[S_DROPPED] += nodes[p, C_DEND] - nodes[p, C_DNEXT]
+    S[S_WAITING] -= nodes[p, C_DEND] - nodes[p, C_DNEXT]
+    nodes[p, C_DNEXT] = nodes[p, C_DEND]
+
+
+@njit(cache=True)
+def build_child(A, lut, valid, zob, cfg, st, S, F, ws, p, s):
+    """Make the waiting child ``p + s`` a node, unless the map says it cannot win.
+
+    Returns the new node, or -1 when a better equivalent prefix exists.
+    """
+    nodes, nlb, free, hkey, hseq, hnode, mhash, mnode, pool, pool_free, dkey, dlb, dante = st
+    path, epath, inpfx, u, fbuf, tmpw, acc = ws[:7]
+    tv = ws[8]
+    C = cfg[G_C]
+    W = cfg[G_W]
+    sym = cfg[G_SYM]
+    lam = F[F_LAM]
+    K = nodes[p, C_DEPTH]
+    for w in range(W):
+        u[w] = valid[w]
+    zh = np.uint64(0)
+    for d in range(K):
+        a = path[d]
+        inpfx[a] = True
+        zh ^= zob[a]
         for w in range(W):
-            nu += wcount(u[w], T, w)
-        for k in range(C):
-            t = 0
+            u[w] &= ~A[a, w]
+    count_and(lut, u, A[s], acc, cfg[G_NL])
+    row = tv[A.shape[0]]
+    unpack_counts(acc, cfg[G_FB], C, cfg[G_REFB] != 0, row)
+    nc = 0
+    label = 0
+    for k in range(C):
+        if row[V_CLS + k] > nc:
+            nc = row[V_CLS + k]
+            label = k
+    mist = nodes[p, C_MIST] + row[V_TOT] - nc
+    KQ = K + 1
+    slot = -1
+    if sym != SYM_NONE:
+        if sym == SYM_PERM:
+            h = zh ^ zob[s]
+        else:
             for w in range(W):
-                t += wcount_class(u[w], Y, k, w)
-            ucnt[k] = t
-        umin = 0
-        if use_eq:
-            for w in range(W):
-                umin += wcount(u[w], minority, w)
-        zh = np.uint64(0)
-        for d in range(K):
-            zh ^= zob[path[d]]
-
-        # rejected antecedents: inherited from the parent, extended here
-        parent = nodes[p, C_PARENT]
-        pslot_parent = nodes[parent, C_REJ] if parent >= 0 else -1
-        if use_rejprop:
-            if pslot_parent >= 0:
-                for w in range(WM):
-                    pmask[w] = pool[pslot_parent, w]
-            else:
-                for w in range(WM):
-                    pmask[w] = 0
-        n_rejected_here = 0
-
-        pmist = nodes[p, C_MIST]
-        n_children = 0
-        aborted = False
-        improved = False
-        for s in range(M):
-            if inpfx[s]:
-                continue
-            if use_rejprop and (pmask[s >> 6] >> np.uint64(s & 63)) & np.uint64(1):
-                # only inherited bits can be set for s at this point
-                S[S_PR_REJPROP] += 1
-                continue
-            # support of s in the context of the prefix (Thm min-capture)
-            # one pass: support, class counts, unavoidable mistakes
-            nv = 0
-            bmin = 0
-            if use_lut:
-                # packed (total, class 0..C-2, minority) sums, 8 bits at a time
-                acc = np.int64(0)
-                for w in range(W):
-                    x = u[w] & A[s, w]
-                    if x == 0:
-                        continue
-                    for b in range(8):
-                        acc += lut[w, b, np.int64((x >> np.uint64(8 * b)) & np.uint64(255))]
-                nv = acc & fmask
-                for k in range(C - 1):
-                    ccnt[k] = (acc >> (fb * (k + 1))) & fmask
-                bmin = (acc >> (fb * C)) & fmask
-            else:
-                for k in range(C - 1):
-                    ccnt[k] = 0
-                for w in range(W):
-                    x = u[w] & A[s, w]
-                    if x == 0:
-                        continue
-                    nv += wcount(x, T, w)
-                    for k in range(C - 1):
-                        ccnt[k] += wcount_class(x, Y, k, w)
-                    if use_eq:
-                        bmin += wcount(x, minority, w)
-            if use_minsup and nv <= lam + tol:
-                S[S_PR_MINSUP] += 1
-                if use_rejprop:
-                    pmask[s >> 6] |= np.uint64(1) << np.uint64(s & 63)
-                    n_rejected_here += 1
-                continue
-            rest = nv
-            for k in range(C - 1):
-                rest -= ccnt[k]
-            ccnt[C - 1] = rest
-            nc = -1
-            for k in range(C):
-                if ccnt[k] > nc:
-                    nc = ccnt[k]
-            # accurate support (Thm min-capture-correct)
-            if use_minacc and nc <= lam + tol:
-                S[S_PR_MINACC] += 1
-                if use_rejprop:
-                    pmask[s >> 6] |= np.uint64(1) << np.uint64(s & 63)
-                    n_rejected_here += 1
-                continue
-            S[S_EVALUATED] += 1
-            KQ = K + 1
-            mistQ = pmist + nv - nc
-            dmax = -1
-            for k in range(C):
-                t = ucnt[k] - ccnt[k]
-                if t > dmax:
-                    dmax = t
-            dm = (nu - nv) - dmax
-            score = mistQ + dm + lam * KQ
+                fbuf[w] = u[w] & ~A[s, w]
+            h = hash_words(fbuf)
+        found = map_find(A, valid, nodes, mhash, mnode, h, sym, inpfx, s, KQ, fbuf, epath, tmpw)
+        if found >= 0:
+            e = mnode[found]
+            ke = nodes[e, C_DEPTH]
             path[K] = s
-            if order_less(score, KQ, path, F[F_BEST], S[S_BEST_K], best_prefix, tol):
-                for d in range(KQ):
-                    best_prefix[d] = path[d]
-                S[S_BEST_MIST] = mistQ + dm
-                S[S_BEST_K] = KQ
-                F[F_BEST] = score
-                S[S_BEST_UPDATES] += 1
-                improved = True
-            best = F[F_BEST]
-            best_k = S[S_BEST_K]
-            if KQ >= M:
-                continue
-            b0 = umin - bmin if use_eq else 0
-            BQ = mistQ + lam * KQ
-            lbQ = BQ + b0
-            if use_plen and not can_beat(lam * (KQ + 1), KQ + 1, best, best_k, tol):
-                S[S_PR_PLEN] += 1
-                continue
-            if use_hier and not can_beat(lbQ, KQ, best, best_k, tol):
-                if use_eq and can_beat(BQ, KQ, best, best_k, tol):
-                    S[S_PR_EQPTS] += 1
-                else:
-                    S[S_PR_HIER] += 1
-                continue
-            if use_look and not can_beat(lbQ + lam, KQ + 1, best, best_k, tol):
-                if use_eq and can_beat(BQ + lam, KQ + 1, best, best_k, tol):
-                    S[S_PR_EQPTS] += 1
-                else:
-                    S[S_PR_LOOK] += 1
-                continue
-            if S[S_TRIE] >= max_nodes:
-                aborted = True
-                break
+            score = mist + lam * KQ
+            escore = nodes[e, C_MIST] + lam * ke
+            if not order_less(score, KQ, path, escore, ke, epath, F[F_TOL]):
+                for d in range(K):
+                    inpfx[path[d]] = False
+                S[S_PR_SYM] += 1
+                return -1
+            S[S_SUPERSEDED] += 1
+            # the new prefix wins: retire the old one and its subtree
+            nodes[e, C_FLAGS] |= FL_DELETED
+            nodes[e, C_FLAGS] &= ~FL_MAP
+            mnode[found] = -1  # re-filled below with the same hash
+            release_ref(nodes, free, pool_free, S, e)
+            S[S_MAP] -= 1
+            slot = found
+        else:
+            slot = -1 - found
+        mhash[slot] = h
+    # leave path, inpfx and u describing the new prefix, for expand(..., ready=True),
+    # and in capw the samples its last rule captures
+    capw = ws[21]
+    path[K] = s
+    inpfx[s] = True
+    for w in range(W):
+        capw[w] = u[w] & A[s, w]
+        u[w] &= ~A[s, w]
+    n = alloc_node(nodes, free, S)
+    nodes[n, C_PARENT] = p
+    nodes[n, C_ANTE] = s
+    nodes[n, C_DEPTH] = KQ
+    nodes[n, C_MIST] = mist
+    nodes[n, C_B0] = 0
+    nodes[n, C_REF] = 1  # held by the caller until its expansion is done
+    nodes[n, C_FLAGS] = 0
+    nodes[n, C_REJ] = -1
+    nodes[n, C_DNEXT] = 0
+    nodes[n, C_DEND] = 0
+    nodes[n, C_LABEL] = label
+    nodes[p, C_REF] += 1
+    if slot >= 0:
+        mnode[slot] = n
+        nodes[n, C_FLAGS] |= FL_MAP
+        nodes[n, C_REF] += 1
+        S[S_MAP] += 1
+        if S[S_MAP] > S[S_MAX_MAP]:
+            S[S_MAX_MAP] = S[S_MAP]
+    return n
 
-            # symmetry-aware map
-            slot = -1
-            if sym != SYM_NONE:
-                if sym == SYM_PERM:
-                    h = zh ^ zob[s]
-                else:
-                    for w in range(W):
-                        fbuf[w] = u[w] & ~A[s, w]
-                    h = hash_words(fbuf)
-                mask = mhash.shape[0] - 1
-                i = np.int64(h & np.uint64(mask))
-                found = -1
-                while mnode[i] != -1:
-                    if mhash[i] == h:
-                        e = mnode[i]
-                        ke = nodes[e, C_DEPTH]
-                        q = e
-                        for d in range(ke - 1, -1, -1):
-                            epath[d] = nodes[q, C_ANTE]
-                            q = nodes[q, C_PARENT]
-                        same = True
-                        if sym == SYM_PERM:
-                            if ke != KQ:
-                                same = False
-                            else:
-                                for d in range(ke):
-                                    a = epath[d]
-                                    if not (inpfx[a] or a == s):
-                                        same = False
-                                        break
-                        else:
-                            for w in range(W):
-                                tmpw[w] = 0
-                            for d in range(ke):
-                                a = epath[d]
-                                for w in range(W):
-                                    tmpw[w] |= A[a, w]
-                            for w in range(W):
-                                if (valid[w] & ~tmpw[w]) != fbuf[w]:
-                                    same = False
-                                    break
-                        if same:
-                            found = e
-                            break
-                    i = (i + 1) & mask
-                if found >= 0:
-                    e = found
-                    ke = nodes[e, C_DEPTH]
-                    escore = nodes[e, C_MIST] + lam * ke
-                    if not order_less(BQ, KQ, path, escore, ke, epath, tol):
-                        S[S_PR_SYM] += 1
-                        continue
-                    # the new prefix wins: retire the old one and its subtree
-                    nodes[e, C_FLAGS] |= FL_DELETED
-                    nodes[e, C_FLAGS] &= ~FL_MAP
-                    S[S_SUPERSEDED] += 1
-                    mnode[i] = -1  # re-filled below with the same hash
-                    release_ref(nodes, free, pool_free, S, e)
-                    S[S_MAP] -= 1
-                slot = i
-                mhash[slot] = h
 
-            n = alloc_node(nodes, free, S)
-            nodes[n, C_PARENT] = p
-            nodes[n, C_ANTE] = s
-            nodes[n, C_DEPTH] = KQ
-            nodes[n, C_MIST] = mistQ
-            nodes[n, C_B0] = b0
-            nodes[n, C_REF] = 1
-            nodes[n, C_FLAGS] = FL_QUEUE
-            nodes[n, C_REJ] = -1
-            nodes[p, C_REF] += 1
-            if slot >= 0:
-                mnode[slot] = n
-                nodes[n, C_FLAGS] |= FL_MAP
-                nodes[n, C_REF] += 1
-                S[S_MAP] += 1
-                if S[S_MAP] > S[S_MAX_MAP]:
-                    S[S_MAX_MAP] = S[S_MAP]
-            if policy == POL_LB:
-                key = lbQ
-            elif policy == POL_CURIOUS:
-                ncap = N - (nu - nv)
-                key = BQ * N / ncap if ncap > 0 else np.inf
-            elif policy == POL_OBJ:
-                key = score
-            elif policy == POL_BFS:
-                key = float(KQ)
+@njit(cache=True)
+def garbage_collect(nodes, nlb, free, pool_free, hkey, hseq, hnode, mhash, mnode, S, F, cfg):
+    """After the best objective dropped: purge stale queue and map entries."""
+    lam = F[F_LAM]
+    tol = F[F_TOL]
+    best = F[F_BEST]
+    best_k = S[S_BEST_K]
+    n = S[S_HEAP]
+    j = 0
+    for i in range(n):
+        nd = hnode[i]
+        if (nodes[nd, C_FLAGS] & FL_DELETED) == 0 and waiting_useful(
+                nodes, nlb, nd, hkey[i], lam, tol, best, best_k, cfg):
+            hkey[j] = hkey[i]
+            hseq[j] = hseq[i]
+            hnode[j] = nd
+            j += 1
+        else:
+            _skip_rest(nodes, S, nd)
+            nodes[nd, C_FLAGS] &= ~FL_QUEUE
+            release_ref(nodes, free, pool_free, S, nd)
+    S[S_HEAP] = j
+    heapify(hkey, hseq, hnode, j)
+    if cfg[G_SYM] != SYM_NONE:
+        # survivors: collect, clear, re-insert (the best improves rarely)
+        tmp_hash = np.empty(S[S_MAP], dtype=np.uint64)
+        tmp_node = np.empty(S[S_MAP], dtype=np.int32)
+        cnt = 0
+        for i in range(mnode.shape[0]):
+            nd = mnode[i]
+            if nd < 0:
+                continue
+            mnode[i] = -1
+            if node_useful(nodes, nd, lam, tol, best, best_k, cfg):
+                tmp_hash[cnt] = mhash[i]
+                tmp_node[cnt] = nd
+                cnt += 1
             else:
-                key = -float(KQ)
-            seq = S[S_SEQ]
-            S[S_SEQ] = seq + 1
-            heap_push(hkey, hseq, hnode, S, key, -seq if policy == POL_DFS else seq, n)
-            S[S_INSERTED] += 1
-            n_children += 1
+                nodes[nd, C_FLAGS] &= ~FL_MAP
+                release_ref(nodes, free, pool_free, S, nd)
+        for i in range(cnt):
+            map_insert_raw(mhash, mnode, tmp_hash[i], tmp_node[i])
+        S[S_MAP] = cnt
 
-        for d in range(K):
-            inpfx[path[d]] = False
-        if aborted:
-            # keep the prefix in the queue: its subtree is not fully explored
-            heap_push(hkey, hseq, hnode, S, pkey, pseq, p)
+
+# --- the search loop ------------------------------------------------------------
+
+@njit(cache=True)
+def _room(cfg, st, S):
+    """Ask for room for one more expansion; 0 when there is enough."""
+    nodes, nlb, free, hkey, hseq, hnode, mhash, mnode, pool, pool_free, dkey, dlb, dante = st
+    M = cfg[G_M]
+    if nodes.shape[0] - S[S_USED] + S[S_FREE] < 2:
+        return R_GROW_NODES
+    if hkey.shape[0] - S[S_HEAP] < 2:
+        return R_GROW_HEAP
+    if cfg[G_SYM] != SYM_NONE and 2 * (S[S_MAP] + 2) > mhash.shape[0]:
+        return R_GROW_MAP
+    if pool.shape[0] - S[S_POOL_USED] + S[S_POOL_FREE] < 1:
+        return R_GROW_POOL
+    if dkey.shape[0] - S[S_ATOP] < M:
+        return R_GROW_ARENA
+    return 0
+
+
+@njit(cache=True)
+def run(A, lut, valid, zob, cfg, st, S, F, best_prefix, budget, ws):
+    """Expand up to ``budget`` prefixes; return an ``R_*`` code.
+
+    Each round pops the front of the queue: the root (expanded in place), or
+    a parent whose next waiting child is then built and expanded.  The state
+    is consistent between rounds, so any return leaves a valid queue whose
+    minimum bounds every list not yet evaluated.
+    """
+    nodes, nlb, free, hkey, hseq, hnode, mhash, mnode, pool, pool_free, dkey, dlb, dante = st
+    path = ws[0]
+    lam = F[F_LAM]
+    tol = F[F_TOL]
+    for _it in range(budget):
+        if S[S_HEAP] == 0:
+            return R_DONE
+        code = _room(cfg, st, S)
+        if code != 0:
+            return code
+        if S[S_TRIE] >= cfg[G_MAXNODES]:
             return R_NODE_LIMIT
-        S[S_EXPANDED] += 1
-        # children of p inherit its rejected set
-        if use_rejprop and (n_rejected_here > 0 or pslot_parent >= 0) and n_children > 0:
-            slot2 = alloc_pool(pool, pool_free, S)
-            for w in range(WM):
-                pool[slot2, w] = pmask[w]
-            nodes[p, C_REJ] = slot2
-        nodes[p, C_FLAGS] &= ~FL_QUEUE
-        release_ref(nodes, free, pool_free, S, p)
+        p = hnode[0]
+        heap_pop_top(hkey, hseq, hnode, S)
+        if (nodes[p, C_FLAGS] & FL_EXPANDED) == 0:  # the root
+            nodes[p, C_FLAGS] &= ~FL_QUEUE
+            nodes[p, C_REF] -= 1
+            improved = expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, p, False)
+        else:
+            i = nodes[p, C_DNEXT]
+            s = dante[i]
+            lb = np.float64(dlb[i])
+            nodes[p, C_DNEXT] = i + 1
+            S[S_WAITING] -= 1
+            dead = prefix_of(nodes, p, path)
+            useful = not dead and can_beat(lb, nodes[p, C_DEPTH] + 2, F[F_BEST], S[S_BEST_K], tol)
+            if dead or (not useful and cfg[G_POLICY] == POL_LB):
+                _skip_rest(nodes, S, p)  # sorted by bound: none of the rest can win either
+            leaving = nodes[p, C_DNEXT] >= nodes[p, C_DEND]
+            if leaving:
+                nodes[p, C_FLAGS] &= ~FL_QUEUE  # its reference is dropped below
+            else:
+                _queue(nodes, hkey, hseq, hnode, S, cfg, p, np.float64(dkey[nodes[p, C_DNEXT]]))
+            improved = False
+            if useful:
+                c = build_child(A, lut, valid, zob, cfg, st, S, F, ws, p, s)
+                if c >= 0:
+                    improved = expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, True)
+                    release_ref(nodes, free, pool_free, S, c)
+            else:
+                S[S_DROPPED] += 1
+            if leaving:
+                release_ref(nodes, free, pool_free, S, p)
         if improved:
-            garbage_collect(nodes, free, pool_free, hkey, hseq, hnode, mhash, mnode, S, F, cfg)
+            garbage_collect(nodes, nlb, free, pool_free, hkey, hseq, hnode, mhash, mnode, S, F, cfg)
     return R_BUDGET
 
 
 @njit(cache=True)
-def queue_summary(nodes, hnode, S, F, cfg, depth_counts):
-    """Min lower bound of what is left, and live queue entries per depth."""
-    lam = F[F_LAM]
+def queue_summary(nodes, nlb, hkey, hnode, S, F, cfg, depth_counts):
+    """Min lower bound of what is left, and waiting children per depth."""
     lb = F[F_BEST]
     for j in range(depth_counts.shape[0]):
         depth_counts[j] = 0
@@ -733,9 +1330,38 @@ def queue_summary(nodes, hnode, S, F, cfg, depth_counts):
         if nodes[nd, C_FLAGS] & FL_DELETED:
             continue
         k = nodes[nd, C_DEPTH]
-        depth_counts[k] += 1
-        # every list strictly extending the node scores at least this much
-        v = nodes[nd, C_MIST] + nodes[nd, C_B0] + lam * (k + 1)
+        if nodes[nd, C_FLAGS] & FL_EXPANDED:
+            depth_counts[k + 1] += nodes[nd, C_DEND] - nodes[nd, C_DNEXT]
+            v = hkey[i] if cfg[G_POLICY] == POL_LB else nlb[nd]
+        else:
+            depth_counts[k] += 1
+            v = nlb[nd]
         if v < lb:
             lb = v
     return lb
+
+
+@njit(cache=True)
+def compact_arena(nodes, hnode, S, dkey, dlb, dante):
+    """Move the waiting children of queued nodes to the front of the arena."""
+    n = S[S_HEAP]
+    starts = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        starts[i] = nodes[hnode[i], C_DNEXT]
+    order = np.argsort(starts)
+    top = 0
+    for j in range(n):
+        nd = hnode[order[j]]
+        lo = nodes[nd, C_DNEXT]
+        hi = nodes[nd, C_DEND]
+        if (nodes[nd, C_FLAGS] & FL_EXPANDED) == 0:
+            continue
+        for i in range(lo, hi):
+            dkey[top + i - lo] = dkey[i]
+            dlb[top + i - lo] = dlb[i]
+            dante[top + i - lo] = dante[i]
+        nodes[nd, C_DNEXT] = top
+        nodes[nd, C_DEND] = top + hi - lo
+        top += hi - lo
+    S[S_ATOP] = top
+    return top

@@ -29,7 +29,9 @@ class CorelsResult:
         Certified lower bound on the optimal objective; equals ``objective``
         when ``status == "optimal"``.
     status : str
-        ``"optimal"``, ``"node_limit"``, ``"time_limit"`` or ``"interrupted"``.
+        ``"optimal"``; ``"optimal_relative"`` with a reference model (see
+        :func:`rulekit.corels.search`); ``"node_limit"``, ``"memory_limit"``,
+        ``"time_limit"`` or ``"interrupted"`` when a limit stopped the search.
     classes : ndarray
         Sorted distinct labels of ``y``; class counts are in this order.
     counts : ndarray of int, shape (len(prefix) + 1, n_classes)
@@ -39,9 +41,12 @@ class CorelsResult:
     stats : dict
         Search statistics (nodes, pruning counts per bound, sizes, times).
     trace : dict of ndarray
-        Sampled search progress: ``time``, ``nodes``, ``queue_size``,
-        ``trie_size``, ``best_objective``, ``lower_bound``,
-        ``log10_remaining``.
+        Sampled search progress: ``time``, ``nodes``, ``queue_size``
+        (children waiting), ``trie_size``, ``best_objective``,
+        ``lower_bound``, ``log10_remaining``, ``memory_mb``.
+    reference : bool
+        Whether a reference model bounded the search (the proof is then
+        relative to it; ``certificate.scope`` says how).
     """
 
     prefix: tuple
@@ -56,13 +61,18 @@ class CorelsResult:
     c: float
     stats: dict = field(default_factory=dict)
     trace: dict = field(default_factory=dict)
+    reference: bool = False
 
     @property
     def certificate(self) -> Certificate:
         """The claim: status, objective, lower bound, gap, over which lists."""
+        lists = "rule lists over the given antecedents"
+        if self.reference:
+            from rulekit.corels._search import REFERENCE_SCOPE
+
+            lists = f"{lists} among the {REFERENCE_SCOPE}"
         return Certificate(self.status, self.objective, self.lower_bound,
-                           "rule lists over the given antecedents; objective = "
-                           f"mistakes / N + {self.c:g} x rules")
+                           f"{lists}; objective = mistakes / N + {self.c:g} x rules")
 
     def __repr__(self) -> str:  # short: the trace and stats are long
         return (

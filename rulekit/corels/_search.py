@@ -1,25 +1,81 @@
-"""Python driver of the CORELS branch-and-bound search.
+"""CORELS: the certifiably optimal rule list, by branch and bound.
 
-The driver validates the input, packs it into bit vectors, allocates the
-search state as flat numpy arrays and calls the compiled loop
-(:func:`rulekit.corels._kernels.run`) in short chunks.  Between chunks it
-checks the time limit, lets ``KeyboardInterrupt`` through as an anytime stop,
-grows arrays when the kernel asks for room, and samples the trace.
+The method is the one of Angelino, Larus-Stone, Alabi, Seltzer and Rudin,
+"Learning Certifiably Optimal Rule Lists for Categorical Data", Journal of
+Machine Learning Research 18(234), 2018.  :func:`search` validates the input,
+builds the problem (``_problem.py``) and the state (``_state.py``) and runs
+the compiled loop (``_kernels.py``) on the shared anytime driver
+(:class:`rulekit._anytime.Anytime`), which owns the clock, Ctrl-C, the
+callback and the progress bar.
+
+Bounds (names for ``bounds=``), with ``b`` a prefix's objective lower bound
+(its rules' mistakes plus ``c`` per rule) and ``b0`` the equivalent-points
+mistakes among the samples it leaves uncaptured:
+
+``hierarchical`` (Section 3.4, Theorem "Hierarchical objective lower bound")
+    do not keep a prefix whose ``b + b0`` cannot beat the best list;
+``lookahead`` (Section 3.4, Lemma "Objective lower bound with one-step lookahead")
+    do not keep a prefix whose ``b + b0 + c`` cannot beat the best (a prefix
+    is only kept to be extended);
+``prefix_length`` (Section 3.5, Theorems "Upper bound on prefix length" and
+    "Prefix-specific upper bound on prefix length")
+    do not keep prefixes whose children are longer than the best objective
+    allows;
+``min_support`` (Section 3.7, Theorem "Lower bound on antecedent support")
+    reject a rule capturing at most ``c*N`` new samples;
+``min_accurate_support`` (Section 3.7, Theorem "Lower bound on accurate antecedent support")
+    reject a rule classifying at most ``c*N`` of its new samples correctly;
+``rejection_propagation`` (Section 3.9, Theorem "Antecedent rejection propagates")
+    an antecedent rejected after a prefix is skipped in all its extensions;
+``equivalent_points`` (Section 3.14, Theorem "Equivalent points bound")
+    add ``b0``;
+``next_rule_gain`` (new here)
+    a kept prefix will get one more rule or at least two.  With two, its
+    extensions score at least ``b + b0 + 2c``; with one, at least
+    ``b + b0 + c + e``, where ``e`` bounds from below the excess mistakes
+    (beyond ``b0``) of the best single rule plus default on what the prefix
+    leaves.  ``e`` comes for free from the parent's expansion: a rule can
+    only relabel samples it captures, and a child's rule can at most remove
+    from another rule's capture the samples the child captures
+    (``_kernels.next_rule_excess`` has the inequality).
+
+The symmetry-aware map (Section 4.3; Corollary "Permutation bound" and
+Theorem "Equivalent support bound") keeps, among prefixes with the same
+antecedent set (``"permutation"``) or the same captured samples
+(``"capture"``), the best one only.
+
+Reference-guided search (opt-in, ``reference=``).  After the "guessing"
+idea of McTavish, Zhong, Achermann, Karimalis, Chen, Rudin and Seltzer,
+"Fast Sparse Decision Tree Optimization via Reference Ensembles", AAAI 2022
+(Section 4, lower-bound guessing): a kept prefix's extensions are bounded by
+``b + c + r``, with ``r`` the reference model's mistakes on the samples the
+prefix leaves uncaptured.  This is no bound for every list, only for lists
+that, on the samples each of their non-empty proper prefixes leaves
+uncaptured, make at least as many mistakes as the reference.  The other
+pruning rules discard a list in favour of one at least as good, which may
+itself fall outside that class; so the claim is made for lists that also
+meet the support conditions of Section 3.7 (every rule captures more than
+``c*N`` samples and classifies more than ``c*N`` of them correctly), and the
+adjacent-swap rule is off.  The status is then ``"optimal_relative"`` and
+the certificate's scope states exactly this class (:data:`REFERENCE_SCOPE`).
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterable
 
 import numpy as np
 
-from rulekit._anytime import Anytime
-from rulekit._params import CallableOrNone, Integer, NoValidation, Options, Real, validate
-from rulekit.bitset import n_words, pack
+from rulekit._anytime import Anytime, default_max_memory
+from rulekit._params import (AnyOf, CallableOrNone, Constraint, Instance, Integer, Options, Real,
+                             validate)
 from rulekit.corels import _kernels as kr
+from rulekit.corels._problem import check_A, check_reference, check_y, prepare
 from rulekit.corels._result import CorelsResult
-from rulekit.evaluate import capture_counts, merge_rows
+from rulekit.corels._state import MemoryBudgetError, State, workspace
+from rulekit.evaluate import capture_counts
 
 BOUNDS = frozenset({
     "hierarchical",
@@ -29,6 +85,7 @@ BOUNDS = frozenset({
     "min_accurate_support",
     "rejection_propagation",
     "equivalent_points",
+    "next_rule_gain",
 })
 POLICIES = {
     "lower_bound": kr.POL_LB,
@@ -39,238 +96,209 @@ POLICIES = {
 }
 SYMMETRIES = {"none": kr.SYM_NONE, "permutation": kr.SYM_PERM, "capture": kr.SYM_CAPTURE}
 
-#: Scores closer than ``TOL_FACTOR * N`` samples count as ties.
-TOL_FACTOR = 1e-9
-DEFAULT_MAX_NODES = 10_000_000
+#: Scope of a certificate relative to a reference model, in words.
+REFERENCE_SCOPE = ("rule lists whose every rule captures more than c*N samples and classifies "
+                   "more than c*N of them correctly, and which, on the samples left uncaptured "
+                   "by each of their non-empty proper prefixes, make at least as many mistakes "
+                   "as the reference model")
+
+
+class BoundSet(Constraint):
+    """``"all"``, ``"none"``, one name of :data:`BOUNDS` or a collection of them."""
+
+    allow_none = True
+
+    def type_ok(self, value) -> bool:
+        if isinstance(value, str):
+            return True
+        return (isinstance(value, Iterable) and not isinstance(value, (bytes, dict))
+                and all(isinstance(v, str) for v in value))
+
+    def value_ok(self, value) -> bool:
+        if isinstance(value, str):
+            return value in ("all", "none") or value in BOUNDS
+        return set(value) <= BOUNDS
+
+    def normalize(self, value) -> frozenset:
+        if isinstance(value, str):
+            return {"all": BOUNDS, "none": frozenset()}.get(value, frozenset({value}))
+        return frozenset(value)
+
+    def describe(self) -> str:
+        return '"all", "none", or names from ' + ", ".join(sorted(BOUNDS))
+
 
 #: Declarations of :func:`search`'s parameters (shared with ``CorelsClassifier``).
 SEARCH_PARAMETERS = {
     "c": Real(0, None),
     "policy": Options(*POLICIES),
     "symmetry": Options(*SYMMETRIES),
-    # "all", "none" or names from BOUNDS: checked by _check_bounds
-    "bounds": NoValidation(),
-    "max_nodes": Integer(1),
+    "bounds": BoundSet(),
+    "max_nodes": Integer(1, allow_none=True),
+    "max_memory": AnyOf(Real(0, None, closed="neither"), Options("auto")),
+    "reference": Instance((np.ndarray, list, tuple), what="an array of predicted labels",
+                          allow_none=True),
     "time_limit": Real(0, None, closed="neither", allow_none=True),
     "callback": CallableOrNone(),
     "verbose": Integer(0),
 }
 _MAX_TRACE = 512
-_CHUNK_SECONDS = 0.05
-
-
-# --- input checks -------------------------------------------------------------
-
-def _check_A(A) -> np.ndarray:
-    if A is None:
-        raise TypeError("A must be a 2-D boolean array, got None")
-    arr = np.asarray(A)
-    if arr.ndim != 2:
-        raise ValueError(f"A must be a 2-D (n_samples, n_antecedents) array, got {arr.ndim}-D")
-    if arr.dtype == bool:
-        return arr
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"A must be boolean (or 0/1 numeric), got dtype {arr.dtype}")
-    if arr.size and not np.all((arr == 0) | (arr == 1)):
-        raise ValueError("A must be boolean: found values other than 0 and 1")
-    return arr.astype(bool)
-
-
-def _check_y(y, n: int):
-    arr = np.asarray(y)
-    if arr.ndim != 1:
-        raise ValueError(f"y must be 1-D, got {arr.ndim}-D")
-    if arr.shape[0] != n:
-        raise ValueError(f"y has {arr.shape[0]} labels but A has {n} samples")
-    if arr.dtype.kind == "f":
-        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
-            raise TypeError("y must hold integer class labels")
-        arr = arr.astype(np.int64)
-    elif arr.dtype.kind not in "biu":
-        raise TypeError(f"y must hold integer class labels, got dtype {arr.dtype}")
-    classes, codes = np.unique(arr, return_inverse=True)
-    return classes, codes.astype(np.int64)
-
-
-def _check_bounds(bounds) -> frozenset:
-    if bounds is None:
-        return frozenset()
-    if isinstance(bounds, str):
-        if bounds == "all":
-            return BOUNDS
-        if bounds == "none":
-            return frozenset()
-        bounds = {bounds}
-    chosen = frozenset(bounds)
-    unknown = chosen - BOUNDS
-    if unknown:
-        raise ValueError(f"bounds: unknown name(s) {sorted(unknown)}; known: {sorted(BOUNDS)}")
-    return chosen
-
-
-# --- helpers ------------------------------------------------------------------
-
-def group_samples(A: np.ndarray, codes: np.ndarray, n_classes: int):
-    """Collapse samples with identical antecedent rows.
-
-    Every rule list captures such samples with the same rule, so the search
-    can run over the distinct rows with per-class weights; it is exact.  The
-    same groups are the equivalence sets of Thm ``thm:identical``: in each,
-    the samples outside the majority class are unavoidable mistakes.
-
-    Returns
-    -------
-    groups : ndarray of bool, shape (G, M)
-        Distinct rows, in order of first appearance.
-    table : ndarray of int64, shape (G, n_classes)
-        Class counts per distinct row.
-    """
-    one_hot = [(codes == k).astype(np.int64) for k in range(n_classes)]
-    groups, _, table = merge_rows(A, *one_hot)
-    return groups, np.column_stack(table)
-
-
-def weight_planes(weights: np.ndarray, n_planes: int | None = None) -> np.ndarray:
-    """Bit planes of non-negative integer weights, shape (W, n_planes) uint64."""
-    weights = np.asarray(weights, dtype=np.int64)
-    if n_planes is None:
-        n_planes = max(1, int(weights.max()).bit_length())
-    planes = np.stack([pack(((weights >> j) & 1).astype(bool)) for j in range(n_planes)], axis=1)
-    return np.ascontiguousarray(planes)
+_TRACE_KEYS = ("time", "nodes", "queue_size", "trie_size", "best_objective",
+               "lower_bound", "log10_remaining", "memory_mb")
+_PRUNED = {"min_support": kr.S_PR_MINSUP, "min_accurate_support": kr.S_PR_MINACC,
+           "rejection_propagation": kr.S_PR_REJPROP, "hierarchical": kr.S_PR_HIER,
+           "lookahead": kr.S_PR_LOOK, "prefix_length": kr.S_PR_PLEN,
+           "equivalent_points": kr.S_PR_EQPTS, "next_rule_gain": kr.S_PR_GAIN,
+           "reference": kr.S_PR_REF, "symmetry": kr.S_PR_SYM}
+_COUNTERS = {"nodes_expanded": kr.S_EXPANDED, "nodes_evaluated": kr.S_EVALUATED,
+             "nodes_inserted": kr.S_INSERTED, "superseded": kr.S_SUPERSEDED,
+             "dropped_from_queue": kr.S_DROPPED, "max_queue_size": kr.S_MAX_WAITING,
+             "max_trie_size": kr.S_MAX_TRIE, "map_size": kr.S_MAP, "max_map_size": kr.S_MAX_MAP,
+             "best_updates": kr.S_BEST_UPDATES, "exact_gain_checks": kr.S_EXACT_CALLS,
+             "exact_gain_counts": kr.S_EXACT_COUNTS}
 
 
 def _class_counts(A: np.ndarray, codes: np.ndarray, n_classes: int, prefix) -> np.ndarray:
     return capture_counts(A, [(a,) for a in prefix], codes, n_classes)
 
 
-def _log10_remaining(depth_counts, m: int, kmax: int) -> float:
-    """Prop ``prop:remaining-eval-coarse``: log10 of an upper bound."""
+def log10_remaining(depth_counts, m: int, kmax: int) -> float:
+    """log10 of an upper bound on the prefixes left to evaluate.
+
+    Section 3.6, Proposition "Coarse-grained upper bound on remaining prefix
+    evaluations", with ``depth_counts[j]`` the prefixes of length ``j``
+    waiting and ``kmax`` the longest prefix the best objective allows.
+    """
     terms = []
-    for j in range(len(depth_counts)):
-        qj = int(depth_counts[j])
-        if qj == 0:
-            continue
-        inner = []
-        for k in range(0, max(kmax - j, -1) + 1):
-            if m - j - k < 0:
-                break
-            inner.append(math.lgamma(m - j + 1) - math.lgamma(m - j - k + 1))
-        if not inner:
+    for j, qj in enumerate(int(q) for q in depth_counts):
+        inner = [math.lgamma(m - j + 1) - math.lgamma(m - j - k + 1)
+                 for k in range(0, max(kmax - j, -1) + 1) if m - j - k >= 0]
+        if qj == 0 or not inner:
             continue
         top = max(inner)
-        log_inner = top + math.log(sum(math.exp(v - top) for v in inner))
-        terms.append(math.log(qj) + log_inner)
+        terms.append(math.log(qj) + top + math.log(sum(math.exp(v - top) for v in inner)))
     if not terms:
         return float("-inf")
     top = max(terms)
     return (top + math.log(sum(math.exp(v - top) for v in terms))) / math.log(10)
 
 
-def byte_table(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarray:
-    """Lookup table of packed weighted counts, one entry per byte value.
-
-    ``fields`` (G, F) holds non-negative integer weights per group; they are
-    packed into one int64 per group, ``field_bits`` bits each (sums of up to
-    N samples cannot overflow a field).  ``table[w, b, v]`` is the packed sum
-    over the groups whose bits are set in byte ``v`` at byte ``b`` of word
-    ``w``, so a weighted count of all fields costs 8 look-ups per word.
-    """
-    g = fields.shape[0]
-    packed = np.zeros(n_words_ * 64, dtype=np.int64)
-    for f in range(fields.shape[1]):
-        packed[:g] += fields[:, f].astype(np.int64) << (field_bits * f)
-    per_byte = packed.reshape(n_words_, 8, 8)  # word, byte, bit
-    values = np.arange(256)
-    bits = ((values[:, None] >> np.arange(8)[None, :]) & 1).astype(np.int64)  # (256, 8)
-    table = np.einsum("vi,wbi->wbv", bits, per_byte)
-    return np.ascontiguousarray(table.astype(np.int64))
+def _initial_state(problem, max_memory, fixed: int) -> State:
+    """The search state, within ``max_memory``; a clear error when even its start does not fit."""
+    limit_mb = default_max_memory() if max_memory == "auto" else float(max_memory)
+    wm, sym = int(problem.cfg[kr.G_WM]), int(problem.cfg[kr.G_SYM])
+    state = State(problem.m, wm, sym, None)
+    need_mb = (fixed + state.nbytes()) / 2**20
+    if need_mb > limit_mb:
+        raise ValueError(
+            f"max_memory={limit_mb:.4g} MB is below the {need_mb:.2f} MB that this problem "
+            f"needs before the search starts (antecedent bit sets, count tables and the initial "
+            f"search state); set max_memory to at least {math.ceil(need_mb * 100) / 100:g}")
+    state.budget = int(limit_mb * 2**20) - fixed
+    return state
 
 
-class _State:
-    """The flat arrays the kernel works on, plus their growth rules."""
-
-    def __init__(self, m: int, wm: int, sym: int, max_nodes: int):
-        self.m = m
-        self.max_nodes = max_nodes
-        ncap = min(max_nodes + 1, 4096)
-        self.nodes = np.zeros((ncap, kr.N_COLS), dtype=np.int32)
-        self.free = np.zeros(ncap, dtype=np.int32)
-        hcap = 4096
-        self.hkey = np.zeros(hcap, dtype=np.float64)
-        self.hseq = np.zeros(hcap, dtype=np.int64)
-        self.hnode = np.zeros(hcap, dtype=np.int32)
-        mcap = 8192 if sym != kr.SYM_NONE else 2
-        self.mhash = np.zeros(mcap, dtype=np.uint64)
-        self.mnode = np.full(mcap, -1, dtype=np.int32)
-        self.pool = np.zeros((256, wm), dtype=np.uint64)
-        self.pool_free = np.zeros(256, dtype=np.int32)
-        self.S = np.zeros(kr.N_S, dtype=np.int64)
-        self.F = np.zeros(kr.N_F, dtype=np.float64)
-
-    def nbytes(self) -> int:
-        """Bytes the search state takes (what ``max_memory`` would limit)."""
-        return sum(a.nbytes for a in (self.nodes, self.free, self.hkey, self.hseq, self.hnode,
-                                      self.mhash, self.mnode, self.pool, self.pool_free))
-
-    def grow(self, code: int) -> None:
-        if code == kr.R_GROW_NODES:
-            cap = self.nodes.shape[0]
-            new = min(max(2 * cap, cap + self.m + 1), self.max_nodes + 1)
-            self.nodes = np.concatenate([self.nodes, np.zeros((new - cap, kr.N_COLS), np.int32)])
-            self.free = np.concatenate([self.free, np.zeros(new - cap, np.int32)])
-        elif code == kr.R_GROW_HEAP:
-            cap = self.hkey.shape[0]
-            self.hkey = np.concatenate([self.hkey, np.zeros(cap, np.float64)])
-            self.hseq = np.concatenate([self.hseq, np.zeros(cap, np.int64)])
-            self.hnode = np.concatenate([self.hnode, np.zeros(cap, np.int32)])
-        elif code == kr.R_GROW_MAP:
-            cap = 2 * self.mhash.shape[0]
-            new_hash = np.zeros(cap, dtype=np.uint64)
-            new_node = np.full(cap, -1, dtype=np.int32)
-            kr.rehash(self.mhash, self.mnode, new_hash, new_node)
-            self.mhash, self.mnode = new_hash, new_node
-        elif code == kr.R_GROW_POOL:
-            cap = self.pool.shape[0]
-            self.pool = np.concatenate([self.pool, np.zeros_like(self.pool)])
-            self.pool_free = np.concatenate([self.pool_free, np.zeros(cap, np.int32)])
-        else:  # pragma: no cover - kernel contract
-            raise RuntimeError(f"unknown kernel request {code}")
-
-
-_PRUNE_KEYS = sorted(BOUNDS) + ["symmetry"]
-_TRACE_KEYS = ("time", "nodes", "queue_size", "trie_size", "best_objective",
-               "lower_bound", "log10_remaining")
-_STAT_KEYS = ("nodes_expanded", "nodes_evaluated", "nodes_inserted", "superseded",
-              "dropped_from_queue", "max_queue_size", "max_trie_size", "map_size",
-              "max_map_size", "best_updates")
-
-
-def _zero_stats() -> dict:
-    stats = {k: 0 for k in _STAT_KEYS}
-    stats["pruned"] = {k: 0 for k in _PRUNE_KEYS}
-    stats.update(time_to_best=0.0, total_time=0.0, cpu_time=0.0)
-    return stats
-
-
-def _trivial_result(A, codes, classes, c, status="optimal", stats=None) -> CorelsResult:
-    n = A.shape[0]
+def _trivial_result(A, codes, classes, c, stats_keys) -> CorelsResult:
     counts = _class_counts(A, codes, len(classes), ())
     default = int(np.argmax(counts[-1]))
-    mistakes = int(n - counts[-1, default])
-    obj = mistakes / n
-    return CorelsResult(
-        prefix=(), rule_labels=(), default_label=classes[default].item(),
-        objective=obj, mistakes=mistakes, lower_bound=obj, status=status,
-        classes=classes, counts=counts, c=c, stats=stats or _zero_stats(),
-        trace={k: np.array([0.0 if k != "best_objective" and k != "lower_bound" else obj])
-               for k in _TRACE_KEYS} | {"log10_remaining": np.array([-np.inf])},
-    )
+    mistakes = int(A.shape[0] - counts[-1, default])
+    obj = mistakes / A.shape[0]
+    stats = {k: 0 for k in stats_keys} | {"pruned": {k: 0 for k in _PRUNED}}
+    stats.update(time_to_best=0.0, total_time=0.0, cpu_time=0.0, memory_mb=0.0)
+    trace = {k: np.array([0.0]) for k in _TRACE_KEYS}
+    trace.update(best_objective=np.array([obj]), lower_bound=np.array([obj]),
+                 log10_remaining=np.array([-np.inf]))
+    return CorelsResult(prefix=(), rule_labels=(), default_label=classes[default].item(),
+                        objective=obj, mistakes=mistakes, lower_bound=obj, status="optimal",
+                        classes=classes, counts=counts, c=c, stats=stats, trace=trace)
 
 
-# --- public entry point ---------------------------------------------------------
+class _Run:
+    """One search: the problem, its state, the trace, and the step the driver calls."""
+
+    def __init__(self, problem, state: State, fixed: int):
+        self.pb, self.st, self.fixed = problem, state, fixed
+        m, cfg = problem.m, problem.cfg
+        self.ws = workspace(m, int(cfg[kr.G_W]), int(cfg[kr.G_WM]), problem.n_classes)
+        self.best_prefix = np.zeros(m + 1, dtype=np.int64)
+        self.depth_counts = np.zeros(m + 2, dtype=np.int64)
+        self.trace = {k: [] for k in _TRACE_KEYS}
+        self.t0 = time.perf_counter()
+        self.cpu0 = time.process_time()
+        self.best_seen = (0, 0.0)  # best-list updates seen, and when the last came
+        self.clock = [-1.0, 0.0, 0.0]  # last trace sample, seconds between samples, its bound
+        self.peak_bytes = 0
+        S, F = state.S, state.F
+        F[kr.F_LAM], F[kr.F_TOL] = problem.lam, problem.tol
+        F[kr.F_BEST] = float(problem.empty_mistakes)
+        S[kr.S_BEST_MIST], S[kr.S_BEST_K] = problem.empty_mistakes, 0
+        # the root (empty prefix): one permanent reference keeps it alive
+        root = kr.alloc_node(state.nodes, state.free, S)
+        state.nodes[root] = 0
+        state.nodes[root, [kr.C_PARENT, kr.C_ANTE, kr.C_REJ]] = -1
+        state.nodes[root, kr.C_REF] = 2
+        state.nodes[root, kr.C_FLAGS] = kr.FL_QUEUE
+        state.nlb[root] = problem.b0_root + problem.lam
+        kr.heap_push(state.hkey, state.hseq, state.hnode, S, 0.0, 0, root)
+        S[kr.S_SEQ] = 1
+
+    def nbytes(self) -> int:
+        """Bytes of the whole search: fixed arrays and state (what ``max_memory`` limits)."""
+        return self.fixed + self.st.nbytes()
+
+    def record(self, now: float) -> float:
+        """Sample the trace; return the lower bound (in samples) of what is left."""
+        st, pb = self.st, self.pb
+        lb = kr.queue_summary(st.nodes, st.nlb, st.hkey, st.hnode, st.S, st.F, pb.cfg,
+                              self.depth_counts)
+        best = st.F[kr.F_BEST]
+        kmax = pb.m if pb.lam <= 0 else min(int(math.floor(best / pb.lam + 1e-12)), pb.m)
+        values = (now, int(st.S[kr.S_EXPANDED]), int(st.S[kr.S_WAITING]), int(st.S[kr.S_TRIE]),
+                  best / pb.n, min(lb, best) / pb.n,
+                  log10_remaining(self.depth_counts, pb.m, kmax), self.nbytes() / 2**20)
+        for key, v in zip(_TRACE_KEYS, values):
+            self.trace[key].append(v)
+        if len(self.trace["time"]) > 2 * _MAX_TRACE:
+            self.trace = {k: v[:-1:2] + [v[-1]] for k, v in self.trace.items()}
+        return lb
+
+    def advance(self, budget: int) -> str | None:
+        """Run the kernel for ``budget`` expansions; None to go on, else a stop status."""
+        st, pb = self.st, self.pb
+        while True:
+            code = kr.run(pb.Ap, pb.lut, pb.valid, pb.zob, pb.cfg, st.arrays(), st.S, st.F,
+                          self.best_prefix, budget, self.ws)
+            self.peak_bytes = max(self.peak_bytes, self.nbytes())
+            if code in (kr.R_GROW_NODES, kr.R_GROW_HEAP, kr.R_GROW_MAP, kr.R_GROW_POOL,
+                        kr.R_GROW_ARENA):
+                try:
+                    st.grow(code)
+                except MemoryBudgetError:
+                    return "memory_limit"
+                self.peak_bytes = max(self.peak_bytes, self.nbytes())
+                continue
+            return {kr.R_DONE: "done", kr.R_NODE_LIMIT: "node_limit"}.get(code)
+
+    def step(self, run: Anytime, budget: int):
+        """The step :meth:`Anytime.drive` calls."""
+        status = self.advance(budget)
+        S, F, n = self.st.S, self.st.F, self.pb.n
+        elapsed = time.perf_counter() - self.t0
+        if S[kr.S_BEST_UPDATES] != self.best_seen[0]:
+            self.best_seen = (int(S[kr.S_BEST_UPDATES]), elapsed)
+        if status is None and elapsed - self.clock[0] >= self.clock[1]:
+            # the queue scan costs time: sample it at most 1/20 of the time
+            t_rec = time.perf_counter()
+            self.clock[2] = self.record(elapsed)
+            self.clock[:2] = [elapsed, max(0.1, 20 * (time.perf_counter() - t_rec))]
+        return status, run.state(
+            int(S[kr.S_EXPANDED]), best_objective=F[kr.F_BEST] / n,
+            lower_bound=min(self.clock[2], F[kr.F_BEST]) / n, memory_mb=self.nbytes() / 2**20,
+            info={"queue": int(S[kr.S_HEAP]), "waiting": int(S[kr.S_WAITING])})
+
 
 def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all",
-           max_nodes=DEFAULT_MAX_NODES, time_limit=None, callback=None,
+           max_nodes=None, max_memory="auto", reference=None, time_limit=None, callback=None,
            verbose=0) -> CorelsResult:
     """Find a certifiably optimal rule list by branch and bound (CORELS).
 
@@ -289,22 +317,35 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     c : float
         Regularization per rule, ``c >= 0``.
     policy : {"lower_bound", "curious", "objective", "bfs", "dfs"}
-        Order in which the queue is explored.
+        Order in which prefixes are expanded.
     symmetry : {"permutation", "capture", "none"}
         Symmetry-aware map: keep only the best permutation of each antecedent
         set, or the best prefix per set of captured samples, or nothing.
     bounds : "all", "none" or iterable of str
-        Which pruning bounds to use; names in :data:`BOUNDS`.
-    max_nodes : int
-        Maximum number of live prefix-tree nodes; reaching it stops the search
-        with status ``"node_limit"``.
+        Which pruning bounds to use; names in :data:`BOUNDS` (see the module
+        docstring for what each one does and where it comes from).
+    max_nodes : int or None
+        Most prefix-tree nodes (expanded prefixes still referenced) held at
+        once; reaching it stops the search with status ``"node_limit"``.
+    max_memory : float or "auto"
+        MB that the search may take in all (antecedent bit sets, count
+        tables and search state, as the engine counts them); reaching it
+        stops the search with status ``"memory_limit"``.  ``"auto"`` is
+        :func:`rulekit._anytime.default_max_memory` (half the available
+        memory, at most 4 GB).  A value below what the problem needs before
+        the search starts is an error that names the number needed.
+    reference : array_like of int, shape (N,), or None
+        A reference model's predicted label for each sample.  Opt-in
+        reference-guided bound (module docstring): faster, and the proof is
+        relative to the reference (status ``"optimal_relative"``).
     time_limit : float or None
         Wall-clock seconds; stops with status ``"time_limit"``.
     callback : callable or None
         Called about four times a second with a
         :class:`rulekit._anytime.SearchState` (``work`` = prefixes expanded,
-        ``best_objective``, ``lower_bound``, ``info["queue"]``); returning
-        True stops the search (status ``"interrupted"``).
+        ``best_objective``, ``lower_bound``, ``memory_mb``, ``info["queue"]``
+        expanded prefixes with children waiting, ``info["waiting"]`` those
+        children); returning True stops the search (status ``"interrupted"``).
     verbose : int
         1 or more: a progress bar on stderr.
 
@@ -318,237 +359,72 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     in float64); scores closer than ``1e-9 * N`` are ties, broken in favour
     of the shorter list, then of the lexicographically lower antecedent
     indices.  The result is the unique minimum of that order when
-    ``status == "optimal"``.  Every bound below only discards lists that are
+    ``status == "optimal"``.  Every bound only discards lists that are
     strictly worse in this order than some other list, which is why the
     support bounds may use ``<=`` where the paper has ``<``.
 
-    Bounds (names for ``bounds=``; theorem labels of corels-jmlr2018.tex),
-    with ``b`` the prefix lower bound and ``b0`` the equivalent-points term:
-
-    ``hierarchical`` (Thm ``thm:bound``)
-        do not queue a prefix whose ``b + b0`` cannot beat the best;
-    ``lookahead`` (Lemma ``lemma:lookahead``)
-        do not queue a prefix whose ``b + b0 + c`` cannot beat the best
-        (a prefix is only queued to be extended; it implies the above);
-    ``prefix_length`` (Thms ``thm:ub-prefix-length``, ``thm:ub-prefix-specific``)
-        do not queue prefixes whose children are longer than the best
-        objective allows (``c * K' >= best``);
-    ``min_support`` (Thm ``thm:min-capture``)
-        reject a rule capturing ``<= c*N`` new samples;
-    ``min_accurate_support`` (Thm ``thm:min-capture-correct``)
-        reject a rule classifying ``<= c*N`` of its new samples correctly;
-    ``rejection_propagation`` (Thm ``thm:reject``)
-        an antecedent rejected by a support bound after prefix P is skipped
-        without evaluation in every extension of P;
-    ``equivalent_points`` (Thm ``thm:identical``)
-        add ``b0``, the unavoidable mistakes among uncaptured samples whose
-        antecedent rows are identical but whose labels differ.
-
-    The prefix-tree nodes that a queue entry, a child or a map entry refers
-    to stay alive; everything else is freed lazily (a popped prefix whose
-    bound went stale or whose ancestor was superseded by a better
-    permutation/capture-equivalent prefix is dropped; queue and map are
-    purged whenever the best objective drops).  Samples with identical
-    antecedent rows are merged into weighted groups before the search, which
-    changes nothing in the objective.  Memory is about 140 bytes per live
-    node on top of ~160 MB for numba itself.
+    Memory grows with the prefixes expanded, not with the children evaluated
+    (``_kernels.py`` explains the partial expansion).  Whatever stops the
+    search, the returned lower bound is the minimum over every prefix not yet
+    refuted.
 
     Ctrl-C (``KeyboardInterrupt``) returns the best list so far with status
     ``"interrupted"``.
     """
-    A = _check_A(A)
+    A = check_A(A)
     n, m = A.shape
     if n == 0:
         raise ValueError("A has no samples (N = 0); the objective is undefined")
-    classes, codes = _check_y(y, n)
-    p = validate(SEARCH_PARAMETERS, dict(c=c, policy=policy, symmetry=symmetry, bounds=bounds,
-                                         max_nodes=max_nodes, time_limit=time_limit,
-                                         callback=callback, verbose=verbose), "corels.search")
+    classes, codes = check_y(y, n)
+    p = validate(SEARCH_PARAMETERS, dict(
+        c=c, policy=policy, symmetry=symmetry, bounds=bounds, max_nodes=max_nodes,
+        max_memory=max_memory, reference=reference, time_limit=time_limit, callback=callback,
+        verbose=verbose), "corels.search")
+    refmiss = check_reference(p["reference"], np.asarray(y))
     c = p["c"]
-    chosen = _check_bounds(bounds)
-    max_nodes = int(min(p["max_nodes"], 2**31 - 2))
-
-    n_classes = len(classes)
-    lam = c * n
-    tol = TOL_FACTOR * n
-    empty_mistakes = n - int(np.bincount(codes).max())
-    if n_classes == 1 or m == 0 or lam > empty_mistakes + tol:
-        # Any rule costs more than the empty list's mistakes: it is optimal.
-        return _trivial_result(A, codes, classes, c)
-
-    t_wall0 = time.perf_counter()
-    t_cpu0 = time.process_time()
-    groups, table = group_samples(A, codes, n_classes)
-    g = groups.shape[0]
-    w = n_words(g)
-    wm = max(1, (m + 63) // 64)
-    Ap = np.ascontiguousarray(pack(groups.T))
-    totals = table.sum(axis=1)
-    T = weight_planes(totals)
-    Y = np.ascontiguousarray(np.stack([weight_planes(table[:, k], T.shape[1])
-                                       for k in range(n_classes)]))
-    unavoidable = totals - table.max(axis=1)
-    minority = weight_planes(unavoidable)
-    valid = pack(np.ones(g, dtype=bool))
-    field_bits = max(1, int(n).bit_length())
-    if (n_classes + 1) * field_bits <= 63:
-        lut = byte_table(np.column_stack([totals, table[:, :-1], unavoidable]), field_bits, w)
-    else:
-        field_bits = 0
-        lut = np.zeros((1, 8, 256), dtype=np.int64)
-    zob = np.random.default_rng(0x5EED).integers(1, 2**63, size=m, dtype=np.int64).astype(np.uint64)
-    zob ^= np.random.default_rng(0xC0DE).integers(0, 2**63, size=m, dtype=np.int64).astype(np.uint64) << np.uint64(1)
-
-    cfg = np.zeros(kr.N_G, dtype=np.int64)
-    cfg[kr.G_N] = n
-    cfg[kr.G_M] = m
-    cfg[kr.G_W] = w
-    cfg[kr.G_C] = n_classes
-    cfg[kr.G_POLICY] = POLICIES[policy]
-    cfg[kr.G_SYM] = SYMMETRIES[symmetry]
-    cfg[kr.G_HIER] = "hierarchical" in chosen
-    cfg[kr.G_LOOK] = "lookahead" in chosen
-    cfg[kr.G_PLEN] = "prefix_length" in chosen
-    cfg[kr.G_MINSUP] = "min_support" in chosen
-    cfg[kr.G_MINACC] = "min_accurate_support" in chosen
-    cfg[kr.G_REJPROP] = "rejection_propagation" in chosen
-    cfg[kr.G_EQPTS] = "equivalent_points" in chosen
-    cfg[kr.G_MAXNODES] = max_nodes
-    cfg[kr.G_WM] = wm
-    cfg[kr.G_LUT] = field_bits
-
-    st = _State(m, wm, int(cfg[kr.G_SYM]), max_nodes)
-    S, F = st.S, st.F
-    F[kr.F_LAM] = lam
-    F[kr.F_TOL] = tol
-    F[kr.F_BEST] = float(empty_mistakes)
-    S[kr.S_BEST_MIST] = empty_mistakes
-    S[kr.S_BEST_K] = 0
-    best_prefix = np.zeros(m + 1, dtype=np.int64)
-    # root = empty prefix; one permanent reference keeps it alive
-    root = kr.alloc_node(st.nodes, st.free, S)
-    st.nodes[root] = (-1, -1, 0, 0, 0, 2, kr.FL_QUEUE, -1)
-    if cfg[kr.G_EQPTS]:
-        st.nodes[root, kr.C_B0] = int((totals - table.max(axis=1)).sum())
-    kr.heap_push(st.hkey, st.hseq, st.hnode, S, 0.0, 0, root)
-    S[kr.S_SEQ] = 1
-
-    path = np.zeros(m + 1, dtype=np.int64)
-    epath = np.zeros(m + 1, dtype=np.int64)
-    inpfx = np.zeros(m, dtype=np.bool_)
-    u = np.zeros(w, dtype=np.uint64)
-    fbuf = np.zeros(w, dtype=np.uint64)
-    tmpw = np.zeros(w, dtype=np.uint64)
-    ucnt = np.zeros(n_classes, dtype=np.int64)
-    ccnt = np.zeros(n_classes, dtype=np.int64)
-    pmask = np.zeros(wm, dtype=np.uint64)
-    depth_counts = np.zeros(m + 2, dtype=np.int64)
-
-    trace = {k: [] for k in _TRACE_KEYS}
-
-    def record(now):
-        lb_units = kr.queue_summary(st.nodes, st.hnode, S, F, cfg, depth_counts)
-        best_units = F[kr.F_BEST]
-        kmax = m if lam <= 0 else min(int(math.floor(best_units / lam + 1e-12)), m)
-        trace["time"].append(now)
-        trace["nodes"].append(int(S[kr.S_EXPANDED]))
-        trace["queue_size"].append(int(S[kr.S_HEAP]))
-        trace["trie_size"].append(int(S[kr.S_TRIE]))
-        trace["best_objective"].append(best_units / n)
-        trace["lower_bound"].append(min(lb_units, best_units) / n)
-        trace["log10_remaining"].append(_log10_remaining(depth_counts, m, kmax))
-        if len(trace["time"]) > 2 * _MAX_TRACE:
-            for key in trace:
-                vals = trace[key]
-                trace[key] = vals[:-1:2] + [vals[-1]]
-        return lb_units
-
-    best_seen = [0, 0.0]  # best-list updates already seen, and when the last one came
-
-    def step(budget):
-        while True:
-            code = kr.run(Ap, T, Y, minority, lut, valid, zob, cfg, st.nodes, st.free, st.hkey,
-                          st.hseq, st.hnode, st.mhash, st.mnode, st.pool, st.pool_free,
-                          S, F, best_prefix, budget, ws)
-            if code in (kr.R_GROW_NODES, kr.R_GROW_HEAP, kr.R_GROW_MAP, kr.R_GROW_POOL):
-                st.grow(code)
-                continue
-            break
-        elapsed = time.perf_counter() - t_wall0
-        if S[kr.S_BEST_UPDATES] != best_seen[0]:
-            best_seen[:] = [int(S[kr.S_BEST_UPDATES]), elapsed]
-        status = {kr.R_DONE: "done", kr.R_NODE_LIMIT: "node_limit"}.get(code)
-        if status is None and elapsed - trace_clock[0] >= trace_clock[1]:
-            # the queue scan costs time: sample it at most 1/20 of the time
-            t_rec = time.perf_counter()
-            trace_clock[2] = record(elapsed)
-            trace_clock[:2] = [elapsed, max(0.1, 20 * (time.perf_counter() - t_rec))]
-        return status, run.state(
-            int(S[kr.S_EXPANDED]), best_objective=F[kr.F_BEST] / n,
-            lower_bound=min(trace_clock[2], F[kr.F_BEST]) / n,
-            memory_mb=st.nbytes() / 2**20, info={"queue": int(S[kr.S_HEAP])})
-
-    # last trace sample, seconds between samples, lower bound then (in samples)
-    trace_clock = [-1.0, 0.0, 0.0]
-    ws = (path, epath, inpfx, u, fbuf, tmpw, ucnt, ccnt, pmask)
-    record(0.0)
-    with Anytime("corels", unit="nodes", time_limit=p["time_limit"], callback=callback,
+    lam, empty = c * n, n - int(np.bincount(codes).max())
+    if len(classes) == 1 or m == 0 or lam > empty + 1e-9 * n:
+        # any rule costs more than the empty list's mistakes: it is optimal
+        return _trivial_result(A, codes, classes, c, _COUNTERS)
+    max_nodes = 2**31 - 2 if p["max_nodes"] is None else min(p["max_nodes"], 2**31 - 2)
+    problem = prepare(A, codes, classes, c, chosen=p["bounds"], policy=POLICIES[p["policy"]],
+                      symmetry=SYMMETRIES[p["symmetry"]], max_nodes=max_nodes, refmiss=refmiss)
+    fixed = problem.nbytes() + sum(a.nbytes for a in workspace(
+        problem.m, int(problem.cfg[kr.G_W]), int(problem.cfg[kr.G_WM]), len(classes)))
+    state = _initial_state(problem, p["max_memory"], fixed)
+    this = _Run(problem, state, fixed)
+    this.record(0.0)
+    with Anytime("corels", unit="nodes", time_limit=p["time_limit"], callback=p["callback"],
                  verbose=p["verbose"]) as run:
-        status = run.drive(step)
-        run.finish("optimal" if status == "done" else status)
-    status = "optimal" if status == "done" else status
-    time_to_best = best_seen[1]
+        status = run.drive(lambda budget: this.step(run, budget))
+        if status == "done":
+            status = "optimal" if refmiss is None else "optimal_relative"
+        run.finish(status)
+    return _result(this, A, codes, classes, c, status)
 
-    total = time.perf_counter() - t_wall0
-    lb_units = record(total)
-    if status == "optimal":
-        lb_units = F[kr.F_BEST]
+
+def _result(this: _Run, A, codes, classes, c, status: str) -> CorelsResult:
+    """Turn the final state into a :class:`CorelsResult`."""
+    S, F, n = this.st.S, this.st.F, this.pb.n
+    total = time.perf_counter() - this.t0
+    lb_units = this.record(total)
     k_best = int(S[kr.S_BEST_K])
-    prefix = tuple(int(a) for a in best_prefix[:k_best])
-    counts = _class_counts(A, codes, n_classes, prefix)
+    prefix = tuple(int(this.pb.keep[a]) for a in this.best_prefix[:k_best])
+    counts = _class_counts(A, codes, len(classes), prefix)
     labels = counts.argmax(axis=1)
     mistakes = int(S[kr.S_BEST_MIST])
     assert mistakes == int(counts.sum() - counts.max(axis=1).sum())
     objective = mistakes / n + c * k_best
-    lower_bound = min(lb_units / n, objective)
-    if status == "optimal":
-        lower_bound = objective
-    stats = {
-        "nodes_expanded": int(S[kr.S_EXPANDED]),
-        "nodes_evaluated": int(S[kr.S_EVALUATED]),
-        "nodes_inserted": int(S[kr.S_INSERTED]),
-        "pruned": {
-            "min_support": int(S[kr.S_PR_MINSUP]),
-            "min_accurate_support": int(S[kr.S_PR_MINACC]),
-            "rejection_propagation": int(S[kr.S_PR_REJPROP]),
-            "hierarchical": int(S[kr.S_PR_HIER]),
-            "lookahead": int(S[kr.S_PR_LOOK]),
-            "prefix_length": int(S[kr.S_PR_PLEN]),
-            "equivalent_points": int(S[kr.S_PR_EQPTS]),
-            "symmetry": int(S[kr.S_PR_SYM]),
-        },
-        "superseded": int(S[kr.S_SUPERSEDED]),
-        "dropped_from_queue": int(S[kr.S_DROPPED]),
-        "max_queue_size": int(S[kr.S_MAX_HEAP]),
-        "max_trie_size": int(S[kr.S_MAX_TRIE]),
-        "map_size": int(S[kr.S_MAP]),
-        "max_map_size": int(S[kr.S_MAX_MAP]),
-        "best_updates": int(S[kr.S_BEST_UPDATES]),
-        "time_to_best": time_to_best,
-        "total_time": total,
-        "cpu_time": time.process_time() - t_cpu0,
-    }
+    proved = status in ("optimal", "optimal_relative")
+    stats = {key: int(S[idx]) for key, idx in _COUNTERS.items()}
+    stats["pruned"] = {key: int(S[idx]) for key, idx in _PRUNED.items()}
+    stats.update(time_to_best=this.best_seen[1], total_time=total,
+                 cpu_time=time.process_time() - this.cpu0,
+                 memory_mb=this.peak_bytes / 2**20)
     return CorelsResult(
-        prefix=prefix,
-        rule_labels=tuple(classes[labels[:-1]].tolist()),
-        default_label=classes[labels[-1]].item(),
-        objective=objective,
-        mistakes=mistakes,
-        lower_bound=lower_bound,
-        status=status,
-        classes=classes,
-        counts=counts,
-        c=c,
-        stats=stats,
-        trace={k: np.asarray(v, dtype=float) for k, v in trace.items()},
-    )
+        prefix=prefix, rule_labels=tuple(classes[labels[:-1]].tolist()),
+        default_label=classes[labels[-1]].item(), objective=objective, mistakes=mistakes,
+        lower_bound=objective if proved else min(lb_units / n, objective), status=status,
+        classes=classes, counts=counts, c=c, stats=stats,
+        trace={k: np.asarray(v, dtype=float) for k, v in this.trace.items()},
+        reference=this.pb.cfg[kr.G_REFB] != 0)

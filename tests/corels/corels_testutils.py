@@ -1,71 +1,76 @@
 """Helpers for the CORELS tests: brute force, random instances, compas files.
 
-The brute force is independent of the engine: plain Python over integer bit
-sets.  Its only shortcut is the elementary fact that a list with K rules
-scores at least c*N*K, so lists with c*N*K above the empty list's score cannot
-win.
+The brute force is independent of the engine: it enumerates rule lists in
+plain Python and scores each with the paper's objective (Angelino et al.,
+JMLR 2018, Section 3.2): R(d) = mistakes(d) / N + c * K, each rule labelled
+with the majority class of the samples it captures, in exact
+``fractions.Fraction`` arithmetic.  ``c`` is read as the nearest fraction
+with a denominator of at most 10**6 (``c = k / N`` given as a float means
+k / N).  Its only shortcut is that a list of K rules scores at least c * K,
+so once c * K exceeds the empty list's score no longer list can win.
 """
+
+from fractions import Fraction
 
 import numpy as np
 
-TOL_FACTOR = 1e-9
 
+def all_rule_lists(A, y, c, max_len=None):
+    """Every rule list (prefix of distinct antecedents) that could be optimal.
 
-def _better(a, b, tol):
-    """Order on (score within tol, length, indices) — strict."""
-    sa, pa = a
-    sb, pb = b
-    if sa < sb - tol:
-        return True
-    if sa > sb + tol:
-        return False
-    if len(pa) != len(pb):
-        return len(pa) < len(pb)
-    return pa < pb
-
-
-def brute_force(A, y, c, max_len=None):
-    """Return (mistakes, prefix) of the optimal rule list (canonical ties)."""
+    Yields ``(objective, prefix, mistakes, uncaptured, rules)`` where
+    ``objective`` is a Fraction, ``uncaptured[k]`` is the set of samples (a
+    Python int used as a bit set) that the first ``k`` rules leave
+    (``uncaptured[0]`` is every sample) and ``rules[k]`` is ``(captured,
+    correct, mistakes)`` of rule ``k``; the default rule's mistakes are
+    ``mistakes - sum`` of the rules'.
+    """
     A = np.asarray(A, dtype=bool)
     n, m = A.shape
-    classes, codes = np.unique(np.asarray(y), return_inverse=True)
-    n_classes = len(classes)
-    cls_bits = [sum(1 << i for i in range(n) if codes[i] == k) for k in range(n_classes)]
-    col_bits = [sum(1 << i for i in range(n) if A[i, j]) for j in range(m)]
+    codes = np.unique(np.asarray(y), return_inverse=True)[1].reshape(-1)
+    class_bits = [sum(1 << i for i in range(n) if codes[i] == k) for k in range(codes.max() + 1)]
+    columns = [sum(1 << i for i in range(n) if A[i, j]) for j in range(m)]
+
+    def majority_mistakes(bits):  # label the set with its majority class
+        return bits.bit_count() - max((bits & cb).bit_count() for cb in class_bits)
+
+    cf = Fraction(c).limit_denominator(10**6)
     everyone = (1 << n) - 1
-    lam = c * n
-    tol = TOL_FACTOR * n
-
-    def majority_mistakes(bits):
-        cnt = [(bits & cb).bit_count() for cb in cls_bits]
-        return bits.bit_count() - max(cnt)
-
-    empty = majority_mistakes(everyone)
-    best = [(float(empty), ()), empty]
+    empty = Fraction(majority_mistakes(everyone), n)
     limit = m if max_len is None else min(m, max_len)
 
-    def visit(prefix, left, mist):
-        k = len(prefix)
-        if k >= limit:
+    def visit(prefix, left, rule_mistakes, lefts, rules):
+        mistakes = rule_mistakes + majority_mistakes(left)
+        yield Fraction(mistakes, n) + cf * len(prefix), prefix, mistakes, lefts, rules
+        if len(prefix) >= limit or cf * (len(prefix) + 1) > empty:
             return
         for j in range(m):
             if j in prefix:
                 continue
-            if lam * (k + 1) > empty + tol:
-                return
-            cap = left & col_bits[j]
-            new_mist = mist + majority_mistakes(cap)
-            rest = left & ~cap
-            total = new_mist + majority_mistakes(rest)
-            p = prefix + (j,)
-            cand = (total + lam * (k + 1), p)
-            if _better(cand, best[0], tol):
-                best[0] = cand
-                best[1] = total
-            visit(p, rest, new_mist)
+            captured = left & columns[j]
+            wrong = majority_mistakes(captured)
+            rule = (captured.bit_count(), captured.bit_count() - wrong, wrong)
+            yield from visit(prefix + (j,), left & ~captured, rule_mistakes + wrong,
+                             lefts + (left & ~captured,), rules + (rule,))
 
-    visit((), everyone, 0)
-    return best[1], best[0][1]
+    yield from visit((), everyone, 0, (everyone,), ())
+
+
+def canonical_best(lists):
+    """The minimum of (objective, length, indices): the engine's tie-break."""
+    best = min(lists, key=lambda item: (item[0], len(item[1]), item[1]))
+    return best
+
+
+def brute_force(A, y, c, max_len=None):
+    """Return (mistakes, prefix) of the optimal rule list (canonical ties)."""
+    _, prefix, mistakes, _, _ = canonical_best(all_rule_lists(A, y, c, max_len))
+    return mistakes, prefix
+
+
+def optimum(A, y, c):
+    """The optimal objective, as a float."""
+    return float(canonical_best(all_rule_lists(A, y, c))[0])
 
 
 from helpers import SHARED_DATA

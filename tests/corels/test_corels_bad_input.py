@@ -87,6 +87,10 @@ def test_names_are_checked():
         search(A, Y, 0.01, symmetry="perm")
     with pytest.raises(ValueError, match="bounds"):
         search(A, Y, 0.01, bounds={"lookahead", "magic"})
+    with pytest.raises(TypeError, match="bounds"):
+        search(A, Y, 0.01, bounds=3)
+    with pytest.raises(TypeError, match="bounds"):
+        search(A, Y, 0.01, bounds=["lookahead", 3])
     with pytest.raises(ValueError, match="time_limit"):
         search(A, Y, 0.01, time_limit=0)
     with pytest.raises(TypeError, match="callback"):
@@ -98,9 +102,10 @@ def test_result_fields():
     assert r.status == "optimal"
     assert set(r.stats["pruned"]) >= {"hierarchical", "lookahead", "prefix_length",
                                       "min_support", "min_accurate_support",
-                                      "rejection_propagation", "equivalent_points"}
+                                      "rejection_propagation", "equivalent_points",
+                                      "next_rule_gain", "reference", "symmetry"}
     for key in ("nodes_expanded", "nodes_inserted", "max_queue_size", "max_trie_size",
-                "map_size", "time_to_best", "total_time", "cpu_time"):
+                "map_size", "time_to_best", "total_time", "cpu_time", "memory_mb"):
         assert key in r.stats
     lengths = {len(v) for v in r.trace.values()}
     assert len(lengths) == 1

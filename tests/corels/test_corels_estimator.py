@@ -116,8 +116,62 @@ def test_huge_c_gives_the_certified_empty_list():
     ({"c": -0.1}, ValueError), ({"c": "a"}, TypeError), ({"max_nodes": 0}, ValueError),
     ({"min_support": 2.0}, ValueError), ({"max_card": 0}, ValueError), ({"policy": "random"}, ValueError),
     ({"symmetry": "mirror"}, ValueError), ({"time_limit": -1}, ValueError),
+    ({"max_memory": 0}, ValueError), ({"max_memory": "big"}, ValueError),
+    ({"reference": "forest"}, ValueError), ({"reference": 3}, TypeError),
+    ({"bounds": ["lookahead", "magic"]}, ValueError), ({"bounds": 7}, TypeError),
 ])
 def test_bad_parameters(params, error):
     X, y = small_frame(0, n=40)
     with pytest.raises(error):
         CorelsClassifier(**params).fit(X, y)
+
+
+def test_memory_limit_warns_once_with_the_gap():
+    X, y = load_compas(return_X_y=True)
+    probe = CorelsClassifier(c=0.002, max_card=2, n_thresholds=4)
+    with pytest.raises(ValueError, match=r"at least ([0-9.]+)") as info:
+        probe.set_params(max_memory=0.01).fit(X, y)
+    floor = float(info.value.args[0].rsplit("at least ", 1)[1])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = probe.set_params(max_memory=floor + 0.5).fit(X, y)
+    conv = [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert len(conv) == 1
+    message = str(conv[0].message)
+    assert "memory_limit" in message and "gap" in message and "max_memory" in message
+    cert = est.certificate_
+    assert cert.status == "memory_limit" and 0 < cert.gap == pytest.approx(
+        cert.objective - cert.lower_bound)
+    assert est.stats_["memory_mb"] <= floor + 0.5
+    assert est.score(X, y) > 0.6
+
+
+def test_reference_gbdt_certifies_relative_to_it():
+    X, y = small_frame(4, n=200)
+    est = CorelsClassifier(c=0.01, max_card=1, n_thresholds=3, reference="gbdt").fit(X, y)
+    exact = CorelsClassifier(c=0.01, max_card=1, n_thresholds=3).fit(X, y)
+    cert = est.certificate_
+    assert cert.status == "optimal_relative" and cert.proved_optimal
+    assert "reference model ('gbdt')" in cert.scope
+    # the exact optimum is never worse than the relative one
+    assert exact.certificate_.status == "optimal"
+    assert exact.certificate_.objective <= cert.objective + 1e-12
+
+
+def test_reference_that_cannot_be_fitted_is_a_clear_error():
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = small_frame(0, n=60)
+    est = CorelsClassifier(c=0.05, max_card=1, n_thresholds=2, reference=LogisticRegression(C=-1.0))
+    with pytest.raises(ValueError, match="reference model .* could not be fitted"):
+        est.fit(X, y)
+    # nothing lost: the same estimator fits once the reference is dropped
+    assert est.set_params(reference=None).fit(X, y).certificate_.proved_optimal
+
+
+def test_verbose_shows_a_readable_progress_bar(capsys):
+    X, y = small_frame(5, n=300)
+    CorelsClassifier(c=0.02, max_card=2, n_thresholds=4, verbose=1).fit(X, y)
+    err = capsys.readouterr().err
+    for field in ("nodes", "best=", "bound=", "gap=", "mem="):
+        assert field in err

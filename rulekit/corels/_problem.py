@@ -1,0 +1,185 @@
+"""The search problem in the form the compiled kernels read.
+
+Input checks, the merging of samples with identical antecedent rows into
+weighted groups, the packed lookup table of weighted counts and the
+configuration vector.  Merging is exact: every rule list captures identical
+rows with the same rule.  The groups are also the equivalence classes of the
+equivalent points bound (Angelino et al., "Learning Certifiably Optimal Rule
+Lists for Categorical Data", JMLR 18(234), 2018, Section 3.14, Theorem
+"Equivalent points bound"): in each, the samples outside the majority class
+are mistakes every rule list makes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rulekit.bitset import n_words, pack
+from rulekit.corels import _kernels as kr
+from rulekit.evaluate import merge_rows
+
+#: Scores closer than ``TOL_FACTOR * N`` samples count as ties.
+TOL_FACTOR = 1e-9
+
+
+def check_A(A) -> np.ndarray:
+    if A is None:
+        raise TypeError("A must be a 2-D boolean array, got None")
+    arr = np.asarray(A)
+    if arr.ndim != 2:
+        raise ValueError(f"A must be a 2-D (n_samples, n_antecedents) array, got {arr.ndim}-D")
+    if arr.dtype == bool:
+        return arr
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"A must be boolean (or 0/1 numeric), got dtype {arr.dtype}")
+    if arr.size and not np.all((arr == 0) | (arr == 1)):
+        raise ValueError("A must be boolean: found values other than 0 and 1")
+    return arr.astype(bool)
+
+
+def _integer_labels(arr, name: str) -> np.ndarray:
+    if arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
+            raise TypeError(f"{name} must hold integer class labels")
+        return arr.astype(np.int64)
+    if arr.dtype.kind not in "biu":
+        raise TypeError(f"{name} must hold integer class labels, got dtype {arr.dtype}")
+    return arr
+
+
+def check_y(y, n: int):
+    """Sorted classes and the class code of each sample."""
+    arr = np.asarray(y)
+    if arr.ndim != 1:
+        raise ValueError(f"y must be 1-D, got {arr.ndim}-D")
+    if arr.shape[0] != n:
+        raise ValueError(f"y has {arr.shape[0]} labels but A has {n} samples")
+    arr = _integer_labels(arr, "y")
+    classes, codes = np.unique(arr, return_inverse=True)
+    return classes, codes.astype(np.int64)
+
+
+def check_reference(reference, y) -> np.ndarray | None:
+    """Where the reference model's prediction differs from ``y`` (bool per sample)."""
+    if reference is None:
+        return None
+    ref = np.asarray(reference)
+    if ref.ndim != 1 or ref.shape[0] != len(y):
+        raise ValueError(f"reference must be a 1-D array of {len(y)} predicted labels "
+                         f"(one per sample), got shape {ref.shape}")
+    ref = _integer_labels(ref, "reference")
+    return ref != np.asarray(y)
+
+
+def group_samples(A: np.ndarray, codes: np.ndarray, n_classes: int, refmiss=None):
+    """Collapse samples with identical antecedent rows.
+
+    Returns
+    -------
+    groups : ndarray of bool, shape (G, M)
+        Distinct rows, in order of first appearance.
+    table : ndarray of int64, shape (G, n_classes)
+        Class counts per distinct row.
+    ref : ndarray of int64, shape (G,)
+        The reference model's mistakes per distinct row (zeros without one).
+    """
+    one_hot = [(codes == k).astype(np.int64) for k in range(n_classes)]
+    extra = [np.zeros(len(codes), np.int64) if refmiss is None else refmiss.astype(np.int64)]
+    groups, _, sums = merge_rows(A, *one_hot, *extra)
+    return groups, np.column_stack(sums[:n_classes]), np.asarray(sums[n_classes])
+
+
+def packed_table(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarray:
+    """Lookup table of packed weighted counts, one entry per byte value.
+
+    ``fields`` (G, F) holds non-negative integer weights per group; they are
+    packed ``63 // field_bits`` to an int64 word (sums of up to N samples
+    cannot overflow a field).  Entry ``(w, b, v, l)`` is word ``l`` of the
+    packed sums over the groups whose bits are set in byte value ``v`` at
+    byte ``b`` of word ``w``, stored at ``table[w, b, v * NL + l]``.
+    """
+    g, f = fields.shape
+    per = 63 // field_bits
+    n_l = (f + per - 1) // per
+    packed = np.zeros((n_words_ * 64, n_l), dtype=np.int64)
+    for j in range(f):
+        packed[:g, j // per] += fields[:, j].astype(np.int64) << (field_bits * (j % per))
+    per_byte = packed.reshape(n_words_, 8, 8, n_l)  # word, byte, bit, packed word
+    values = np.arange(256)
+    bits = ((values[:, None] >> np.arange(8)[None, :]) & 1).astype(np.int64)  # (256, 8)
+    table = np.einsum("vi,wbil->wbvl", bits, per_byte).reshape(n_words_, 8, 256 * n_l)
+    return np.ascontiguousarray(table.astype(np.int64))
+
+
+@dataclass
+class Problem:
+    """The arrays the kernels read, and the sizes of the problem."""
+
+    n: int
+    m: int
+    n_classes: int
+    lam: float
+    tol: float
+    empty_mistakes: int
+    Ap: np.ndarray  # (M, W) uint64: antecedent bit sets over groups
+    lut: np.ndarray  # (W, 8, 256 * NL) int64
+    valid: np.ndarray  # (W,) uint64
+    zob: np.ndarray  # (M,) uint64 Zobrist keys of the permutation map
+    cfg: np.ndarray  # (N_G,) int64
+    b0_root: int  # equivalent-points mistakes of all samples
+    keep: np.ndarray  # column of A of each antecedent searched (duplicates dropped)
+
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (self.Ap, self.lut, self.valid, self.zob, self.cfg,
+                                       self.keep))
+
+
+def prepare(A, codes, classes, c, *, chosen, policy: int, symmetry: int, max_nodes: int,
+            refmiss=None) -> Problem:
+    """Group the samples, pack the bit sets and counts, fill the configuration.
+
+    Antecedents that capture exactly the same samples are kept once (the
+    lowest index): a list using another copy ties with one using the first
+    and loses the tie-break, or repeats a rule that captures nothing.
+    """
+    n = A.shape[0]
+    n_classes = len(classes)
+    groups, table, ref = group_samples(A, codes, n_classes, refmiss)
+    Ap = np.ascontiguousarray(pack(groups.T))
+    keep = np.sort(np.unique(Ap, axis=0, return_index=True)[1]) if Ap.shape[0] else np.arange(0)
+    Ap = np.ascontiguousarray(Ap[keep])
+    m = len(keep)
+    g = groups.shape[0]
+    w = n_words(g)
+    totals = table.sum(axis=1)
+    unavoidable = totals - table.max(axis=1)
+    columns = [totals, *(table[:, k] for k in range(n_classes - 1)), unavoidable]
+    if refmiss is not None:
+        columns.append(ref)
+    field_bits = max(1, int(n).bit_length())
+    lut = packed_table(np.column_stack(columns), field_bits, w)
+    zob = np.random.default_rng(0x5EED).integers(1, 2**63, size=m, dtype=np.int64).astype(np.uint64)
+    zob ^= np.random.default_rng(0xC0DE).integers(0, 2**63, size=m, dtype=np.int64).astype(np.uint64) << np.uint64(1)
+
+    cfg = np.zeros(kr.N_G, dtype=np.int64)
+    cfg[kr.G_N], cfg[kr.G_M], cfg[kr.G_W], cfg[kr.G_C] = n, m, w, n_classes
+    cfg[kr.G_POLICY], cfg[kr.G_SYM] = policy, symmetry
+    for key, name in ((kr.G_HIER, "hierarchical"), (kr.G_LOOK, "lookahead"),
+                      (kr.G_PLEN, "prefix_length"), (kr.G_MINSUP, "min_support"),
+                      (kr.G_MINACC, "min_accurate_support"),
+                      (kr.G_REJPROP, "rejection_propagation"),
+                      (kr.G_EQPTS, "equivalent_points"), (kr.G_GAIN, "next_rule_gain")):
+        cfg[key] = name in chosen
+    cfg[kr.G_REFB] = refmiss is not None
+    cfg[kr.G_MAXNODES] = max_nodes
+    cfg[kr.G_WM] = max(1, (m + 63) // 64)
+    cfg[kr.G_FB] = field_bits
+    cfg[kr.G_NL] = lut.shape[2] // 256
+    return Problem(
+        n=n, m=m, n_classes=n_classes, lam=c * n, tol=TOL_FACTOR * n,
+        empty_mistakes=n - int(np.bincount(codes).max()),
+        Ap=Ap, lut=lut, valid=pack(np.ones(g, dtype=bool)), zob=zob, cfg=cfg,
+        b0_root=int(unavoidable.sum()), keep=keep,
+    )
