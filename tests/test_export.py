@@ -8,9 +8,12 @@ tested is the export, not the learners.
 """
 
 import json
+import os
+import re
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -23,6 +26,7 @@ from export_check import (assert_same, check_everywhere, dirty, duckdb_outputs, 
                           python_outputs, sqlite_outputs)
 
 N_TRAIN, N_TEST = 300, 200
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _corels_compas():
@@ -159,3 +163,15 @@ def test_cli_export_reports_mistakes_in_one_line(tmp_path):
     assert "Traceback" not in out.stderr
     out = _cli("export", str(tmp_path / "bad.json"), "--to", "java")
     assert out.returncode == 2 and "invalid choice" in out.stderr
+
+
+def test_the_docs_example_runs(tmp_path):
+    text = (ROOT / "docs" / "export.md").read_text()
+    code = "\n".join(re.findall(r"```python\n(.*?)```", text, re.S))
+    assert "to_sql" in code and "to_python" in code
+    (tmp_path / "example.py").write_text(code)
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    out = subprocess.run([sys.executable, "example.py"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=600, env={**os.environ, "PYTHONPATH": path})
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "SELECT" in out.stdout and (tmp_path / "compas_model.py").is_file()

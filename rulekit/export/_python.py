@@ -153,8 +153,9 @@ class _Writer:
     def var(self, reading) -> str:
         return self.names(reading, reading.name)
 
-    def formula(self, form: str, clauses) -> str:
-        inner, outer = (" and ", " or ") if form == "dnf" else (" or ", " and ")
+    def formula(self, form: str, clauses, indent: str = "") -> str:
+        """The formula as an expression; several clauses go one per line, in parentheses."""
+        inner, outer = (" and ", "or ") if form == "dnf" else (" or ", "and ")
         parts = []
         for clause in clauses:
             atoms = [_condition(self.plan.tests[j], self.var(self.plan.tests[j].reading))
@@ -168,7 +169,10 @@ class _Writer:
             parts.append(f"({text})" if len(clauses) > 1 and _compound(text) else text)
         if not parts:
             return "False" if form == "dnf" else "True"
-        return outer.join(parts)
+        if len(parts) == 1:
+            return parts[0]
+        lines = [parts[0]] + [outer + p for p in parts[1:]]
+        return "(\n" + "".join(f"{indent}    {line}\n" for line in lines) + f"{indent})"
 
     def read_columns(self) -> list:
         """Lines that read each column the model uses into a local variable."""
@@ -206,12 +210,12 @@ class _Writer:
         body = self.read_columns()
         if plan.kind == "outcomes":
             for (form, clauses), k in plan.branches:
-                body += [f"if {self.formula(form, clauses)}:", f"    return {k}"]
+                body += [f"if {self.formula(form, clauses, '    ')}:", f"    return {k}"]
             body.append(f"return {len(plan.branches)}")
             head = ["def _outcome(row):",
                     f'    """Which outcome decides ``row`` (index into _LABELS)."""']
         else:
-            members = [self.formula(form, clauses) for form, clauses in plan.members]
+            members = [self.formula(form, clauses, "        ") for form, clauses in plan.members]
             body.append("return [")
             body += [f"    {m}," for m in members]
             body.append("]")

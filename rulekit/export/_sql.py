@@ -11,9 +11,10 @@ each dialect needs spelled differently:
   holds.  DuckDB and PostgreSQL read ``CAST('0.1' AS DOUBLE)`` exactly (a bare
   ``0.1`` is a DECIMAL there, which changes arithmetic).  SQLite's parser
   can miss the nearest double by one unit in the last place, so a number
-  whose shortest decimal is not exactly the double is written as an
-  integer divided by a power of two, which any IEEE arithmetic evaluates
-  exactly, with the decimal in a comment.
+  whose shortest decimal is not exactly the double is written as a
+  quotient of two integers that IEEE division rounds to it (a share of
+  counts such as ``1131.0 / 3547``, else an integer over a power of two),
+  with the decimal in a comment.
 * **Missing values** are ``NULL``.  DuckDB and PostgreSQL can also store
   ``NaN`` in a double column, which rulekit reads as missing; there every
   test on a column of numbers that ``NaN`` would pass (``>``, ``<>``,
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal
+from fractions import Fraction
 
 from .._columns import category_key
 from ._plan import Plan, Test, is_integral
@@ -88,10 +90,15 @@ class SQLite(Dialect):
     def real(self, value: float) -> str:
         value = float(value)
         shortest = repr(value)
-        exact = Decimal(shortest) == Decimal(value)
-        if exact and abs(Decimal(shortest).adjusted()) <= 22:
-            # the decimal is the double: m / 10^k with both parts exact, one rounding
-            return shortest if ("." in shortest or "e" in shortest) else shortest + ".0"
+        decimal = Decimal(shortest)
+        if (decimal == Decimal(value) and len(decimal.as_tuple().digits) <= 15
+                and abs(decimal.adjusted()) <= 22):
+            # the decimal is the double: digits / 10^k, both exact in a double, one rounding
+            return shortest
+        ratio = Fraction(value).limit_denominator(10 ** 7)
+        if ratio.numerator / ratio.denominator == value and abs(ratio.numerator) < 2 ** 49:
+            # a share of counts (1131 of 3547): two exact integers, one rounding
+            return f"({ratio.numerator}.0 / {ratio.denominator} /* {shortest} */)"
         num, den = value.as_integer_ratio()  # den is a power of two
         expr = f"CAST({num} AS REAL)" if abs(num) < 2 ** 63 else None
         if expr is None:  # |value| >= 2^63: an odd mantissa times powers of two
