@@ -29,7 +29,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from export_check import assert_same, dirty, expected  # noqa: E402
+from export_check import _python_value as _value, assert_same, dirty, expected  # noqa: E402
 from test_export import DATASETS, LEARNERS, fitted, split, tictactoe_multiclass  # noqa: E402
 from test_persist import labels, raw_frame  # noqa: E402
 
@@ -56,16 +56,6 @@ def _sql_type(series: pd.Series) -> str:
                        for v in present):
         return "DOUBLE PRECISION"
     return "TEXT"
-
-
-def _value(v):
-    if v is None or (not isinstance(v, str) and pd.isna(v)):
-        return None
-    if isinstance(v, pd.Timestamp):
-        return v.to_pydatetime()
-    if isinstance(v, np.generic):
-        return v.item()
-    return v
 
 
 def postgresql_outputs(con, obj, frame: pd.DataFrame, n_classes: int):

@@ -152,7 +152,9 @@ def dirty(frame: pd.DataFrame, binarizer, seed: int, share: float = 0.1) -> pd.D
                   if s["kind"] == "numeric" and s["part"] is None and s["values"]}
     for name in out.columns:
         col = out[name]
-        if name in thresholds and pd.api.types.is_numeric_dtype(col.dtype):
+        if pd.api.types.is_bool_dtype(col.dtype):
+            pass  # booleans: missing values only (a SQL boolean column holds nothing else)
+        elif name in thresholds and pd.api.types.is_numeric_dtype(col.dtype):
             at = rng.random(n) < share
             values = rng.choice(np.asarray(thresholds[name], dtype=float), n)
             out[name] = np.where(at, values, col.to_numpy(dtype=float))
@@ -161,7 +163,11 @@ def dirty(frame: pd.DataFrame, binarizer, seed: int, share: float = 0.1) -> pd.D
             col[rng.random(n) < share] = "never seen 'before'"
             out[name] = col
         gone = rng.random(n) < share
-        if pd.api.types.is_datetime64_any_dtype(out[name].dtype):
+        if pd.api.types.is_bool_dtype(out[name].dtype):
+            col = out[name].astype(object)
+            col[gone] = None
+            out[name] = col
+        elif pd.api.types.is_datetime64_any_dtype(out[name].dtype):
             out.loc[gone, name] = pd.NaT
         elif pd.api.types.is_numeric_dtype(out[name].dtype) and not pd.api.types.is_bool_dtype(out[name].dtype):
             out[name] = out[name].astype(float)

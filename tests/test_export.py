@@ -22,8 +22,8 @@ import pytest
 import rulekit
 from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier,
                      SoftFallingRuleListClassifier, datasets)
-from export_check import (assert_same, check_everywhere, dirty, duckdb_outputs, expected,
-                          python_outputs, sqlite_outputs)
+from export_check import assert_same, check_everywhere, dirty, expected, python_outputs
+from test_persist import labels, raw_frame
 
 N_TRAIN, N_TEST = 300, 200
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,6 +32,11 @@ ROOT = Path(__file__).resolve().parents[1]
 def _corels_compas():
     bunch = datasets.load_corels_compas()
     return pd.DataFrame(bunch.data, columns=bunch.feature_names), np.asarray(bunch.target)
+
+
+def _mixed_with_dates():
+    X = raw_frame(600, seed=1)
+    return X, labels(X, 1)
 
 
 DATASETS = {
@@ -45,6 +50,8 @@ DATASETS = {
     "adult": lambda: datasets.load_adult(return_X_y=True),
     "monks": lambda: datasets.load_monks(2, return_X_y=True),
     "heart": lambda: datasets.load_heart(return_X_y=True),
+    # not bundled: numbers with missing values, rare categories and a date column
+    "mixed_with_dates": _mixed_with_dates,
 }
 
 LEARNERS = {
@@ -102,7 +109,9 @@ def tictactoe_multiclass():
     return X.iloc[:N_TRAIN], y[:N_TRAIN], X.iloc[N_TRAIN:].reset_index(drop=True)
 
 
-@pytest.mark.parametrize("learner", ["corels", "cg-dnf", "cg-cnf"])
+# (three-class CNF members take ~25 s of solver waits here; the random-model test
+# covers one-vs-rest CNF members, benchmarks/check_export_postgresql.py runs them)
+@pytest.mark.parametrize("learner", ["corels", "cg-dnf"])
 def test_multiclass_exports(learner):
     X, y, X_test = tictactoe_multiclass()
     assert len(set(y)) == 3

@@ -184,6 +184,22 @@ def test_booleans_are_not_numbers_and_one_is_one_point_zero():
             assert holds(predictor, typed, backend) == [v == "yes" for v in predictor.predict(typed)]
 
 
+def test_pandas_nullable_and_category_dtypes():
+    rng = np.random.default_rng(6)
+    n = 300
+    X = pd.DataFrame({
+        "count": pd.array(rng.integers(0, 9, n), dtype="Int64"),
+        "ok": pd.array(rng.random(n) < 0.4, dtype="boolean"),
+        "colour": pd.Series(rng.choice(["red", "green", "blue"], n), dtype="category"),
+        "name": pd.Series(rng.choice(["ann", "bob", "cy"], n), dtype="string"),
+    })
+    for column in X.columns:
+        X.loc[rng.random(n) < 0.1, column] = pd.NA
+    b = Binarizer(n_thresholds=4, min_frequency=None, negations=True).fit(X)
+    assert {c.feature for c in b.conditions_} == set(X.columns)
+    assert check_each_condition(b, X.iloc[:80]) == len(b.conditions_)
+
+
 # -- dates ----------------------------------------------------------------------------------------
 
 def test_datetime_parts_in_every_backend():

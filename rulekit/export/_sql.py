@@ -40,7 +40,6 @@ from ._plan import Plan, Test, is_integral
 __all__ = ["DIALECTS", "sql_outputs", "sql_select"]
 
 _WEEKDAY_NUMBER = {"Sun": 0, "Mon": 1, "Tue": 2, "Wed": 3, "Thu": 4, "Fri": 5, "Sat": 6}
-_TWO_62 = 2 ** 62
 
 
 class Dialect:
@@ -76,10 +75,9 @@ class Dialect:
     def nan(self) -> str:
         return f"CAST('NaN' AS {self.double})"
 
-    def part(self, column: str, part: str) -> str:
-        """A numeric datetime part; the weekday as 0 (Sunday) ... 6."""
-        field = {"year": "YEAR", "month": "MONTH", "hour": "HOUR", "weekday": "DOW"}[part]
-        return f"EXTRACT({field} FROM {column})"
+    #: a numeric datetime part of a column ``{}``; the weekday as 0 (Sunday) ... 6
+    parts = {"year": "EXTRACT(YEAR FROM {})", "month": "EXTRACT(MONTH FROM {})",
+             "hour": "EXTRACT(HOUR FROM {})", "weekday": "EXTRACT(DOW FROM {})"}
 
 
 class SQLite(Dialect):
@@ -99,25 +97,21 @@ class SQLite(Dialect):
         if ratio.numerator / ratio.denominator == value and abs(ratio.numerator) < 2 ** 49:
             # a share of counts (1131 of 3547): two exact integers, one rounding
             return f"({ratio.numerator}.0 / {ratio.denominator} /* {shortest} */)"
-        num, den = value.as_integer_ratio()  # den is a power of two
-        expr = f"CAST({num} AS REAL)" if abs(num) < 2 ** 63 else None
-        if expr is None:  # |value| >= 2^63: an odd mantissa times powers of two
-            shift = (num & -num).bit_length() - 1
-            num >>= shift
-            expr = f"CAST({num} AS REAL)"
-            while shift:
-                step = min(shift, 62)
-                expr += f" * {2 ** step}"
-                shift -= step
-        while den > 1:
-            step = min(den, _TWO_62)
-            expr += f" / {step}"
-            den //= step
+        # an odd integer times a power of two: exact at every step of IEEE arithmetic
+        mantissa, exponent = math.frexp(value)
+        num, power = int(mantissa * 2 ** 53), exponent - 53
+        while num and num % 2 == 0:
+            num, power = num // 2, power + 1
+        expr = f"CAST({num} AS REAL)"
+        while power:
+            step = max(-62, min(62, power))
+            expr += f" * {2 ** step}" if step > 0 else f" / {2 ** -step}"
+            power -= step
         return f"({expr} /* {shortest} */)"
 
-    def part(self, column: str, part: str) -> str:
-        code = {"year": "%Y", "month": "%m", "hour": "%H", "weekday": "%w"}[part]
-        return f"CAST(strftime('{code}', {column}) AS INTEGER)"
+    # ISO-8601 text, as pandas' to_sql writes dates
+    parts = {part: f"CAST(strftime('{code}', {{}}) AS INTEGER)"
+             for part, code in (("year", "%Y"), ("month", "%m"), ("hour", "%H"), ("weekday", "%w"))}
 
 
 class DuckDB(Dialect):
@@ -159,7 +153,7 @@ def _column(d: Dialect, test: Test) -> str:
     ref = d.identifier(r.column)
     if r.part is None:
         return ref
-    return d.part(ref, r.part)
+    return d.parts[r.part].format(ref)
 
 
 def _value(d: Dialect, test: Test, value) -> str:
