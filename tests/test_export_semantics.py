@@ -178,7 +178,7 @@ def test_booleans_are_not_numbers_and_one_is_one_point_zero():
         predictor = Predictor(RuleSet([(index,)], "dnf", b.conditions_, ["no", "yes"]), b)
         assert [v == "yes" for v in predictor.predict(rows)] == expect
         assert holds(predictor, rows, "python") == expect
-        # SQL columns hold one type each; a boolean column holds booleans
+        # SQL columns hold one type each: a boolean column holds booleans
         typed = pd.DataFrame({"flag": [True, False, None], "code": [1.0, 2.0, np.nan]})
         for backend in ("sqlite", "duckdb"):
             assert holds(predictor, typed, backend) == [v == "yes" for v in predictor.predict(typed)]
@@ -198,6 +198,19 @@ def test_pandas_nullable_and_category_dtypes():
     b = Binarizer(n_thresholds=4, min_frequency=None, negations=True).fit(X)
     assert {c.feature for c in b.conditions_} == set(X.columns)
     assert check_each_condition(b, X.iloc[:80]) == len(b.conditions_)
+
+
+def test_a_column_holding_true_and_one_keeps_two_categories():
+    X = pd.DataFrame({"v": pd.Series([1, True, 1, True, False, 0, "a"] * 10, dtype=object)})
+    b = Binarizer(min_frequency=None, categorical_features=["v"]).fit(X)
+    assert [str(c) for c in b.conditions_] == ["v == False", "v == True", "v == 0", "v == 1",
+                                               "v == a"]
+    rows = pd.DataFrame({"v": pd.Series([True, 1, 1.0, False, 0, "a", None], dtype=object)})
+    assert b.transform(rows).astype(int).tolist() == [
+        [0, 1, 0, 0, 0], [0, 0, 0, 1, 0], [0, 0, 0, 1, 0], [1, 0, 0, 0, 0], [0, 0, 1, 0, 0],
+        [0, 0, 0, 0, 1], [0, 0, 0, 0, 0]]
+    for _, predictor in one_condition_models(b):
+        assert holds(predictor, rows, "python") == [v == "yes" for v in predictor.predict(rows)]
 
 
 # -- dates ----------------------------------------------------------------------------------------
