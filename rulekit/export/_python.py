@@ -115,7 +115,7 @@ class _Names:
         if key in self.names:
             return self.names[key]
         base = re.sub(r"\W+", "_", hint).strip("_").lower() or "column"
-        if base[0].isdigit() or keyword.iskeyword(base) or base.startswith("_"):
+        if base[0].isdigit() or keyword.iskeyword(base):
             base = "x_" + base
         name, n = base, 2
         while name in self.taken:
@@ -145,6 +145,8 @@ def _condition(test: Test, var: str) -> str:
 
 
 class _Writer:
+    """Writes one plan: the column readings, the decision function, the public API."""
+
     def __init__(self, plan: Plan):
         self.plan = plan
         self.names = _Names()
