@@ -8,6 +8,7 @@ from .frl import FallingRuleListClassifier, SoftFallingRuleListClassifier
 from .mining import AntecedentSet, mine_antecedents
 from .models import OneVsRestRuleSets, Rule, RuleList, RuleSet, model_from_dict
 from .persist import Predictor, load
+from . import export
 
 __version__ = "0.1.0"
 
@@ -30,5 +31,6 @@ __all__ = [
     "model_from_dict",
     "Predictor",
     "load",
+    "export",
     "__version__",
 ]

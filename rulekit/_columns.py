@@ -176,9 +176,30 @@ def category_key(value: Any) -> tuple:
     return ("text", str(value))
 
 
+def _factorize(values: np.ndarray):
+    """``pandas.factorize`` that keeps booleans apart from the numbers 0 and 1.
+
+    Python hashes ``True`` like ``1`` and calls them equal, so factorizing an
+    object column holding both would merge them (into whichever came first);
+    as categories they differ.  Where that can happen, booleans are tagged first.
+    """
+    values = np.asarray(values, dtype=object)
+    inverse, uniques = pd.factorize(values, use_na_sentinel=True)
+    if not any(isinstance(u, (bool, np.bool_)) or (isinstance(u, numbers.Real) and u in (0, 1))
+               for u in uniques):
+        return inverse, uniques
+    tagged = np.empty(values.shape[0], dtype=object)
+    tagged[:] = [("bool", bool(v)) if isinstance(v, (bool, np.bool_)) else v for v in values]
+    inverse, uniques = pd.factorize(tagged, use_na_sentinel=True)
+    untag = np.empty(len(uniques), dtype=object)
+    untag[:] = [u[1] if isinstance(u, tuple) and len(u) == 2 and u[0] == "bool" else u
+                for u in uniques]
+    return inverse, untag
+
+
 def category_weights(values: np.ndarray, weights: np.ndarray) -> tuple[list, np.ndarray]:
     """Distinct categories (sorted by type name, then value) and the weight of each."""
-    inverse, uniques = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=True)
+    inverse, uniques = _factorize(values)
     per_unique = np.bincount(inverse, weights=weights, minlength=len(uniques))
     merged: dict = {}
     for u, w in zip(uniques, per_unique):
@@ -194,7 +215,7 @@ def category_codes(col: pd.Series, categories: list) -> np.ndarray:
     lookup = {category_key(c): i for i, c in enumerate(categories)}
     values = col.to_numpy(dtype=object)
     # factorize once, then look up each distinct value: linear in rows
-    inverse, uniques = pd.factorize(values, use_na_sentinel=True)
+    inverse, uniques = _factorize(values)
     ucodes = np.array([lookup.get(category_key(u), -1) for u in uniques] + [-1], dtype=np.int64)
     return ucodes[inverse]  # inverse == -1 (missing) picks the trailing -1
 

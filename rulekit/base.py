@@ -267,6 +267,22 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "model_")
         return Predictor.from_estimator(self, metadata=metadata).save(path)
 
+    def to_sql(self, table=None, *, dialect: str = "sqlite", proba: bool = False, keep=None) -> str:
+        """SQL computing ``predict`` (and ``predict_proba``) from the raw columns of a table.
+
+        See :func:`rulekit.export.to_sql`.
+        """
+        from .export import to_sql
+
+        return to_sql(self, table, dialect=dialect, proba=proba, keep=keep)
+
+    def to_python(self) -> str:
+        """Source of a standalone Python module with ``predict(row)`` and
+        ``predict_proba(row)``; see :func:`rulekit.export.to_python`."""
+        from .export import to_python
+
+        return to_python(self)
+
     def __str__(self) -> str:
         if hasattr(self, "model_"):
             return str(self.model_)

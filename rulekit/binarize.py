@@ -159,6 +159,13 @@ class _ColumnSpec:
         return d
 
 
+def _value_key(value):
+    """A condition's value as a dict key: categories by their comparison key."""
+    if isinstance(value, tuple):
+        return tuple(col.category_key(v) for v in value)
+    return None if value is None else col.category_key(value)
+
+
 def _keep(holds: float, fails: float, floor: float | None) -> bool:
     """The support floor: both sides of a condition weigh at least ``floor``."""
     return holds > 0 and fails > 0 if floor is None else holds >= floor and fails >= floor
@@ -488,7 +495,9 @@ class Binarizer(TransformerMixin, BaseEstimator):
     def _negations(specs, conditions) -> np.ndarray:
         neg = np.full(len(conditions), -1, dtype=np.int64)
         for s in specs:
-            index = {(c.op, c.value): k for k, c in enumerate(conditions[s.first:s.stop], s.first)}
+            # keyed as categories compare (True and 1 are two categories)
+            index = {(c.op, _value_key(c.value)): k
+                     for k, c in enumerate(conditions[s.first:s.stop], s.first)}
             for (op, value), k in index.items():
                 if op in _FLIP and (_FLIP[op], value) in index:
                     neg[k] = index[(_FLIP[op], value)]
@@ -626,7 +635,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
             elif cond.op in ("in", "not in"):
                 out[:, k] = rare if cond.op == "in" else present & ~rare
             else:
-                hit = codes == s.values.index(cond.value)
+                position = [col.category_key(v) for v in s.values].index(col.category_key(cond.value))
+                hit = codes == position
                 out[:, k] = hit if cond.op == "==" else present & ~hit
 
     def _unknown(self, s, values: pd.Series, has_group: bool) -> None:

@@ -4,6 +4,7 @@ Sub-commands::
 
     rulekit fit DATA.csv --target COL --model corels [options] [--save model.json]
     rulekit predict model.json DATA.csv [--output preds.csv]
+    rulekit export model.json --to sql|python [--dialect sqlite] [--table T] [--output F]
     rulekit compare DATA.csv --target COL --models corels,cart,rf [--cv 5] [--plot out.png]
     rulekit demo [compas|tictactoe|bank]
     rulekit compile [--learners corels,frl,...]
@@ -135,15 +136,19 @@ def cmd_fit(args) -> int:
     return 0
 
 
-def cmd_predict(args) -> int:
+def _load_model(path: str):
     from .persist import load
 
-    if not Path(args.model).is_file():
-        raise CliError(f"no such file: {args.model}")
+    if not Path(path).is_file():
+        raise CliError(f"no such file: {path}")
     try:
-        model = load(args.model)
+        return load(path)
     except ValueError as exc:
-        raise CliError(f"{args.model}: {exc}") from None
+        raise CliError(f"{path}: {exc}") from None
+
+
+def cmd_predict(args) -> int:
+    model = _load_model(args.model)
     X, _ = _read_csv(args.data)
     out = X.copy()
     out["prediction"] = model.predict(X)
@@ -151,6 +156,21 @@ def cmd_predict(args) -> int:
     for k, label in enumerate(model.classes_):
         out[f"p({label})"] = proba[:, k].round(6)
     text = out.to_csv(index=False)
+    if args.output:
+        Path(args.output).write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_export(args) -> int:
+    model = _load_model(args.model)
+    if args.to == "python":
+        text = model.to_python()
+    elif args.table:
+        text = model.to_sql(args.table, dialect=args.dialect, proba=True) + "\n"
+    else:
+        text = model.to_sql(dialect=args.dialect) + "\n"
     if args.output:
         Path(args.output).write_text(text)
     else:
@@ -341,6 +361,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("data", help="CSV file with the model's feature columns")
     p.add_argument("--output", help="write predictions here instead of stdout")
     p.set_defaults(func=cmd_predict)
+
+    p = sub.add_parser("export", help="write a saved model as SQL or standalone Python")
+    p.add_argument("model", help="JSON file written by 'rulekit fit --save' or est.save()")
+    p.add_argument("--to", required=True, choices=["sql", "python"], help="what to write")
+    p.add_argument("--dialect", default="sqlite", choices=["sqlite", "duckdb", "postgresql"],
+                   help="SQL dialect (default sqlite)")
+    p.add_argument("--table", help="SQL: write a SELECT from this table with prediction and "
+                   "probability columns (without it: the prediction's CASE expression)")
+    p.add_argument("--output", help="write here instead of stdout")
+    p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("compare", help="cross-validate several models on a CSV file")
     _add_data_arguments(p)

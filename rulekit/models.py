@@ -131,6 +131,30 @@ class _Model:
     def _class_index(self, label) -> int:
         return self.classes.index(_plain(label))
 
+    # -- export -----------------------------------------------------------
+    def to_sql(self, table=None, *, dialect: str = "sqlite", proba: bool = False,
+               keep=None) -> str:
+        """SQL computing this model's prediction from raw columns (:func:`rulekit.export.to_sql`).
+
+        A bare model only knows its conditions, so each is read literally:
+        ``x in {...}`` tests the listed categories, an unseen category matches
+        no ``==`` and no ``in`` (``handle_unknown="ignore"``), and a feature
+        named ``year(signup)`` is a column of that name.  To reproduce an
+        estimator with its binarizer's settings, export the estimator or the
+        loaded :class:`rulekit.Predictor` instead.
+        """
+        from .export import to_sql
+
+        return to_sql(self, table, dialect=dialect, proba=proba, keep=keep)
+
+    def to_python(self) -> str:
+        """Source of a standalone Python module predicting like this model
+        (:func:`rulekit.export.to_python`); conditions are read literally, as
+        in :meth:`to_sql`."""
+        from .export import to_python
+
+        return to_python(self)
+
 
 class RuleList(_Model):
     """An ordered list of rules with a default.
@@ -406,15 +430,25 @@ class OneVsRestRuleSets(_Model):
     def complexity(self) -> int:
         return sum(m.complexity for m in self.members)
 
+    def _scores(self, B) -> np.ndarray:
+        """(n_samples, n_classes): the probability each member gives its class."""
+        return np.column_stack([m.predict_proba(B)[:, 1] for m in self.members])
+
     def predict_proba(self, B) -> np.ndarray:
-        scores = np.column_stack([m.predict_proba(B)[:, 1] for m in self.members])
-        total = scores.sum(axis=1, keepdims=True)
+        """The members' scores divided by their sum (equal shares where all are 0)."""
+        scores = self._scores(B)
+        # added left to right, so SQL and the exported Python get the same doubles
+        total = scores[:, 0].copy()
+        for k in range(1, scores.shape[1]):
+            total += scores[:, k]
+        total = total[:, None]
         even = np.full_like(scores, 1.0 / scores.shape[1])
         return np.divide(scores, total, out=even, where=total > 0)
 
     def predict(self, B) -> np.ndarray:
+        """The class whose member gives the highest probability (earlier class on ties)."""
         labels = np.asarray(self.classes, dtype=object)
-        return _typed(labels[np.argmax(self.predict_proba(B), axis=1)], self.classes)
+        return _typed(labels[np.argmax(self._scores(B), axis=1)], self.classes)
 
     def __str__(self) -> str:
         return "\n\n".join(f"class {_label(c)}:\n{m}" for c, m in zip(self.classes, self.members))

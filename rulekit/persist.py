@@ -140,6 +140,25 @@ class Predictor:
         """Class probabilities of each row of raw data, columns in ``classes_`` order."""
         return self.model.predict_proba(self.transform(X))
 
+    # -- export -------------------------------------------------------------
+    def to_sql(self, table=None, *, dialect: str = "sqlite", proba: bool = False,
+               keep=None) -> str:
+        """SQL computing ``predict`` (and ``predict_proba``) from the raw columns of a table.
+
+        See :func:`rulekit.export.to_sql`; the binarizer's state (unseen
+        categories, the infrequent group, datetime parts) is carried over.
+        """
+        from .export import to_sql
+
+        return to_sql(self, table, dialect=dialect, proba=proba, keep=keep)
+
+    def to_python(self) -> str:
+        """Source of a standalone Python module with ``predict(row)`` and
+        ``predict_proba(row)`` (:func:`rulekit.export.to_python`)."""
+        from .export import to_python
+
+        return to_python(self)
+
     # -- display ------------------------------------------------------------
     def __str__(self) -> str:
         return str(self.model)

@@ -18,6 +18,7 @@ SECTIONS = [
     ("Data layer", "rulekit", ["Binarizer", "Condition", "mine_antecedents", "AntecedentSet"]),
     ("Models", "rulekit", ["RuleList", "RuleSet", "OneVsRestRuleSets", "Rule", "model_from_dict"]),
     ("Saving and loading", "rulekit", ["load", "Predictor"]),
+    ("Export", "rulekit.export", ["to_sql", "to_python"]),
     ("Comparison", "rulekit.compare", ["compare_models", "Comparison", "baselines", "model_size"]),
     ("Plots", "rulekit.plotting", ["plot_comparison", "plot_corels_trace", "corels_ablation",
                                    "plot_corels_ablation", "plot_falling_rule_list",

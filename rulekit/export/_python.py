@@ -1,0 +1,296 @@
+"""A rule model as the source of a standalone Python module.
+
+The module needs only the standard library (``math``, ``numbers``,
+``datetime``) and defines ``CLASSES``, ``predict(row)`` and
+``predict_proba(row)``; ``row`` is any mapping from column name to value.
+The helpers it carries follow the binarizer exactly
+(``docs/binarization.md``):
+
+* missing: ``None``, ``NaN``, ``NaT`` and ``pandas.NA`` (anything not equal
+  to itself); numbers are read as floats, ``NaN`` when missing, so a
+  threshold test on a missing value is false as Python compares ``NaN``;
+* categories compare as the binarizer's keys: text as text, numbers as
+  floats (``1`` and ``1.0`` are one category), booleans apart from numbers;
+* dates: ``datetime``/``date`` objects (pandas ``Timestamp`` is one),
+  ``numpy.datetime64`` and ISO-8601 text.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+from .._columns import category_key
+from ._plan import Plan, Test, is_integral
+
+__all__ = ["python_source"]
+
+_HELPERS = {
+    "missing": '''
+def _missing(value):
+    """None, NaN, NaT and pandas.NA are missing (each differs from itself)."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)
+    except TypeError:  # pandas.NA has no truth value
+        return True
+''',
+    "number": '''
+def _number(value, column):
+    """A numeric column's value as a float, NaN when missing."""
+    if _missing(value):
+        return math.nan
+    number = float(value)
+    if math.isinf(number):
+        raise ValueError(f"column {column!r} holds an infinite value; replace it "
+                         "(e.g. by None, read as missing)")
+    return number
+''',
+    "category": '''
+def _category(value):
+    """A category as it is compared: text as str, numbers as floats (1 and 1.0
+    are one category), booleans as ("bool", value) (True is not 1); None when
+    missing."""
+    if _missing(value):
+        return None
+    if type(value).__module__ == "numpy":
+        value = value.item()
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    return str(value)
+''',
+    "date": '''
+def _date(value):
+    """A date or time as a datetime.datetime (midnight for a date); None when missing."""
+    if _missing(value):
+        return None
+    if type(value).__module__ == "numpy":  # numpy.datetime64, nanoseconds cut to microseconds
+        value = str(value)[:26]
+    if isinstance(value, str):
+        return datetime.datetime.fromisoformat(value)
+    if isinstance(value, datetime.datetime):
+        return value
+    return datetime.datetime(value.year, value.month, value.day)
+''',
+}
+_IMPORTS = {"number": {"math"}, "category": {"numbers"}, "date": {"datetime"}}
+_RESERVED = {"row", "math", "numbers", "datetime", "predict", "predict_proba", "CLASSES",
+             "scores", "total", "best", "holds", "k"}
+
+
+def _literal(value) -> str:
+    """A Python literal for a label (exact: a float's repr round-trips)."""
+    return repr(value)
+
+
+def _compound(text: str) -> bool:
+    return " and " in text or " or " in text
+
+
+def _number(value) -> str:
+    return str(int(value)) if is_integral(value) else repr(float(value))
+
+
+def _key(value) -> str:
+    """The literal of a category's comparison key (see ``_category``)."""
+    kind, key = category_key(value)
+    if kind == "bool":
+        return f'("bool", {key!r})'
+    if kind == "number":
+        return repr(float(key))
+    return repr(key)
+
+
+class _Names:
+    """Readable, distinct local variable names for the readings."""
+
+    def __init__(self):
+        self.taken = set(_RESERVED)
+        self.names: dict = {}
+
+    def __call__(self, key, hint: str) -> str:
+        if key in self.names:
+            return self.names[key]
+        base = re.sub(r"\W+", "_", hint).strip("_").lower() or "column"
+        if base[0].isdigit() or keyword.iskeyword(base):
+            base = "x_" + base
+        name, n = base, 2
+        while name in self.taken:
+            name, n = f"{base}_{n}", n + 1
+        self.taken.add(name)
+        self.names[key] = name
+        return name
+
+
+def _condition(test: Test, var: str) -> str:
+    """One test on the reading's local variable."""
+    r = test.reading
+    if test.op == "missing":
+        return f"math.isnan({var})" if r.numeric else f"{var} is None"
+    if test.op in ("<=", ">"):
+        return f"{var} {test.op} {_number(test.value)}"  # NaN compares false
+    keys = [_key(v) for v in test.value]
+    if test.op == "in":
+        if not keys:
+            return "False"
+        return f"{var} == {keys[0]}" if len(keys) == 1 else f"{var} in ({', '.join(keys)})"
+    if not keys:
+        return f"{var} is not None"
+    if len(keys) == 1:
+        return f"{var} is not None and {var} != {keys[0]}"
+    return f"{var} is not None and {var} not in ({', '.join(keys)})"
+
+
+class _Writer:
+    """Writes one plan: the column readings, the decision function, the public API."""
+
+    def __init__(self, plan: Plan):
+        self.plan = plan
+        self.names = _Names()
+        self.helpers: set = {"missing"}
+
+    def var(self, reading) -> str:
+        return self.names(reading, reading.name)
+
+    def formula(self, form: str, clauses, indent: str = "") -> str:
+        """The formula as an expression; several clauses go one per line, in parentheses."""
+        inner, outer = (" and ", "or ") if form == "dnf" else (" or ", "and ")
+        parts = []
+        for clause in clauses:
+            atoms = [_condition(self.plan.tests[j], self.var(self.plan.tests[j].reading))
+                     for j in clause]
+            if not atoms:
+                parts.append("True" if form == "dnf" else "False")
+                continue
+            if len(atoms) > 1:
+                atoms = [f"({a})" if _compound(a) else a for a in atoms]
+            text = inner.join(atoms)
+            parts.append(f"({text})" if len(clauses) > 1 and _compound(text) else text)
+        if not parts:
+            return "False" if form == "dnf" else "True"
+        if len(parts) == 1:
+            return parts[0]
+        lines = [parts[0]] + [outer + p for p in parts[1:]]
+        return "(\n" + "".join(f"{indent}    {line}\n" for line in lines) + f"{indent})"
+
+    def read_columns(self) -> list:
+        """Lines that read each column the model uses into a local variable."""
+        lines, dates = [], {}
+        for r in self.plan.readings:
+            var = self.var(r)
+            if r.part is not None:
+                self.helpers.add("date")
+                if r.column not in dates:
+                    dates[r.column] = self.names(("date", r.column), r.column)
+                    lines.append(f"{dates[r.column]} = _date(row[{r.column!r}])")
+                d = dates[r.column]
+                if r.part == "weekday":
+                    value = f'("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")[{d}.weekday()]'
+                    lines.append(f"{var} = None if {d} is None else {value}")
+                else:
+                    lines.append(f"{var} = math.nan if {d} is None else float({d}.{r.part})")
+            elif r.numeric:
+                self.helpers.add("number")
+                lines.append(f"{var} = _number(row[{r.column!r}], {r.column!r})")
+            else:
+                self.helpers.add("category")
+                lines.append(f"{var} = _category(row[{r.column!r}])")
+        for r, known in self.plan.strict.items():
+            var = self.var(r)
+            keys = ", ".join(_key(v) for v in known)
+            lines += [f"if {var} is not None and {var} not in ({keys}{',' if len(known) == 1 else ''}):",
+                      f"    raise ValueError(f\"column {r.name!r} holds a category not seen at fit "
+                      f"time: {{row[{r.column!r}]!r}}\")"]
+        return lines
+
+    def decide(self) -> list:
+        """``_outcome(row)`` for outcome plans, ``_holds(row)`` for score plans."""
+        plan = self.plan
+        body = self.read_columns()
+        if plan.kind == "outcomes":
+            for (form, clauses), k in plan.branches:
+                body += [f"if {self.formula(form, clauses, '    ')}:", f"    return {k}"]
+            body.append(f"return {len(plan.branches)}")
+            head = ["def _outcome(row):",
+                    f'    """Which outcome decides ``row`` (index into _LABELS)."""']
+        else:
+            members = [self.formula(form, clauses, "        ") for form, clauses in plan.members]
+            body.append("return [")
+            body += [f"    {m}," for m in members]
+            body.append("]")
+            head = ["def _holds(row):",
+                    '    """Whether each class\'s rule set holds on ``row``."""']
+        return head + [f"    {line}" for line in body]
+
+    def api(self) -> list:
+        plan = self.plan
+        if plan.kind == "outcomes":
+            return [
+                f"_LABELS = [{', '.join(_literal(v) for v in plan.labels)}]",
+                "_PROBABILITIES = [",
+                *[f"    [{', '.join(repr(float(p)) for p in row)}]," for row in plan.probabilities],
+                "]",
+                "", "",
+                "def predict(row):",
+                '    """The predicted class of ``row``."""',
+                "    return _LABELS[_outcome(row)]",
+                "", "",
+                "def predict_proba(row):",
+                '    """The class probabilities of ``row``, in the order of CLASSES."""',
+                "    return list(_PROBABILITIES[_outcome(row)])",
+            ]
+        return [
+            "# the probability each class's rule set gives its class where it holds, where it does not",
+            "_SCORES = [",
+            *[f"    ({float(a)!r}, {float(b)!r})," for a, b in plan.scores],
+            "]",
+            "", "",
+            "def _scores(row):",
+            "    return [s[0] if h else s[1] for h, s in zip(_holds(row), _SCORES)]",
+            "", "",
+            "def predict(row):",
+            '    """The class whose rule set gives the highest probability (the earlier class on ties)."""',
+            "    scores = _scores(row)",
+            "    best = 0",
+            "    for k in range(1, len(scores)):",
+            "        if scores[k] > scores[best]:",
+            "            best = k",
+            "    return CLASSES[best]",
+            "", "",
+            "def predict_proba(row):",
+            '    """The scores divided by their sum, in the order of CLASSES (equal when all are 0)."""',
+            "    scores = _scores(row)",
+            "    total = scores[0]",
+            "    for s in scores[1:]:",
+            "        total += s",
+            "    if total > 0:",
+            "        return [s / total for s in scores]",
+            "    return [1.0 / len(scores)] * len(scores)",
+        ]
+
+
+def python_source(plan: Plan) -> str:
+    """The module source (see the module docstring of :mod:`rulekit.export._python`)."""
+    w = _Writer(plan)
+    decide = w.decide()
+    api = w.api()
+    imports = sorted(set().union(*(_IMPORTS.get(h, set()) for h in w.helpers)) | {"math"})
+    columns = ", ".join(repr(c) for c in dict.fromkeys(r.column for r in plan.readings))
+    doc = [
+        '"""' + (plan.title or "A rulekit model") + ", as standalone Python (standard library only).",
+        "",
+        "predict(row) returns the predicted class; predict_proba(row) the class",
+        "probabilities in the order of CLASSES.  ``row`` maps column names to values",
+        f"and must hold the columns {columns}." if columns else "and may be empty.",
+        "None, NaN, NaT and pandas.NA are missing values.",
+        '"""',
+    ]
+    out = doc + [""] + [f"import {m}" for m in imports] + ["", f"CLASSES = [{', '.join(_literal(c) for c in plan.classes)}]"]
+    for name in ("missing", "number", "category", "date"):
+        if name in w.helpers:
+            out += ["", _HELPERS[name].rstrip("\n")]
+    out += ["", ""] + decide + ["", ""] + api
+    return "\n".join(out) + "\n"
