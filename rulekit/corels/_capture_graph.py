@@ -64,6 +64,19 @@ def count_tables(table: np.ndarray, n_words_: int, n: int):
     return np.ascontiguousarray(np.stack(tables)), fb, per
 
 
+@njit(cache=True, inline="always")
+def table_sum(x, luts, t):
+    """Packed field sums of table ``t`` over the groups whose bits are set in ``x``."""
+    acc = np.int64(0)
+    for w in range(x.shape[0]):
+        v = x[w]
+        if v == 0:
+            continue
+        for b in range(8):
+            acc += luts[t, w, b, np.int64((v >> np.uint64(8 * b)) & np.uint64(255))]
+    return acc
+
+
 @njit(cache=True)
 def stats(x, luts, fb, per, ccnt):
     """Weighted size and unavoidable mistakes of the groups in ``x``; class counts in ``ccnt``."""
@@ -73,13 +86,7 @@ def stats(x, luts, fb, per, ccnt):
     bmin = 0
     rest = 0
     for t in range(luts.shape[0]):
-        acc = np.int64(0)
-        for w in range(x.shape[0]):
-            v = x[w]
-            if v == 0:
-                continue
-            for b in range(8):
-                acc += luts[t, w, b, np.int64((v >> np.uint64(8 * b)) & np.uint64(255))]
+        acc = table_sum(x, luts, t)
         for j in range(per):
             f = t * per + j
             if f > C:

@@ -116,16 +116,8 @@ class ConstrainedResult:
 def _sums(x, luts, fb, per, n_fields, out):
     """Field sums of the groups in ``x`` from look-up tables (generic fields)."""
     mask = (np.int64(1) << fb) - 1
-    for f in range(n_fields):
-        out[f] = 0
     for t in range(luts.shape[0]):
-        acc = np.int64(0)
-        for w in range(x.shape[0]):
-            v = x[w]
-            if v == 0:
-                continue
-            for b in range(8):
-                acc += luts[t, w, b, np.int64((v >> np.uint64(8 * b)) & np.uint64(255))]
+        acc = cg.table_sum(x, luts, t)
         for j in range(per):
             f = t * per + j
             if f < n_fields:
