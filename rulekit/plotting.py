@@ -17,6 +17,8 @@ __all__ = [
     "plot_falling_rule_list",
     "plot_candidate_sizes",
     "plot_colgen_trace",
+    "plot_rashomon_objectives",
+    "plot_condition_usage",
 ]
 
 
@@ -382,5 +384,62 @@ def plot_colgen_trace(result, *, ax=None):
         ax.set_title(f"column generation: status {status}", fontsize=10)
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+# --- the Rashomon set ------------------------------------------------------------------------
+
+def plot_rashomon_objectives(rashomon_set, *, ax=None):
+    """Histogram of the objectives of the lists in a Rashomon set.
+
+    Parameters
+    ----------
+    rashomon_set : RashomonSet
+        From :meth:`rulekit.CorelsClassifier.rashomon_set`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    objectives = np.asarray(rashomon_set.objectives, dtype=float)
+    fig, ax = _figure(ax, figsize=(6.5, 4))
+    if objectives.size:
+        ax.hist(objectives, bins=min(40, max(5, objectives.size // 5)), color="tab:blue",
+                alpha=0.8)
+    if rashomon_set.optimum is not None:
+        ax.axvline(rashomon_set.optimum, color="tab:green", ls="--", label="optimum")
+        ax.axvline(rashomon_set.optimum + rashomon_set.epsilon, color="tab:red", ls=":",
+                   label=f"optimum + epsilon ({rashomon_set.epsilon:g})")
+        ax.legend(fontsize=8)
+    ax.set_xlabel("objective (mistakes / n + c x rules)")
+    ax.set_ylabel("rule lists")
+    ax.set_title(f"{rashomon_set.count} rule lists", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_condition_usage(rashomon_set, *, top=15, weighted=False, ax=None):
+    """The conditions the lists of a Rashomon set use most, as horizontal bars.
+
+    Parameters
+    ----------
+    rashomon_set : RashomonSet
+    top : int
+        How many conditions to show.
+    weighted : bool
+        See :meth:`RashomonSet.condition_importance`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    usage = rashomon_set.condition_importance(weighted=weighted).head(top)[::-1]
+    fig, ax = _figure(ax, figsize=(6.5, 0.35 * max(len(usage), 3) + 1.2))
+    ax.barh(range(len(usage)), usage.to_numpy(), color="tab:blue")
+    ax.set_yticks(range(len(usage)), labels=list(usage.index), fontsize=8)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel(usage.name or "share of lists")
+    ax.set_title(f"conditions used by {rashomon_set.count} near-optimal lists", fontsize=10)
     fig.tight_layout()
     return fig

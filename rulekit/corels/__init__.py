@@ -1,13 +1,16 @@
 """CORELS: certifiably optimal rule lists by branch and bound.
 
 ``search(A, y, c, ...)`` is the engine (pure numpy/numba); it returns a
-:class:`CorelsResult`.  ``BOUNDS`` names the pruning bounds that can be
+:class:`CorelsResult`.  ``rashomon(A, y, c, epsilon)`` enumerates every list
+within ``epsilon`` of the optimum (a :class:`RashomonResult`).  ``BOUNDS`` names the pruning bounds that can be
 switched on and off for ablation studies.  :class:`CorelsClassifier` is the
 sklearn estimator around it.
 """
 
 from rulekit.corels._result import CorelsResult
 from rulekit.corels._search import BOUNDS, POLICIES, SYMMETRIES, search
+from rulekit.corels._rashomon import RashomonResult, rashomon
 from rulekit.corels._estimator import CorelsClassifier
 
-__all__ = ["search", "CorelsResult", "CorelsClassifier", "BOUNDS", "POLICIES", "SYMMETRIES"]
+__all__ = ["search", "CorelsResult", "CorelsClassifier", "BOUNDS", "POLICIES", "SYMMETRIES",
+           "rashomon", "RashomonResult"]

@@ -8,10 +8,15 @@ from sklearn.base import ClassifierMixin, clone
 from sklearn.ensemble import GradientBoostingClassifier
 
 from .._params import AnyOf, Instance, Options, Real, pick
+from ..bitset import pack
 from ..base import COMMON_PARAMETERS, RuleClassifierBase
 from ..binarize import Binarizer, ESTIMATOR_PARAMETERS
 from ..certificate import Certificate
 from ..mining import MINING_PARAMETERS
+from ._constrained import (Constraints, constrained_search, fairness_groups,
+                           resolve_names)
+from ._rashomon import DEFAULT_MAX_MODELS
+from ._rashomon_set import fit_rashomon_set
 from ._search import REFERENCE_SCOPE, SEARCH_PARAMETERS, search
 
 __all__ = ["CorelsClassifier"]
@@ -120,6 +125,13 @@ class CorelsClassifier(RuleClassifierBase):
         "min_support": Real(0, 1, closed="right", allow_none=True),
         **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
         **pick(COMMON_PARAMETERS, "random_state", "verbose"),
+        "forbidden": Instance((list, tuple), "a list of column names or conditions",
+                              allow_none=True),
+        "required": Instance((list, tuple), "a list of column names or conditions",
+                             allow_none=True),
+        # its three parts are checked by fairness_groups, with the data
+        "fairness": Instance((list, tuple), "a tuple (kind, group column, largest difference)",
+                             allow_none=True),
     }
     _learner = "corels"
     _multiclass = True
@@ -131,7 +143,7 @@ class CorelsClassifier(RuleClassifierBase):
                  min_frequency=0.01, max_categories=None, handle_unknown="warn", thresholds="quantile",
                  policy="lower_bound", symmetry="permutation", bounds="all",
                  max_nodes=None, max_memory="auto", reference=None, time_limit=None,
-                 random_state=0, verbose=0):
+                 random_state=0, verbose=0, forbidden=None, required=None, fairness=None):
         self.c = c
         self.max_card = max_card
         self.min_support = min_support
@@ -150,6 +162,18 @@ class CorelsClassifier(RuleClassifierBase):
         self.time_limit = time_limit
         self.random_state = random_state
         self.verbose = verbose
+        self.forbidden = forbidden
+        self.required = required
+        self.fairness = fairness
+
+    def _fit(self, X, y, sample_weight):
+        # the fairness groups come from the raw column, which may be forbidden as a feature
+        self._check_params()
+        self._groups = fairness_groups(X, self.fairness)
+        try:
+            return super()._fit(X, y, sample_weight)
+        finally:
+            del self._groups
 
     def _resolve_min_support(self, params) -> float:
         if params["min_support"] is None:
@@ -176,6 +200,10 @@ class CorelsClassifier(RuleClassifierBase):
                 "exact search") from exc
 
     def _fit_model(self, *, B, A, y, antecedents, sample_weight, params):
+        # the training rows, packed, for rashomon_set (mining again at another support)
+        self._train = (pack(B.T), np.asarray(y, dtype=np.int64), B.shape[0])
+        if params["forbidden"] or params["required"] or params["fairness"]:
+            return self._fit_constrained(B, A, y, antecedents, params)
         result = search(
             A, y, params["c"], policy=params["policy"], symmetry=params["symmetry"],
             bounds=params["bounds"], max_nodes=params["max_nodes"],
@@ -204,3 +232,98 @@ class CorelsClassifier(RuleClassifierBase):
             [codes[label] for label in result.rule_labels],
             codes[result.default_label], B, y,
         )
+
+    def _fit_constrained(self, B, A, y, antecedents, params):
+        """The certified search under ``forbidden``, ``required`` and ``fairness``."""
+        conds, feats = self.binarizer_.conditions_, self.binarizer_.feature_names_in_
+        forbidden = set().union(*resolve_names(params["forbidden"] or [], conds, feats,
+                                               "forbidden"))
+        required = resolve_names(params["required"] or [], conds, feats, "required")
+        for name, needed in zip(params["required"] or [], required):
+            if needed <= forbidden:
+                raise ValueError(f"required: {name!r} is also forbidden")
+        keep = [a for a, item in enumerate(antecedents.items) if not set(item) & forbidden]
+        items = [antecedents.items[a] for a in keep]
+        A = A[:, keep]
+        fair = params["fairness"]
+        if fair is not None and len(self.classes_) != 2:
+            raise ValueError("fairness: a limit between groups needs a binary target; y has "
+                             f"{len(self.classes_)} classes")
+        cons = Constraints(
+            np.array([[bool(set(item) & need) for item in items] for need in required],
+                     dtype=bool).reshape(len(required), len(items)),
+            self._groups, None if fair is None else fair[0],
+            0.0 if fair is None else float(fair[2]), positive=1)
+        c = params["c"]
+        result = constrained_search(A, y, c, cons, time_limit=params["time_limit"],
+                                    verbose=params["verbose"])
+        self.result_ = result
+        self.stats_, self.trace_ = {}, {}
+        terms = []
+        if forbidden:
+            terms.append("use none of " + ", ".join(map(repr, params["forbidden"])))
+        if required:
+            terms.append("use each of " + ", ".join(map(repr, params["required"])))
+        if fair is not None:
+            terms.append(f"keep the {fair[0].replace('_', ' ')} difference between the two "
+                         f"groups of {fair[1]!r} within {float(fair[2]):g}")
+        scope = (f"rule lists over antecedents of up to {params['max_card']} conditions that "
+                 + " and ".join(terms) + f"; objective = mistakes / n_samples + {c:g} x rules")
+        if not np.isfinite(result.objective):
+            import warnings
+
+            warnings.warn("no rule list satisfies the constraints"
+                          if result.status == "infeasible" else
+                          f"no rule list satisfying the constraints was found ({result.status}); "
+                          "the model predicts the majority class", UserWarning, stacklevel=4)
+        self.certificate_ = Certificate(result.status, result.objective,
+                                        None if result.status == "infeasible"
+                                        else result.lower_bound, scope)
+        labels = [int(np.bincount(y[hit], minlength=len(self.classes_)).argmax())
+                  for hit in _captures(A, result.prefix)]
+        return self._rule_list([items[a] for a in result.prefix], labels[:-1], labels[-1], B, y)
+
+    def rashomon_set(self, epsilon, *, max_models=DEFAULT_MAX_MODELS, time_limit=None,
+                     verbose=0):
+        """Every rule list whose objective is within ``epsilon`` of the optimum.
+
+        Enumerated exactly by :func:`rulekit.corels.rashomon` on the training
+        data, with this estimator's ``c`` and binarization.  With the default
+        ``min_support=None`` the antecedents are mined again at support
+        ``c - epsilon`` (or every antecedent that occurs, when ``epsilon >=
+        c``): no list of the set can use a rarer one, so the set covers every
+        antecedent of up to ``max_card`` conditions.
+
+        Parameters
+        ----------
+        epsilon : float
+            How far above the optimal objective a list may score (objective
+            units: ``0.01`` is one percent of the training rows, or one rule at
+            ``c = 0.01``).
+        max_models : int
+            Most lists to keep.
+        time_limit : float or None
+            Seconds.
+        verbose : int
+            1 or more: a progress bar.
+
+        Returns
+        -------
+        RashomonSet
+            The lists (as :class:`~rulekit.models.RuleList`), their
+            objectives, an exact count or the limit that stopped it, condition
+            importance, per-row disagreement and plots.
+        """
+        return fit_rashomon_set(self, epsilon, max_models=max_models, time_limit=time_limit,
+                                verbose=verbose)
+
+
+def _captures(A, prefix):
+    """Rows each rule of ``prefix`` captures, then the rest."""
+    free = np.ones(A.shape[0], dtype=bool)
+    out = []
+    for a in prefix:
+        hit = free & A[:, a]
+        out.append(hit)
+        free &= ~hit
+    return out + [free]

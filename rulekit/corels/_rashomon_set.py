@@ -1,0 +1,300 @@
+"""The Rashomon set as models: what ``CorelsClassifier.rashomon_set`` returns.
+
+:func:`rulekit.corels.rashomon` finds the prefixes; :class:`RashomonSet` turns
+them into something to read and to question: each list as a
+:class:`~rulekit.models.RuleList`, how many there are (exactly, or at least
+how many when a limit stopped the enumeration), which conditions the good
+lists rely on, and on which rows they disagree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from rulekit.bitset import n_words, pack, popcount64
+from rulekit.corels import _capture_graph as cg
+from rulekit.evaluate import capture_counts, merge_rows
+from rulekit.models import Rule, RuleList
+
+__all__ = ["RashomonSet"]
+
+
+@njit(cache=True)
+def _walk_lists(flat, off, Ap, luts, fb, per, n_classes, labels, default, captured):
+    """Training labels (majority) and sizes of every rule of every list.
+
+    ``Ap`` packs the antecedents over the training groups; ``labels[e]`` and
+    ``captured[e]`` are filled for every entry ``e`` of ``flat``;
+    ``default[i]`` is list ``i``'s default label.
+    """
+    W = Ap.shape[1]
+    free = np.empty(W, dtype=np.uint64)
+    x = np.empty(W, dtype=np.uint64)
+    ccnt = np.zeros(n_classes, dtype=np.int64)
+    for i in range(off.shape[0] - 1):
+        for w in range(W):
+            free[w] = ~np.uint64(0)
+        for e in range(off[i], off[i + 1]):
+            a = flat[e]
+            for w in range(W):
+                x[w] = free[w] & Ap[a, w]
+                free[w] &= ~Ap[a, w]
+            nv, _ = cg.stats(x, luts, fb, per, ccnt)
+            labels[e] = np.argmax(ccnt)
+            captured[e] = nv
+        # padding bits beyond the last group weigh nothing in the tables
+        cg.stats(free, luts, fb, per, ccnt)
+        default[i] = np.argmax(ccnt)
+
+
+@njit(cache=True)
+def _votes(flat, off, labels, default, Ap, n_groups, n_classes):
+    """How many lists predict each class for each group of rows."""
+    W = Ap.shape[1]
+    votes = np.zeros((n_groups, n_classes), dtype=np.int64)
+    free = np.empty(W, dtype=np.uint64)
+    for i in range(off.shape[0] - 1):
+        for w in range(W):
+            free[w] = ~np.uint64(0)
+        for e in range(off[i], off[i + 1]):
+            a = flat[e]
+            for w in range(W):
+                x = free[w] & Ap[a, w]
+                free[w] &= ~Ap[a, w]
+                while x:
+                    t = x & (~x + np.uint64(1))  # lowest set bit
+                    g = w * 64 + popcount64(t - np.uint64(1))
+                    if g < n_groups:
+                        votes[g, labels[e]] += 1
+                    x ^= t
+        for g in range(n_groups):
+            if (free[g >> 6] >> np.uint64(g & 63)) & np.uint64(1):
+                votes[g, default[i]] += 1
+    return votes
+
+
+class RashomonSet:
+    """Every rule list within ``epsilon`` of the optimum, over an estimator's antecedents.
+
+    Built by :meth:`rulekit.CorelsClassifier.rashomon_set`; not meant to be
+    constructed by hand.
+
+    Attributes
+    ----------
+    result : rulekit.corels.RashomonResult
+        The engine's answer: prefixes, objectives, status.
+    objectives : ndarray
+        Objective of every list, lowest first.
+    epsilon, optimum : float
+    complete : bool
+        True when every list within epsilon was found; otherwise the
+        enumeration stopped at a limit (``status``) and the lists are a
+        subset.
+    status : str
+    scope : str
+        Over which lists the count is exact.
+    """
+
+    def __init__(self, result, antecedents, conditions, classes, A, codes, binarizer, scope):
+        self.result = result
+        self.antecedents = antecedents
+        self.conditions = list(conditions)
+        self.classes = list(classes)
+        self.binarizer = binarizer
+        self.scope = scope
+        self._A = np.asarray(A, dtype=bool)
+        self._codes = np.asarray(codes, dtype=np.int64)
+        self._labels = None
+
+    # -- the set ------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.result)
+
+    @property
+    def objectives(self) -> np.ndarray:
+        return self.result.objectives
+
+    @property
+    def epsilon(self) -> float:
+        return self.result.epsilon
+
+    @property
+    def optimum(self) -> float | None:
+        return self.result.optimum
+
+    @property
+    def status(self) -> str:
+        return self.result.status
+
+    @property
+    def complete(self) -> bool:
+        return self.result.complete
+
+    @property
+    def count(self) -> str:
+        """How many lists, in words: exact, or a lower bound and why."""
+        n = f"{len(self):,}"
+        if self.complete:
+            return f"exactly {n}"
+        return f"at least {n} (the enumeration stopped: {self.status})"
+
+    def __getitem__(self, i) -> RuleList:
+        """List ``i`` (0 is the optimum) as a :class:`RuleList` with training counts."""
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        prefix = self.result.prefixes[i]
+        items = [self.antecedents.items[a] for a in prefix]
+        counts = capture_counts(self._A, [(a,) for a in prefix], self._codes, len(self.classes))
+        rules = [Rule(tuple(int(j) for j in item), self.classes[int(np.argmax(row))],
+                      tuple(int(v) for v in row)) for item, row in zip([*items, ()], counts)]
+        return RuleList(rules[:-1], rules[-1], self.conditions, self.classes)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        opt = "?" if self.optimum is None else f"{self.optimum:.6g}"
+        return (f"RashomonSet({self.count} rule lists with objective <= {opt} + "
+                f"{self.epsilon:g})")
+
+    def __str__(self) -> str:
+        lines = [repr(self), f"  over {self.scope}"]
+        if len(self):
+            lengths = np.bincount(self.result.prefixes.lengths())
+            lines.append("  rules per list: " + ", ".join(
+                f"{k}: {v:,}" for k, v in enumerate(lengths) if v))
+            lines += ["", "best list:", str(self[0])]
+        return "\n".join(lines)
+
+    # -- what the lists rely on -------------------------------------------------
+    def _rule_labels(self):
+        """Training label and captured size of every rule of every list (cached)."""
+        if self._labels is None:
+            flat, off = self.result.prefixes.arrays()
+            rows, group, (ones, *per_class) = merge_rows(
+                self._A, np.ones(len(self._codes), dtype=np.int64),
+                *[(self._codes == k).astype(np.int64) for k in range(len(self.classes))])
+            table = np.column_stack(per_class)
+            Ap = np.ascontiguousarray(pack(rows.T))
+            luts, fb, per = cg.count_tables(table, n_words(rows.shape[0]), len(self._codes))
+            labels = np.zeros(len(flat), dtype=np.int64)
+            captured = np.zeros(len(flat), dtype=np.int64)
+            default = np.zeros(len(self), dtype=np.int64)
+            _walk_lists(flat, off, Ap, luts, fb, per, len(self.classes), labels, default,
+                        captured)
+            self._labels = (labels, default, captured)
+        return self._labels
+
+    def condition_importance(self, weighted: bool = False) -> pd.Series:
+        """Share of the lists that use each condition, most used first.
+
+        Parameters
+        ----------
+        weighted : bool, default=False
+            False: the share of lists with a rule whose antecedent contains
+            the condition.  True: the average over the lists of the share of
+            training rows whose prediction is made by such a rule (a
+            condition in a rule that decides many rows counts more).
+
+        Returns
+        -------
+        Series indexed by the condition's text.
+        """
+        flat, off = self.result.prefixes.arrays()
+        n_lists = max(len(self), 1)
+        which = np.repeat(np.arange(len(self)), np.diff(off))
+        pairs, sizes = [], []
+        captured = self._rule_labels()[2] if weighted else np.ones(len(flat))
+        for e, a in enumerate(flat):
+            for j in self.antecedents.items[a]:
+                pairs.append((which[e], j))
+                sizes.append(captured[e])
+        usage = np.zeros(len(self.conditions))
+        if pairs:
+            pairs = np.asarray(pairs)
+            sizes = np.asarray(sizes, dtype=float)
+            if weighted:
+                np.add.at(usage, pairs[:, 1], sizes / len(self._codes))
+            else:
+                unique = np.unique(pairs, axis=0)
+                np.add.at(usage, unique[:, 1], 1.0)
+        series = pd.Series(usage / n_lists, index=[str(c) for c in self.conditions],
+                           name="weighted usage" if weighted else "share of lists")
+        return series[series > 0].sort_values(ascending=False, kind="stable")
+
+    def disagreement(self, X=None) -> pd.DataFrame:
+        """For each row, the share of the lists that predict each class.
+
+        Parameters
+        ----------
+        X : DataFrame or array, optional
+            Rows to ask about (the estimator's input format); default: the
+            training rows.
+
+        Returns
+        -------
+        DataFrame with one column per class; a row with a value near 1 is
+        one the good lists agree on, one near ``1 / n_classes`` is one they
+        dispute.
+        """
+        if X is None:
+            A = self._A
+        else:
+            A = self.antecedents.transform(self.binarizer.transform(X))
+        labels, default, _ = self._rule_labels()
+        rows, group, _ = merge_rows(A)
+        Ap = np.ascontiguousarray(pack(rows.T)) if rows.shape[1] else np.zeros(
+            (0, n_words(rows.shape[0])), np.uint64)
+        flat, off = self.result.prefixes.arrays()
+        votes = _votes(flat, off, labels, default, Ap, rows.shape[0], len(self.classes))
+        shares = votes[group] / max(len(self), 1)
+        index = X.index if isinstance(X, pd.DataFrame) else None
+        return pd.DataFrame(shares, columns=self.classes, index=index)
+
+    # -- figures --------------------------------------------------------------------
+    def plot_objectives(self, ax=None):
+        """Histogram of the lists' objectives, optimum and threshold marked."""
+        from rulekit.plotting import plot_rashomon_objectives
+
+        return plot_rashomon_objectives(self, ax=ax)
+
+    def plot_conditions(self, top: int = 15, weighted: bool = False, ax=None):
+        """The conditions the lists use most, as horizontal bars."""
+        from rulekit.plotting import plot_condition_usage
+
+        return plot_condition_usage(self, top=top, weighted=weighted, ax=ax)
+
+
+def fit_rashomon_set(est, epsilon, *, max_models, time_limit, verbose) -> RashomonSet:
+    """The body of :meth:`rulekit.CorelsClassifier.rashomon_set`."""
+    from sklearn.utils.validation import check_is_fitted
+
+    from rulekit._params import check
+    from rulekit.bitset import unpack
+    from rulekit.corels._rashomon import RASHOMON_PARAMETERS, rashomon
+    from rulekit.mining import mine_antecedents
+
+    check_is_fitted(est, "model_")
+    eps = check(RASHOMON_PARAMETERS["epsilon"], epsilon, "epsilon", "rashomon_set")
+    params = est._check_params()
+    c, packed_B, codes, n = params["c"], *est._train
+    antecedents = est.antecedents_
+    if params["min_support"] is None:
+        # a rule of a list in the set classifies at least (c - epsilon) N rows correctly
+        support = max(c - eps, 0.5 / n)
+        B = unpack(packed_B, n).T
+        antecedents = mine_antecedents(B, codes, min_support=min(support, 1.0),
+                                       max_card=params["max_card"], per_class=False,
+                                       conditions=est.binarizer_.conditions_)
+        scope = (f"every rule list over antecedents of up to {params['max_card']} conditions "
+                 f"(none rarer than {support * n:.0f} rows can be in the set)")
+    else:
+        scope = (f"rule lists over the {len(antecedents)} antecedents mined at "
+                 f"min_support={params['min_support']:g}")
+    A = antecedents.matrix
+    result = rashomon(A, codes, c, eps, max_models=max_models, time_limit=time_limit,
+                      verbose=verbose)
+    return RashomonSet(result, antecedents, est.binarizer_.conditions_, est.classes_, A,
+                       codes, est.binarizer_, scope + f"; objective = mistakes / n + {c:g} x rules")
