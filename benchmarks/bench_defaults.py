@@ -1,0 +1,229 @@
+"""Every learner with its defaults, against its peers, on the same folds.
+
+Usage (from the repository root, in a venv with rulekit and the peers)::
+
+    pip install -e '.[bench]' imodels wittgenstein six
+    RULEKIT_SHARED_DATA=/path/to/shared/data python benchmarks/bench_defaults.py \\
+        [--datasets compas,heart] [--models corels,cart4] [--folds 5] [--out FILE]
+
+What a user who changes no parameter gets: each rulekit learner constructed
+with no arguments, scikit-learn's CART (depth 4), random forest and logistic
+regression (the ``rulekit.compare.baselines`` pipelines), and, when they are
+installed, wittgenstein's RIPPER and imodels' greedy rule list, boosted
+rules and SkopeRules (rule sets), each with its own defaults.  AIX360's BRCG
+cannot be installed beside current scikit-learn; ``bench_colgen.py --aix360``
+runs it in a venv of its own on the same folds.
+
+Data: the 13 data sets of ``bench_colgen.py`` plus the bundled compas.  Folds:
+stratified, shuffled, ``random_state=0``.  For each (data set, model): mean
+test accuracy, balanced accuracy and ROC AUC, model size (rules and
+conditions, as printed), and the median fit CPU seconds (user + system of
+this process and its children, since PuLP runs CBC as a subprocess).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_score
+from sklearn.model_selection import StratifiedKFold
+from sklearn.pipeline import make_pipeline
+
+from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier,
+                     SoftFallingRuleListClassifier)
+from rulekit.compare import _encoder, baselines, model_size
+from rulekit.datasets import load_compas
+
+
+def _bench_colgen():
+    """The data-set loaders of bench_colgen.py (one definition of the 13 sets)."""
+    path = Path(__file__).resolve().with_name("bench_colgen.py")
+    spec = importlib.util.spec_from_file_location("_bench_colgen", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def datasets() -> dict:
+    sets = {name: loader for name, (loader, _) in _bench_colgen().DATASETS.items()}
+
+    def compas():
+        X, y = load_compas(return_X_y=True)
+        return X, np.asarray(y).astype(int)
+
+    return {"compas": compas, **sets}
+
+
+# --- peers -----------------------------------------------------------------------------------
+
+class Ripper(ClassifierMixin, BaseEstimator):
+    """wittgenstein's RIPPER with its defaults, as a scikit-learn classifier."""
+
+    def __init__(self, random_state=0):
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        import wittgenstein
+
+        self.classes_ = np.unique(y)
+        frame = pd.DataFrame(X).reset_index(drop=True)
+        self.ripper_ = wittgenstein.RIPPER(random_state=self.random_state)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.ripper_.fit(frame, pd.Series(np.asarray(y) == self.classes_[1], name="_target"),
+                             pos_class=True)
+        return self
+
+    def predict(self, X):
+        hit = np.asarray(self.ripper_.predict(pd.DataFrame(X).reset_index(drop=True)), bool)
+        return np.where(hit, self.classes_[1], self.classes_[0])
+
+    def predict_proba(self, X):
+        p = np.asarray(self.ripper_.predict_proba(pd.DataFrame(X).reset_index(drop=True)))
+        return p if p.ndim == 2 else np.column_stack([1 - p, p])
+
+    def size(self):
+        rules = self.ripper_.ruleset_.rules
+        return len(rules), sum(len(r.conds) for r in rules)
+
+
+def _imodels(name):
+    def make():
+        import imodels
+
+        return make_pipeline(_encoder(), getattr(imodels, name)())
+    return make
+
+
+def models(selected=None) -> dict:
+    base = baselines(0)
+    out = {
+        "CORELS": lambda: CorelsClassifier(time_limit=600),
+        "FRL": FallingRuleListClassifier,
+        "softFRL": SoftFallingRuleListClassifier,
+        "CG": BooleanRuleCGClassifier,
+        "CART depth 4": lambda: clone(base["CART depth 4"]),
+        "random forest": lambda: clone(base["random forest"]),
+        "logistic regression": lambda: clone(base["logistic regression"]),
+    }
+    try:
+        import wittgenstein  # noqa: F401
+
+        out["RIPPER (wittgenstein)"] = Ripper
+    except ImportError:
+        print("wittgenstein not installed: RIPPER left out", file=sys.stderr)
+    try:
+        import imodels  # noqa: F401
+
+        out["greedy rule list (imodels)"] = _imodels("GreedyRuleListClassifier")
+        out["boosted rules (imodels)"] = _imodels("BoostedRulesClassifier")
+        out["SkopeRules (imodels)"] = _imodels("SkopeRulesClassifier")
+    except ImportError:
+        print("imodels not installed: its learners left out", file=sys.stderr)
+    if selected:
+        out = {k: v for k, v in out.items() if k in selected}
+    return out
+
+
+def size_of(est):
+    """(rules, conditions) as the model prints, where that can be read."""
+    if isinstance(est, Ripper):
+        return est.size()
+    last = est.steps[-1][1] if hasattr(est, "steps") else est
+    if hasattr(last, "complexity_") and not hasattr(last, "model_"):
+        return np.nan, float(last.complexity_)
+    return model_size(est)
+
+
+def _cpu():
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def run(name, make, X, y, folds):
+    rows = []
+    for k, (tr, te) in enumerate(folds):
+        est = make()
+        c0, w0 = _cpu(), time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est.fit(X.iloc[tr], y[tr])
+        cpu, wall = _cpu() - c0, time.perf_counter() - w0
+        pred = est.predict(X.iloc[te])
+        proba = est.predict_proba(X.iloc[te])[:, 1]
+        cert = getattr(getattr(est, "certificate_", None), "status", "")
+        rules, conds = size_of(est)
+        rows.append(dict(model=name, fold=k, acc=accuracy_score(y[te], pred),
+                         bacc=balanced_accuracy_score(y[te], pred),
+                         auc=roc_auc_score(y[te], proba), rules=rules, conditions=conds,
+                         cpu=cpu, wall=wall, status=cert))
+    return rows
+
+
+def summarize(frame: pd.DataFrame) -> pd.DataFrame:
+    g = frame.groupby(["dataset", "model"], sort=False)
+    out = g.agg(acc=("acc", "mean"), acc_se=("acc", lambda v: v.std(ddof=1) / np.sqrt(len(v))),
+                bacc=("bacc", "mean"), auc=("auc", "mean"), rules=("rules", "mean"),
+                conditions=("conditions", "mean"), cpu_med=("cpu", "median"),
+                statuses=("status", lambda v: ",".join(sorted(set(s for s in v if s)))))
+    return out.reset_index()
+
+
+def to_markdown(summary: pd.DataFrame) -> str:
+    lines = ["| dataset | model | accuracy % (se) | balanced acc % | AUC | rules | conditions "
+             "| fit CPU s (median) | certificate |", "|" + "---|" * 9]
+    for r in summary.itertuples(index=False):
+        size = lambda v: "" if pd.isna(v) else f"{v:.1f}"  # noqa: E731
+        lines.append(f"| {r.dataset} | {r.model} | {100 * r.acc:.1f} ({100 * r.acc_se:.1f}) | "
+                     f"{100 * r.bacc:.1f} | {r.auc:.3f} | {size(r.rules)} | {size(r.conditions)} | "
+                     f"{r.cpu_med:.2f} | {r.statuses} |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets", help="comma-separated subset")
+    parser.add_argument("--models", help="comma-separated subset of model names")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--out", help="append fold rows to this CSV (resumable)")
+    args = parser.parse_args(argv)
+    sets = datasets()
+    if args.datasets:
+        sets = {k: sets[k] for k in args.datasets.split(",")}
+    chosen = models(args.models.split(",") if args.models else None)
+    done = set()
+    if args.out and Path(args.out).exists():
+        old = pd.read_csv(args.out)
+        done = set(zip(old["dataset"], old["model"]))
+    all_rows = []
+    for ds, load in sets.items():
+        X, y = load()
+        X = X.reset_index(drop=True)
+        y = np.asarray(y)
+        folds = list(StratifiedKFold(args.folds, shuffle=True, random_state=0).split(X, y))
+        for name, make in chosen.items():
+            if (ds, name) in done:
+                continue
+            rows = [dict(dataset=ds, **r) for r in run(name, make, X, y, folds)]
+            all_rows += rows
+            if args.out:
+                pd.DataFrame(rows).to_csv(args.out, mode="a", header=not Path(args.out).exists(),
+                                          index=False)
+            s = pd.DataFrame(rows)
+            print(f"{ds:14s} {name:28s} acc {100 * s.acc.mean():5.1f}  auc {s.auc.mean():.3f}  "
+                  f"cpu med {s.cpu.median():7.2f}", flush=True)
+    frame = pd.read_csv(args.out) if args.out else pd.DataFrame(all_rows)
+    print(to_markdown(summarize(frame)))
+
+
+if __name__ == "__main__":
+    main()
