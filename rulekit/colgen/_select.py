@@ -268,7 +268,11 @@ def _validate_path(P, Y, W, T, grid, forms, p, run):
         for form in list(active):
             L = np.zeros_like(T)
             for j, path in enumerate(paths[form]):
-                pred, stop = path.predict(C)
+                # a Ctrl-C or deadline that ended the last fit early (it may
+                # still have settled its own status) stops the whole path
+                stop = run.limit_reached()
+                if stop is None:
+                    pred, stop = path.predict(C)
                 if stop in ("interrupted", "time_limit"):
                     stopped = stop
                     break
