@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from export_check import load_module, sqlite_table  # noqa: E402
 
 from rulekit import BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier  # noqa: E402
+from rulekit.colgen import ColGenSettings  # noqa: E402
 from rulekit.datasets import load_adult  # noqa: E402
 
 
@@ -49,7 +50,7 @@ def main() -> None:
     learners = {
         "CORELS rule list": CorelsClassifier(c=0.005, max_card=2, n_thresholds=5),
         "falling rule list": FallingRuleListClassifier(n_iter=2000, random_state=0),
-        "DNF rule set": BooleanRuleCGClassifier(max_complexity=16, pricing="beam"),
+        "DNF rule set": BooleanRuleCGClassifier(max_complexity=16, settings=ColGenSettings(pricing="beam")),
     }
     con_sqlite = sqlite3.connect(":memory:")
     sqlite_table(con_sqlite, "adult", X)

@@ -213,9 +213,9 @@ def _demo_compas(args) -> None:
     X, y = datasets.load_compas(return_X_y=True)
     print(f"compas: {X.shape[0]} people, {X.shape[1]} features "
           f"({', '.join(X.columns)}); {int(y.sum())} re-offended within two years (1)\n")
-    est = CorelsClassifier(c=0.01, max_card=2, n_thresholds=4)
+    est = CorelsClassifier()  # every default: what a new user gets
     cpu = _fit_timed(est, X, y)
-    print(f"CorelsClassifier(c=0.01, max_card=2, n_thresholds=4): {len(est.binarizer_.conditions_)} "
+    print(f"CorelsClassifier() (c=0.01, max_card=2): {len(est.binarizer_.conditions_)} "
           f"conditions, {len(est.antecedents_)} antecedents, {est.stats_['nodes_evaluated']} "
           f"prefixes evaluated, {cpu:.1f} CPU s\n")
     print(est)
@@ -305,6 +305,10 @@ def cmd_compile(args) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             est.fit(X, y)
+        if name == "corels":
+            from .corels._state import compile_growth_kernels
+
+            compile_growth_kernels()
         print(f"{name}: {time.process_time() - start:.1f} CPU s")
     import numba
 

@@ -22,6 +22,7 @@ import pytest
 import rulekit
 from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier,
                      SoftFallingRuleListClassifier, datasets)
+from rulekit.colgen import ColGenSettings
 from export_check import assert_same, check_everywhere, dirty, expected, python_outputs
 from test_persist import labels, raw_frame
 
@@ -60,9 +61,9 @@ LEARNERS = {
     "softfrl": lambda: SoftFallingRuleListClassifier(n_iter=100, max_card=1, n_thresholds=5,
                                                      random_state=0),
     "cg-dnf": lambda: BooleanRuleCGClassifier(form="dnf", max_complexity=10, max_literals=2,
-                                              pricing="beam", n_thresholds=5),
+                                              settings=ColGenSettings(pricing="beam"), n_thresholds=5),
     "cg-cnf": lambda: BooleanRuleCGClassifier(form="cnf", max_complexity=10, max_literals=2,
-                                              pricing="beam", n_thresholds=5),
+                                              settings=ColGenSettings(pricing="beam"), n_thresholds=5),
 }
 
 _CACHE: dict = {}
@@ -145,7 +146,7 @@ def test_cli_export_writes_runnable_sql_and_python(tmp_path):
     frame = X.assign(two_year_recid=y)
     frame.to_csv(tmp_path / "train.csv", index=False)
     out = _cli("fit", str(tmp_path / "train.csv"), "--target", "two_year_recid", "--model",
-               "corels", "--c", "0.02", "--max-card", "1", "--save", str(tmp_path / "m.json"))
+               "corels", "--corels-c", "0.02", "--max-card", "1", "--save", str(tmp_path / "m.json"))
     assert out.returncode == 0, out.stderr
     loaded = rulekit.load(tmp_path / "m.json")
 

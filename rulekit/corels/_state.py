@@ -164,3 +164,14 @@ def workspace(m: int, w: int, wm: int, n_classes: int) -> tuple:
         np.zeros((g, m), np.int64),  # gord: antecedents by decreasing M_d(U & t)
         np.zeros((g, m), np.int64),  # gkey: caps of M_d(U & t) along gord
     )
+
+
+def compile_growth_kernels() -> None:
+    """Compile the kernels a search calls only when its tables grow.
+
+    A small fit never fills the permutation map, so ``rulekit compile``
+    calls this to have :func:`~rulekit.corels._kernels.rehash` in numba's
+    cache too (an empty map: nothing is inserted).
+    """
+    empty = np.full(1, -1, dtype=np.int32)
+    kr.rehash(np.zeros(1, dtype=np.uint64), empty, np.zeros(1, dtype=np.uint64), empty.copy())

@@ -16,20 +16,8 @@ Monte-Carlo searches (Appendices A and B).
   small scalar functions (the search runs compiled twins of the same code).
 """
 
-from ._objective import (
-    frl_curiosity,
-    frl_prefix_bound,
-    frl_should_stop,
-    list_objective,
-    monotonicity_penalty,
-    risk_numerator,
-    rule_risk,
-    running_minimum,
-    soft_bound_terms,
-    soft_curiosity,
-    soft_prefix_bound,
-    soft_should_stop,
-)
+from . import _objective
+from ._objective import *  # noqa: F403 (the scalar functions, listed in _objective.__all__)
 from ._estimator import (
     FallingRuleListClassifier,
     SoftFallingRuleListClassifier,
@@ -54,16 +42,5 @@ __all__ = [
     "SearchTrace",
     "capture_counts",
     "candidate_set",
-    "rule_risk",
-    "risk_numerator",
-    "list_objective",
-    "monotonicity_penalty",
-    "running_minimum",
-    "frl_prefix_bound",
-    "frl_should_stop",
-    "soft_bound_terms",
-    "soft_prefix_bound",
-    "soft_should_stop",
-    "frl_curiosity",
-    "soft_curiosity",
+    *_objective.__all__,
 ]
