@@ -264,7 +264,7 @@ class Anytime:
         """A :class:`SearchState` of this run at the current time."""
         return SearchState(self.learner, self.elapsed, int(work), self.unit, **fields)
 
-    def drive(self, step, *, chunk_seconds: float = 0.05, budget: int = 16,
+    def drive(self, step, *, chunk_seconds: float = 0.05, budget: int = 1,
               max_budget: int = 1 << 20) -> str:
         """Call ``step(budget)`` until it finishes or the search must stop.
 
@@ -291,7 +291,7 @@ class Anytime:
         while True:
             t0 = time.perf_counter()
             status, state = step(budget)
-            dt = time.perf_counter() - t0
+            dt, pace = time.perf_counter() - t0, budget
             if status is not None:
                 self.report(state, force=True)
                 return status
@@ -299,6 +299,11 @@ class Anytime:
                 budget = min(2 * budget, max_budget)
             elif dt > 2 * chunk_seconds and budget > 1:
                 budget //= 2
+            left = self.time_left()
+            if left is not None:
+                # a chunk must not outlast the deadline (one unit of work can
+                # take seconds on large data): at most what the last pace allows
+                budget = max(1, min(budget, int(left * pace / max(dt, 1e-9))))
             reason = self.report(state)
             if reason is not None:
                 self.show(state)

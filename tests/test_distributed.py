@@ -15,16 +15,16 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier,
                      compare_models)
 from rulekit.datasets import load_tictactoe
+from rulekit.colgen import ColGenSettings
 
 
 def models():
     return {
         "corels": CorelsClassifier(c=0.02, max_card=1),
         "frl": FallingRuleListClassifier(n_iter=100, min_support=0.1, random_state=0),
-        # beam pricing: the default ("auto") gives each pricing integer program a
-        # wall-clock cap, so on a loaded machine it can return other columns, and
-        # this test then sees another rule set on a worker than at home
-        "dnf": BooleanRuleCGClassifier(form="dnf", max_complexity=8, max_literals=3, pricing="beam"),
+        # beam pricing keeps the fits on the workers quick
+        "dnf": BooleanRuleCGClassifier(form="dnf", max_complexity=8, max_literals=3,
+                                       settings=ColGenSettings(pricing="beam")),
     }
 
 

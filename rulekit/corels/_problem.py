@@ -177,6 +177,7 @@ def prepare(A, codes, classes, c, *, chosen, policy: int, symmetry: int, max_nod
     cfg[kr.G_WM] = max(1, (m + 63) // 64)
     cfg[kr.G_FB] = field_bits
     cfg[kr.G_NL] = lut.shape[2] // 256
+    cfg[kr.G_EXACT_CAP] = kr.EXACT_MAX_COUNTS
     return Problem(
         n=n, m=m, n_classes=n_classes, lam=c * n, tol=TOL_FACTOR * n,
         empty_mistakes=n - int(np.bincount(codes).max()),

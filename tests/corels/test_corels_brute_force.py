@@ -138,3 +138,21 @@ def test_many_classes_use_the_bit_plane_counts():
             for off in (None, "equivalent_points", "min_support"):
                 _check_against(A, y, c, expected, symmetry=symmetry,
                                bounds=set(BOUNDS) - {off})
+
+
+@pytest.mark.parametrize("cap", [0, 1, 3])
+def test_a_capped_exact_gain_check_stays_exact(monkeypatch, cap):
+    """The one-rule completion check gives up after ``cap`` counted sets (the
+    child is then kept); the search must stay exact, with the check cut short
+    as often as these small instances allow."""
+    from rulekit.corels import _kernels
+
+    monkeypatch.setattr(_kernels, "EXACT_MAX_COUNTS", cap)
+    rng = np.random.default_rng(77 + cap)
+    checks = 0
+    for _ in range(40):
+        A, y, c = random_instance(rng, n_max=120, m_max=8)
+        r = _check_against(A, y, c, brute_force(A, y, c))
+        checks += r.stats["exact_gain_checks"]
+        assert r.stats["exact_gain_counts"] <= cap * r.stats["exact_gain_checks"]
+    assert checks > 0  # the capped path ran

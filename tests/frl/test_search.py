@@ -13,12 +13,13 @@ from ._brute import objective, random_instance
 from .conftest import A1, A2, A3
 
 
-def _hard_instance(seed, n=3000, m=60):
-    """Data with a signal in 12 antecedents: no proof comes within seconds."""
+def _unproved_instance(seed=9, n=3000, m=120, k=40):
+    """A signal spread over 40 antecedents: the bounds prove nothing within
+    300,000 iterations (8 s here), so a short time limit always fires first."""
     rng = np.random.default_rng(seed)
     A = rng.random((n, m)) < 0.3
-    score = A[:, :12] @ rng.uniform(0.5, 1.5, 12)
-    y = (rng.random(n) < 1 / (1 + np.exp(-(score - 3)))).astype(int)
+    score = A[:, :k] @ rng.uniform(0.5, 1.5, k)
+    y = (rng.random(n) < 1 / (1 + np.exp(-(score - 0.3 * k)))).astype(int)
     return A, y
 
 
@@ -192,7 +193,7 @@ def test_one_class_and_no_antecedents():
 
 
 def test_time_limit_and_callback_and_interrupt():
-    A, y = _hard_instance(9, 3000, 60)
+    A, y = _unproved_instance()
     r = search(A, y, w=3, C=1e-4, n_iter=10**8, random_state=0, time_limit=0.3)
     assert r.status == "time_limit" and 0 < r.n_iter_done < 10**8
     assert len(r.trace.objective) == r.n_iter_done
@@ -228,7 +229,7 @@ def test_batch_cut_short_leaves_result_and_trace_in_agreement(monkeypatch):
     the result must then be the best list of the recorded iterations."""
     from rulekit.frl import _kernels
 
-    A, y = _hard_instance(12, 2000, 40)
+    A, y = _unproved_instance(12, 2000)
     real = _kernels.chunk
     calls = []
 
@@ -302,7 +303,7 @@ def test_real_ctrl_c_returns_incumbent():
     import signal
     import threading
 
-    A, y = _hard_instance(10, 3000, 60)
+    A, y = _unproved_instance(10)
     search(A, y, w=3, C=1e-4, n_iter=20, random_state=0)   # compile / load caches first
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
