@@ -902,6 +902,10 @@ def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, p
     ``last`` is ``r`` (-1 for the root) and ``capw`` holds what ``r`` captures.
 
     Returns the number of survivors, left in ``skey``, ``slb``, ``sante``.
+
+    Long on purpose: one pass over the candidates applies every bound in turn
+    to values computed once per child; split into per-bound helpers, numba
+    would pass (or recompute) that state per call in the search's hot loop.
     """
     (path, epath, inpfx, u, fbuf, tmpw, acc, pmask, tv, tlist, ucnt,
      skey, slb, sante, gpre, gsuf, gtop, umd) = ws[:18]
