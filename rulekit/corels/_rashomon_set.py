@@ -21,6 +21,14 @@ from rulekit.models import Rule, RuleList
 __all__ = ["RashomonSet"]
 
 
+@njit(cache=True, inline="always")
+def _take(free, row, out):
+    """``out`` = the rows of ``free`` that ``row`` captures, then removed from ``free``."""
+    for w in range(free.shape[0]):
+        out[w] = free[w] & row[w]
+        free[w] &= ~row[w]
+
+
 @njit(cache=True)
 def _walk_lists(flat, off, Ap, luts, fb, per, n_classes, labels, default, captured):
     """Training labels (majority) and sizes of every rule of every list.
@@ -37,10 +45,7 @@ def _walk_lists(flat, off, Ap, luts, fb, per, n_classes, labels, default, captur
         for w in range(W):
             free[w] = ~np.uint64(0)
         for e in range(off[i], off[i + 1]):
-            a = flat[e]
-            for w in range(W):
-                x[w] = free[w] & Ap[a, w]
-                free[w] &= ~Ap[a, w]
+            _take(free, Ap[flat[e]], x)
             nv, _ = cg.stats(x, luts, fb, per, ccnt)
             labels[e] = np.argmax(ccnt)
             captured[e] = nv
@@ -55,14 +60,14 @@ def _votes(flat, off, labels, default, Ap, n_groups, n_classes):
     W = Ap.shape[1]
     votes = np.zeros((n_groups, n_classes), dtype=np.int64)
     free = np.empty(W, dtype=np.uint64)
+    took = np.empty(W, dtype=np.uint64)
     for i in range(off.shape[0] - 1):
         for w in range(W):
             free[w] = ~np.uint64(0)
         for e in range(off[i], off[i + 1]):
-            a = flat[e]
+            _take(free, Ap[flat[e]], took)
             for w in range(W):
-                x = free[w] & Ap[a, w]
-                free[w] &= ~Ap[a, w]
+                x = took[w]
                 while x:
                     t = x & (~x + np.uint64(1))  # lowest set bit
                     g = w * 64 + popcount64(t - np.uint64(1))
