@@ -457,18 +457,22 @@ def map_find(A, valid, nodes, mhash, mnode, h, sym, inpfx, s, k, fbuf, epath, tm
 # ``w``: a set's sums cost 8 look-ups per word.
 
 @njit(cache=True, inline="always")
+def _add_word(lut, w, x, acc, NL):
+    """Add the packed sums of the groups set in word ``w`` (bits ``x``) to ``acc``."""
+    for b in range(8):
+        v = np.int64((x >> np.uint64(8 * b)) & np.uint64(255))
+        for l in range(NL):
+            acc[l] += lut[w, b, v * NL + l]
+
+
+@njit(cache=True, inline="always")
 def count_set(lut, x_words, acc, NL):
     """Packed sums over the groups of the bit set ``x_words`` into ``acc``."""
     for l in range(NL):
         acc[l] = 0
     for w in range(x_words.shape[0]):
-        x = x_words[w]
-        if x == 0:
-            continue
-        for b in range(8):
-            v = np.int64((x >> np.uint64(8 * b)) & np.uint64(255))
-            for l in range(NL):
-                acc[l] += lut[w, b, v * NL + l]
+        if x_words[w] != 0:
+            _add_word(lut, w, x_words[w], acc, NL)
 
 
 @njit(cache=True, inline="always")
@@ -478,12 +482,8 @@ def count_and(lut, u, a_row, acc, NL):
         acc[l] = 0
     for w in range(u.shape[0]):
         x = u[w] & a_row[w]
-        if x == 0:
-            continue
-        for b in range(8):
-            v = np.int64((x >> np.uint64(8 * b)) & np.uint64(255))
-            for l in range(NL):
-                acc[l] += lut[w, b, v * NL + l]
+        if x != 0:
+            _add_word(lut, w, x, acc, NL)
 
 
 @njit(cache=True, inline="always")
