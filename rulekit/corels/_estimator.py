@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from sklearn.base import ClassifierMixin, clone
@@ -12,6 +14,7 @@ from ..bitset import pack
 from ..base import COMMON_PARAMETERS, RuleClassifierBase
 from ..binarize import Binarizer, ESTIMATOR_PARAMETERS
 from ..certificate import Certificate
+from ..evaluate import first_match
 from ..mining import MINING_PARAMETERS
 from ._constrained import (Constraints, constrained_search, fairness_groups,
                            resolve_names)
@@ -270,8 +273,6 @@ class CorelsClassifier(RuleClassifierBase):
         scope = (f"rule lists over antecedents of up to {params['max_card']} conditions that "
                  + " and ".join(terms) + f"; objective = mistakes / n_samples + {c:g} x rules")
         if not np.isfinite(result.objective):
-            import warnings
-
             warnings.warn("no rule list satisfies the constraints"
                           if result.status == "infeasible" else
                           f"no rule list satisfying the constraints was found ({result.status}); "
@@ -279,8 +280,9 @@ class CorelsClassifier(RuleClassifierBase):
         self.certificate_ = Certificate(result.status, result.objective,
                                         None if result.status == "infeasible"
                                         else result.lower_bound, scope)
-        labels = [int(np.bincount(y[hit], minlength=len(self.classes_)).argmax())
-                  for hit in _captures(A, result.prefix)]
+        rule = first_match(A, [(a,) for a in result.prefix])  # len(prefix): the default
+        labels = [int(np.bincount(y[rule == k], minlength=len(self.classes_)).argmax())
+                  for k in range(len(result.prefix) + 1)]
         return self._rule_list([items[a] for a in result.prefix], labels[:-1], labels[-1], B, y)
 
     def rashomon_set(self, epsilon, *, max_models=DEFAULT_MAX_MODELS, time_limit=None,
@@ -317,13 +319,3 @@ class CorelsClassifier(RuleClassifierBase):
         return fit_rashomon_set(self, epsilon, max_models=max_models, time_limit=time_limit,
                                 verbose=verbose)
 
-
-def _captures(A, prefix):
-    """Rows each rule of ``prefix`` captures, then the rest."""
-    free = np.ones(A.shape[0], dtype=bool)
-    out = []
-    for a in prefix:
-        hit = free & A[:, a]
-        out.append(hit)
-        free &= ~hit
-    return out + [free]
