@@ -5,6 +5,7 @@ Usage (from the repository root, in a venv with rulekit and the peers)::
     pip install -e '.[bench]' imodels wittgenstein six
     RULEKIT_SHARED_DATA=/path/to/shared/data python benchmarks/bench_defaults.py \\
         [--datasets compas,heart] [--models corels,cart4] [--folds 5] [--out FILE]
+        [--corels-time-limit 600]
 
 What a user who changes no parameter gets: each rulekit learner constructed
 with no arguments, scikit-learn's CART (depth 4), random forest and logistic
@@ -104,10 +105,12 @@ def _imodels(name):
     return make
 
 
-def models(selected=None) -> dict:
+def models(selected=None, corels_time_limit=600.0) -> dict:
     base = baselines(0)
     out = {
-        "CORELS": lambda: CorelsClassifier(time_limit=600),
+        # CORELS's default has no time limit: on large data it searches until
+        # max_memory; the benchmark bounds each fold (the row says which limit)
+        "CORELS": lambda: CorelsClassifier(time_limit=corels_time_limit),
         "FRL": FallingRuleListClassifier,
         "softFRL": SoftFallingRuleListClassifier,
         "CG": BooleanRuleCGClassifier,
@@ -195,11 +198,13 @@ def main(argv=None):
     parser.add_argument("--models", help="comma-separated subset of model names")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--out", help="append fold rows to this CSV (resumable)")
+    parser.add_argument("--corels-time-limit", type=float, default=600.0,
+                        help="time_limit of each CORELS fit (seconds)")
     args = parser.parse_args(argv)
     sets = datasets()
     if args.datasets:
         sets = {k: sets[k] for k in args.datasets.split(",")}
-    chosen = models(args.models.split(",") if args.models else None)
+    chosen = models(args.models.split(",") if args.models else None, args.corels_time_limit)
     done = set()
     if args.out and Path(args.out).exists():
         old = pd.read_csv(args.out)

@@ -6,7 +6,7 @@ Run from the repository root:
     PYTHONPATH=. python benchmarks/bench_frl.py [--seeds 5] [--first-seed 0]
         [--quick] [--no-memo] [--show-lists]
     PYTHONPATH=. python benchmarks/bench_frl.py --defaults compas adult fico bank_marketing
-        [--corels-time-limit 60] [--models frl,softfrl,frl-w1,corels]
+        [--corels-time-limit 60] [--models frl,softfrl,frl-balanced,softfrl-balanced,corels]
 
 ``--defaults`` cross-validates (``rulekit.compare_models``, 5 stratified
 folds, ``random_state=0``, the same folds for every model) the estimators
@@ -106,7 +106,8 @@ def _default_models(which, corels_time_limit):
     every = {
         "frl": ("FRL defaults", FallingRuleListClassifier()),
         "softfrl": ("softFRL defaults", SoftFallingRuleListClassifier()),
-        "frl-w1": ("FRL w=1", FallingRuleListClassifier(w=1.0)),
+        "frl-balanced": ("FRL w=balanced", FallingRuleListClassifier(w="balanced")),
+        "softfrl-balanced": ("softFRL w=balanced", SoftFallingRuleListClassifier(w="balanced")),
         "corels": (f"CORELS defaults, time_limit={corels_time_limit:g}",
                    CorelsClassifier(time_limit=corels_time_limit)),
     }
@@ -146,7 +147,7 @@ def main(argv=None):
     ap.add_argument("--defaults", nargs="+", metavar="DATASET",
                     help="cross-validate the defaults on these bundled data sets")
     ap.add_argument("--models", default="frl,softfrl,corels",
-                    help="with --defaults: frl, softfrl, frl-w1, corels (comma-separated)")
+                    help="with --defaults: frl, softfrl, frl-balanced, softfrl-balanced, corels (comma-separated)")
     ap.add_argument("--corels-time-limit", type=float, default=60.0)
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="only w=7 FRL")

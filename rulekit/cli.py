@@ -51,6 +51,16 @@ BASELINES = {
 # option sets its parameter on every chosen learner that has it and is ignored
 # by the others.  No two options differ only by case: CORELS's ``c`` and the
 # falling rule lists' ``C`` are --corels-c and --frl-c.
+def _weight(text: str):
+    """``--w``: a number, or ``balanced`` (the negative-to-positive ratio)."""
+    if text == "balanced":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or 'balanced', got {text!r}") from None
+
+
 OPTIONS = {
     "c": ("--corels-c", float, "CORELS: penalty per rule (parameter c)"),
     "max_card": ("--max-card", int, "most conditions per mined antecedent"),
@@ -59,7 +69,8 @@ OPTIONS = {
     "time_limit": ("--time-limit", float, "time limit in seconds for the whole fit"),
     "max_nodes": ("--max-nodes", int, "CORELS: node limit"),
     "random_state": ("--random-state", int, "seed"),
-    "w": ("--w", float, "falling rule lists: weight of a missed positive (parameter w)"),
+    "w": ("--w", _weight, "falling rule lists: weight of a missed positive (parameter w), "
+                          "a number or 'balanced'"),
     "C": ("--frl-c", float, "falling rule lists: penalty per rule (parameter C)"),
     "C1": ("--frl-c1", float, "softly falling rule lists: monotonicity penalty (parameter C1)"),
     "n_iter": ("--n-iter", int, "falling rule lists: Monte-Carlo iterations"),

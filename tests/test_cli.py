@@ -139,6 +139,21 @@ def test_frl_penalty_option_reaches_the_estimator(csv_path):
     assert _learner("frl", {"C": 0.05}).C == 0.05
 
 
+@pytest.mark.parametrize("value,expected", [("balanced", "balanced"), ("7", 7.0)])
+def test_frl_weight_option_takes_a_number_or_balanced(value, expected):
+    from rulekit.cli import _learner, build_parser
+
+    args = build_parser().parse_args(["fit", "x.csv", "--target", "y", "--model", "frl",
+                                      "--w", value])
+    assert args.w == expected
+    assert _learner("frl", {"w": args.w}).w == expected
+
+
+def test_frl_weight_option_rejects_other_words(csv_path):
+    out = run("fit", str(csv_path), "--target", "outcome", "--model", "frl", "--w", "heavy")
+    assert out.returncode == 2 and "expected a number or 'balanced'" in out.stderr
+
+
 def test_unknown_compare_model_lists_learners_and_baselines(csv_path):
     from rulekit.cli import BASELINES, LEARNERS
 

@@ -48,7 +48,9 @@ excluded from the search.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 # node columns
 C_PARENT = 0
@@ -452,17 +454,46 @@ def map_find(A, valid, nodes, mhash, mnode, h, sym, inpfx, s, k, fbuf, epath, tm
 # driver collapses them into one bit (a "group") with per-class weights.  The
 # weighted sums the search needs (samples, each class but the last, the
 # equivalent-points minority, the reference's mistakes) are packed as fields of
-# ``fb`` bits into ``NL`` int64 words, and ``lut[w, b, v*NL + l]`` holds word ``l`` of the packed sums
-# over the groups whose bits are set in byte value ``v`` at byte ``b`` of word
-# ``w``: a set's sums cost 8 look-ups per word.
+# ``fb`` bits into ``NL`` int64 words.  ``lut`` holds them in one of two forms
+# (``_problem.count_table`` picks the cheaper one for the data's size):
+#
+# * byte table, shape (W, 8, 256*NL): ``lut[w, b, v*NL + l]`` is word ``l`` of
+#   the packed sums over the groups whose bits are set in byte value ``v`` at
+#   byte ``b`` of word ``w``; a set's sums cost 8*NL look-ups per word.  Fast
+#   while the table stays in the core's cache (small data).
+# * bit planes, shape (W + 1, 1, P): plane ``p`` marks the groups whose field
+#   value has a given bit set, so a field's sum over a set is the sum over its
+#   planes of ``popcount(set & plane) << bit``; row ``W`` holds each plane's
+#   destination, ``l * 64 + shift`` (packed word ``l``, bit offset ``shift``).
+#   P popcounts per word from a table of 8*P bytes per word: on large data,
+#   where the byte table no longer fits in cache, an order of magnitude faster.
+
+
+@intrinsic
+def popcount64(typingctx, x):
+    """Set bits of a uint64 (LLVM's ``ctpop``, one instruction where the CPU has it)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(fn, args)
+
+    return sig, codegen
+
 
 @njit(cache=True, inline="always")
 def _add_word(lut, w, x, acc, NL):
     """Add the packed sums of the groups set in word ``w`` (bits ``x``) to ``acc``."""
-    for b in range(8):
-        v = np.int64((x >> np.uint64(8 * b)) & np.uint64(255))
-        for l in range(NL):
-            acc[l] += lut[w, b, v * NL + l]
+    if lut.shape[1] == 8:  # byte table
+        for b in range(8):
+            v = np.int64((x >> np.uint64(8 * b)) & np.uint64(255))
+            for l in range(NL):
+                acc[l] += lut[w, b, v * NL + l]
+    else:  # bit planes, destinations in the last row
+        last = lut.shape[0] - 1
+        for p in range(lut.shape[2]):
+            dest = lut[last, 0, p]
+            acc[dest >> 6] += np.int64(popcount64(x & np.uint64(lut[w, 0, p]))) << (dest & 63)
 
 
 @njit(cache=True, inline="always")
@@ -484,6 +515,30 @@ def count_and(lut, u, a_row, acc, NL):
         x = u[w] & a_row[w]
         if x != 0:
             _add_word(lut, w, x, acc, NL)
+
+
+@njit(cache=True, inline="always")
+def sum_and_one_word(lut, u, a_row, W):
+    """The packed sums over the groups of ``u & a_row`` (first ``W`` words) in one word (NL = 1).
+
+    The same as :func:`count_and` with ``NL = 1``, written as a scalar loop:
+    it is the search's innermost loop on small data.
+    """
+    a0 = np.int64(0)
+    if lut.shape[1] == 8:
+        for w in range(W):
+            x = u[w] & a_row[w]
+            if x != 0:
+                for b in range(8):
+                    a0 += lut[w, b, np.int64((x >> np.uint64(8 * b)) & np.uint64(255))]
+    else:
+        last = lut.shape[0] - 1
+        for w in range(W):
+            x = u[w] & a_row[w]
+            if x != 0:
+                for p in range(lut.shape[2]):
+                    a0 += np.int64(popcount64(x & np.uint64(lut[w, 0, p]))) << lut[last, 0, p]
+    return a0
 
 
 @njit(cache=True, inline="always")
@@ -784,13 +839,7 @@ def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_paren
             continue
         if NL == 1:
             # the common case, one packed word: a scalar sum, fields read on demand
-            a0 = np.int64(0)
-            for w in range(W):
-                x = u[w] & A[s, w]
-                if x == 0:
-                    continue
-                for b in range(8):
-                    a0 += lut[w, b, np.int64((x >> np.uint64(8 * b)) & np.uint64(255))]
+            a0 = sum_and_one_word(lut, u, A[s], W)
             nv = a0 & fmask
         else:
             count_and(lut, u, A[s], acc, NL)

@@ -113,6 +113,55 @@ def packed_table(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarr
     return np.ascontiguousarray(table.astype(np.int64))
 
 
+#: Size (bytes) above which a byte-table look-up is taken to cost more than a
+#: popcount in proportion: :func:`count_table` charges each look-up
+#: ``max(1, table bytes / LUT_CACHE_BYTES)`` popcounts.  Measured on the
+#: project machine (AMD EPYC, 512 KiB L2 per core), searching with each form:
+#: FICO (1.2-1.9 MB table, 8 look-ups against 33 planes a word) runs 2-2.4x
+#: faster on the table, adult (16.6 MB, 16 look-ups against 14 planes) 10x
+#: faster on the planes (benchmarks/RESULTS.md, "Counting").
+LUT_CACHE_BYTES = 2 << 20
+
+
+def bit_planes(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarray:
+    """The same packed sums as :func:`packed_table`, as bit planes (see ``_kernels``).
+
+    Plane ``p`` is the set of groups whose value of field ``f`` has bit ``k``
+    set; a field's sum over a set of groups is ``sum_k 2**k * |set & plane|``.
+    Returns int64, shape ``(n_words_ + 1, 1, P)``: the planes' words, then one
+    row of destinations ``l * 64 + shift`` (packed word ``l`` holds fields
+    ``l*per ...``, field ``f`` at bit ``field_bits * (f % per)``).
+    """
+    g, f = fields.shape
+    per = 63 // field_bits
+    masks, dests = [], []
+    for j in range(f):
+        values = fields[:, j].astype(np.int64)
+        for k in range(int(values.max(initial=0)).bit_length()):
+            masks.append((values >> k) & 1 == 1)
+            dests.append((j // per) * 64 + field_bits * (j % per) + k)
+    planes = np.zeros((n_words_ + 1, 1, len(masks)), dtype=np.int64)
+    if masks:
+        planes[:n_words(g), 0, :] = pack(np.array(masks)).view(np.int64).T
+    planes[n_words_, 0, :] = dests
+    return planes
+
+
+def count_table(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarray:
+    """The byte table or the bit planes, whichever costs less per word.
+
+    The byte table costs ``8 * NL`` look-ups a word, cheap while it stays in
+    cache; the planes one popcount per plane.  See :data:`LUT_CACHE_BYTES`.
+    """
+    per = 63 // field_bits
+    n_l = (fields.shape[1] + per - 1) // per
+    table_bytes = n_words_ * 8 * 256 * n_l * 8
+    n_planes = sum(int(v).bit_length() for v in fields.max(axis=0, initial=0))
+    if n_planes < 8 * n_l * max(1.0, table_bytes / LUT_CACHE_BYTES):
+        return bit_planes(fields, field_bits, n_words_)
+    return packed_table(fields, field_bits, n_words_)
+
+
 @dataclass
 class Problem:
     """The arrays the kernels read, and the sizes of the problem."""
@@ -159,7 +208,8 @@ def prepare(A, codes, classes, c, *, chosen, policy: int, symmetry: int, max_nod
     if refmiss is not None:
         columns.append(ref)
     field_bits = max(1, int(n).bit_length())
-    lut = packed_table(np.column_stack(columns), field_bits, w)
+    fields = np.column_stack(columns)
+    lut = count_table(fields, field_bits, w)
     zob = np.random.default_rng(0x5EED).integers(1, 2**63, size=m, dtype=np.int64).astype(np.uint64)
     zob ^= np.random.default_rng(0xC0DE).integers(0, 2**63, size=m, dtype=np.int64).astype(np.uint64) << np.uint64(1)
 
@@ -176,7 +226,7 @@ def prepare(A, codes, classes, c, *, chosen, policy: int, symmetry: int, max_nod
     cfg[kr.G_MAXNODES] = max_nodes
     cfg[kr.G_WM] = max(1, (m + 63) // 64)
     cfg[kr.G_FB] = field_bits
-    cfg[kr.G_NL] = lut.shape[2] // 256
+    cfg[kr.G_NL] = -(-fields.shape[1] // (63 // field_bits))  # packed words per sum
     cfg[kr.G_EXACT_CAP] = kr.EXACT_MAX_COUNTS
     return Problem(
         n=n, m=m, n_classes=n_classes, lam=c * n, tol=TOL_FACTOR * n,

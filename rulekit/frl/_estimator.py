@@ -48,8 +48,9 @@ def expected_failed_checks(estimator) -> dict:
         Check name -> reason.  ``check_classifiers_train`` requires
         ``predict`` to be the argmax of ``predict_proba``, which holds only
         when the fitted ``w_`` is 1.  It is declared for a numeric ``w``
-        other than 1; with ``w="balanced"`` (the default) the check passes,
-        because its data have as many rows of each class, so ``w_ = 1``.
+        other than 1; with ``w=1`` (the default) or ``w="balanced"`` the
+        check passes (the check's data have as many rows of each class, so
+        ``"balanced"`` resolves to ``w_ = 1``).
     """
     if estimator.w == "balanced" or estimator.w == 1:
         return {}
@@ -156,23 +157,23 @@ class _FallingBase(RuleClassifierBase):
 
 
 _SHARED_DOC = """
-    w : float or "balanced", default="balanced"
-        Cost of a false negative (a false positive costs 1).  ``"balanced"``
-        uses the training data's ratio of negative to positive rows (stored
-        in ``w_``).  The list minimises the ``w``-weighted training error, so
-        ``predict`` returns the positive class iff the firing rule's
-        probability is strictly greater than ``threshold_ = 1 / (1 + w)``
-        (Theorem 2.8 of the paper: the best threshold for that error).  With
-        ``"balanced"`` the threshold is the training share of positives: a
-        rule predicts positive when its rows are richer in positives than the
-        data as a whole, and the list minimises the training balanced error
-        rate (plus ``C`` per rule).  On imbalanced data this trades accuracy
-        for balanced accuracy and ranking: accuracy may fall below the
-        majority rate, while the list keeps more rules and ranks rows better
-        (ROC AUC).  ``w=1`` minimises plain training error instead; then
-        ``predict`` is the argmax of ``predict_proba`` (threshold 1/2), which
-        holds for no other ``w``: :func:`expected_failed_checks` declares the
-        one scikit-learn check this breaks.  The paper uses ``w=7`` on bank
+    w : float or "balanced", default=1.0
+        Cost of a false negative (a false positive costs 1).  The list
+        minimises the ``w``-weighted training error, so ``predict`` returns
+        the positive class iff the firing rule's probability is strictly
+        greater than ``threshold_ = 1 / (1 + w)`` (Theorem 2.8 of the paper:
+        the best threshold for that error).  The default ``w=1`` minimises
+        plain training error: the threshold is 1/2, ``predict`` is the
+        argmax of ``predict_proba``, and the decisions aim at accuracy.
+        ``"balanced"`` uses the training data's ratio of negative to positive
+        rows (stored in ``w_``): the threshold becomes the training share of
+        positives and the list minimises the balanced error rate (plus ``C``
+        per rule).  On imbalanced data that trades accuracy for balanced
+        accuracy and ranking: the lists keep more rules and rank rows better
+        (ROC AUC), while accuracy may fall below the majority rate.  For any
+        ``w`` other than 1, ``predict`` is not the argmax of
+        ``predict_proba``: :func:`expected_failed_checks` declares the one
+        scikit-learn check this breaks.  The paper uses ``w=7`` on bank
         marketing (12 % positives, balanced ``w`` about 7.5).
     C : float, default=1e-6
         Cost per rule (sparsity).
@@ -252,7 +253,7 @@ class FallingRuleListClassifier(_FallingBase):
         else last (equal for FRL).
     """
 
-    def __init__(self, w="balanced", C=1e-6, n_iter=3000, curiosity_lambda=0.8, stop_prob=0.01,
+    def __init__(self, w=1.0, C=1e-6, n_iter=3000, curiosity_lambda=0.8, stop_prob=0.01,
                  max_card=2, min_support=0.1, n_thresholds=9, categorical_features=None,
                  min_frequency=0.01, max_categories=None, handle_unknown="warn",
                  thresholds="quantile", pos_label=None, random_state=0, time_limit=None,
@@ -295,7 +296,7 @@ class SoftFallingRuleListClassifier(_FallingBase):
     probabilities_ : ndarray
         Their running minimum: the probabilities the model states.{attributes}"""
 
-    def __init__(self, w="balanced", C=1e-6, C1=0.5, n_iter=6000, curiosity_lambda=0.8,
+    def __init__(self, w=1.0, C=1e-6, C1=0.5, n_iter=6000, curiosity_lambda=0.8,
                  stop_prob=0.01, max_card=2, min_support=0.1, n_thresholds=9,
                  categorical_features=None, min_frequency=0.01, max_categories=None,
                  handle_unknown="warn", thresholds="quantile", pos_label=None, random_state=0,

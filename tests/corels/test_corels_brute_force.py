@@ -123,8 +123,8 @@ def test_deterministic():
         assert again.stats["nodes_expanded"] == first.stats["nodes_expanded"]
 
 
-def test_many_classes_use_the_bit_plane_counts():
-    """8 classes do not fit the packed byte table: the bit-plane path runs."""
+def test_many_classes_use_several_packed_words():
+    """8 classes do not fit one packed int64: the sums take several words."""
     rng = np.random.default_rng(21)
     for _ in range(10):
         n = int(rng.integers(50, 201))
@@ -156,3 +156,56 @@ def test_a_capped_exact_gain_check_stays_exact(monkeypatch, cap):
         checks += r.stats["exact_gain_checks"]
         assert r.stats["exact_gain_counts"] <= cap * r.stats["exact_gain_checks"]
     assert checks > 0  # the capped path ran
+
+
+def test_bit_plane_counts_stay_exact(monkeypatch):
+    """Large data count with bit planes instead of the byte table; forced on
+    here (every table counts as out of cache), the search must stay exact,
+    also with several packed words (many classes; the reference-guided
+    search runs them in test_corels_reference)."""
+    from rulekit.corels import _problem
+
+    monkeypatch.setattr(_problem, "LUT_CACHE_BYTES", 1)
+    rng = np.random.default_rng(5150)
+    for _ in range(40):
+        A, y, c = random_instance(rng, n_max=200, m_max=7, n_classes_max=5)
+        A[len(A) // 2:] = A[: len(A) - len(A) // 2]  # duplicate rows -> group weights > 1
+        for symmetry in SYMMETRIES:
+            _check_against(A, y, c, brute_force(A, y, c), symmetry=symmetry)
+    prepared = _problem.prepare(A, y, np.unique(y), c, chosen=set(BOUNDS), policy=0,
+                                symmetry=0, max_nodes=10)
+    assert prepared.lut.shape[1] == 1  # the planes ran
+
+
+@pytest.mark.parametrize("n_fields,field_bits", [(3, 8), (4, 16), (9, 9)])
+def test_both_count_forms_sum_the_fields(n_fields, field_bits):
+    """Byte table and bit planes: the packed sums of any set of groups are
+    the per-field sums of the groups in it (numpy sums as the oracle)."""
+    from numba import njit
+
+    from rulekit.bitset import n_words, pack
+    from rulekit.corels import _kernels
+    from rulekit.corels._problem import bit_planes, packed_table
+
+    @njit
+    def sums(lut, x, n_l):
+        acc = np.zeros(n_l, np.int64)
+        _kernels.count_set(lut, x, acc, n_l)
+        return acc
+
+    rng = np.random.default_rng(n_fields)
+    per = 63 // field_bits
+    n_l = -(-n_fields // per)
+    for g in (1, 63, 64, 65, 300):
+        cap = (1 << field_bits) // g  # the fields' sums must fit their bits
+        fields = rng.integers(0, max(cap, 1), size=(g, n_fields))
+        forms = [packed_table(fields, field_bits, n_words(g)),
+                 bit_planes(fields, field_bits, n_words(g))]
+        for _ in range(10):
+            chosen = rng.random(g) < 0.5
+            expected = fields[chosen].sum(axis=0)
+            for lut in forms:
+                acc = sums(lut, pack(chosen), n_l)
+                got = [(int(acc[f // per]) >> (field_bits * (f % per))) & ((1 << field_bits) - 1)
+                       for f in range(n_fields)]
+                assert got == expected.tolist()

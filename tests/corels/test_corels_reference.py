@@ -32,8 +32,13 @@ def _in_scope(item, ref_wrong, n, c):
     return True
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_relative_optimum_matches_brute_force_over_its_scope(seed):
+@pytest.mark.parametrize("seed,planes", [(0, False), (1, False), (2, False), (3, False),
+                                         (4, True), (5, True)])
+def test_relative_optimum_matches_brute_force_over_its_scope(seed, planes, monkeypatch):
+    if planes:  # the bit-plane counts of large data, forced on
+        from rulekit.corels import _problem
+
+        monkeypatch.setattr(_problem, "LUT_CACHE_BYTES", 1)
     rng = np.random.default_rng(500 + seed)
     checked = 0
     for _ in range(12):

@@ -24,8 +24,8 @@ from ._brute import objective
 
 # scikit-learn's checks at the default parameters, with the estimator
 # module's declaration of the checks a falling list fails by design (strict
-# xfail: a declared failure must fail).  At the defaults none is declared:
-# the checks' data are balanced, so w="balanced" resolves to w_ = 1.
+# xfail: a declared failure must fail).  At the defaults (w=1) none is
+# declared: predict is the argmax of predict_proba.
 @sklearn_checks(FallingRuleListClassifier(), SoftFallingRuleListClassifier(),
                 expected_failed_checks=expected_failed_checks)
 def test_sklearn_compatible(estimator, check):
@@ -125,7 +125,7 @@ def test_balanced_w_reproduces_the_explicit_ratio():
     X, y = _frame(seed=6)
     for cls in (FallingRuleListClassifier, SoftFallingRuleListClassifier):
         for pos_label, pos in ((None, "yes"), ("no", "no")):
-            auto = cls(n_iter=400, pos_label=pos_label).fit(X, y)
+            auto = cls(w="balanced", n_iter=400, pos_label=pos_label).fit(X, y)
             ratio = np.sum(y != pos) / np.sum(y == pos)
             assert auto.w == "balanced" and auto.w_ == pytest.approx(ratio, rel=1e-15)
             assert auto.threshold_ == pytest.approx(np.mean(y == pos), rel=1e-12)
@@ -168,7 +168,7 @@ def test_no_antecedent_warns_and_gives_else_only():
     X = pd.DataFrame({"x": np.arange(40.0)})
     y = np.where(np.arange(40) % 4 == 0, "yes", "no")
     with pytest.warns(UserWarning, match="min_support"):
-        est = FallingRuleListClassifier(min_support=1.0, n_iter=5).fit(X, y)
+        est = FallingRuleListClassifier(w="balanced", min_support=1.0, n_iter=5).fit(X, y)
     assert len(est.model_) == 0
     assert est.probabilities_ == pytest.approx([0.25])
     # balanced w = 3, threshold 1/4: a probability equal to it is not above it
@@ -176,6 +176,10 @@ def test_no_antecedent_warns_and_gives_else_only():
     with pytest.warns(UserWarning, match="min_support"):
         est = FallingRuleListClassifier(w=7, min_support=1.0, n_iter=5).fit(X, y)
     assert np.all(est.predict(X) == "yes")          # 0.25 > 1/(1+7)
+    with pytest.warns(UserWarning, match="min_support"):
+        est = FallingRuleListClassifier(min_support=1.0, n_iter=5).fit(X, y)
+    assert est.w_ == 1 and est.threshold_ == 0.5    # the default: the majority class
+    assert np.all(est.predict(X) == "no")
 
 
 def test_time_limit_status():
