@@ -13,6 +13,7 @@ Usage::
         [--time-limit 600] [--reference /path/to/corels_cli]
     PYTHONPATH=. python benchmarks/bench_corels.py targets [--repeats 3]
     PYTHONPATH=. python benchmarks/bench_corels.py ablation
+    PYTHONPATH=. python benchmarks/bench_corels.py counting [--time-limit 15]
 
 ``--reference`` points to a command-line driver of the reference C++ CORELS
 core (the PyPI ``corels`` 1.1.29 sources with
@@ -220,7 +221,7 @@ def _estimator_rows(args) -> list:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("suite", choices=("compas155", "targets", "ablation"))
+    ap.add_argument("suite", choices=("compas155", "targets", "ablation", "counting"))
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--time-limit", type=float, default=600.0, help="for c=0.0025 and 0.001")
     ap.add_argument("--max-memory", type=float, default=4096.0)
@@ -231,6 +232,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.suite == "ablation":
         return ablation(args)
+    if args.suite == "counting":
+        return counting(args)
     rows = _engine_rows(args) if args.suite == "compas155" else _estimator_rows(args)
     if args.json:
         with open(args.json, "w") as fh:
@@ -273,6 +276,62 @@ def _print_row(r: dict) -> None:
           f"CPU {r['cpu']:8.2f} wall {r['wall']:8.2f} search {r['search_cpu']:8.2f} "
           f"peak {r['peak_mb']:7.0f} MB engine {r.get('engine_mb', float('nan')):7.1f} MB "
           f"expanded {r['expanded']:9d} n {r.get('n', 1)}", flush=True)
+
+
+
+COUNTING = r"""
+import json, sys, time, warnings
+import numpy as np
+sys.path.insert(0, {root!r})
+warnings.simplefilter("ignore")
+from sklearn.model_selection import train_test_split
+import rulekit.corels._estimator as est_mod
+import rulekit.corels._problem as problem
+from rulekit import CorelsClassifier
+from rulekit.corels import search
+from rulekit.datasets import load_dataset
+
+job = json.loads(sys.argv[1])
+X, y = load_dataset(job["data"], return_X_y=True)
+Xtr, _, ytr, _ = train_test_split(X, y, test_size=0.25, stratify=y, random_state=0)
+seen = {{}}
+real = est_mod.search
+def capture(A, y, c, **kw):  # the arrays the estimator searches, then a 1 s search
+    seen.update(A=A, y=y, c=c, reference=kw["reference"])
+    return real(A, y, c, **dict(kw, time_limit=1))
+est_mod.search = capture
+CorelsClassifier(**job["params"]).fit(Xtr, ytr)
+if job["form"] == "table":
+    problem.count_table = problem.packed_table
+elif job["form"] == "planes":
+    problem.count_table = problem.bit_planes
+kw = {{}} if seen["reference"] is None else dict(reference=seen["reference"])
+r = search(seen["A"], seen["y"], seen["c"], time_limit=job["time_limit"], **kw)
+print(json.dumps(dict(expanded=r.stats["nodes_expanded"], search_cpu=r.stats["cpu_time"],
+                      gap=r.objective - r.lower_bound, antecedents=int(np.shape(seen["A"])[1]))))
+"""
+
+
+def counting(args) -> int:
+    """Each counting form forced in turn on adult and FICO (75 % part), one search each."""
+    code = COUNTING.format(root=ROOT)
+    limit = args.time_limit if args.time_limit != 600.0 else 15.0
+    cases = [("adult, exact", "adult", {}), ("adult, reference=gbdt", "adult", {"reference": "gbdt"}),
+             ("fico, exact", "fico", {}),
+             ("fico, reference=gbdt, reference thresholds", "fico",
+              {"reference": "gbdt", "thresholds": "reference"})]
+    print("| instance | form | antecedents | expansions | search CPU s | gap |")
+    print("|---|---|---|---|---|---|")
+    for label, data, params in cases:
+        for form in ("chosen", "table", "planes"):
+            job = dict(data=data, params=params, form=form, time_limit=limit)
+            r = run_child_rusage([sys.executable, "-c", code, json.dumps(job)], 900)
+            if "error" in r:
+                print(f"| {label} | {form} | ERROR {r['error']} |")
+                continue
+            print(f"| {label} | {form} | {r['antecedents']} | {r['expanded']} | "
+                  f"{r['search_cpu']:.1f} | {r['gap']:.4f} |", flush=True)
+    return 0
 
 
 if __name__ == "__main__":

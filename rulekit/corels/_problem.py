@@ -116,10 +116,11 @@ def packed_table(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarr
 #: Size (bytes) above which a byte-table look-up is taken to cost more than a
 #: popcount in proportion: :func:`count_table` charges each look-up
 #: ``max(1, table bytes / LUT_CACHE_BYTES)`` popcounts.  Measured on the
-#: project machine (AMD EPYC, 512 KiB L2 per core), searching with each form:
-#: FICO (1.2-1.9 MB table, 8 look-ups against 33 planes a word) runs 2-2.4x
-#: faster on the table, adult (16.6 MB, 16 look-ups against 14 planes) 10x
-#: faster on the planes (benchmarks/RESULTS.md, "Counting").
+#: project machine (AMD EPYC, 512 KiB L2 per core), each form forced in turn
+#: (``benchmarks/bench_corels.py counting``): FICO (1.2-1.9 MB table, 8
+#: look-ups against 33 planes a word) runs 1.1-1.8x faster on the table,
+#: adult 2.3x (8.3 MB, 8 against 11) and 11x (16.6 MB, 16 against 14) faster
+#: on the planes.
 LUT_CACHE_BYTES = 2 << 20
 
 
