@@ -177,7 +177,8 @@ def summarize(frame: pd.DataFrame) -> pd.DataFrame:
     out = g.agg(acc=("acc", "mean"), acc_se=("acc", lambda v: v.std(ddof=1) / np.sqrt(len(v))),
                 bacc=("bacc", "mean"), auc=("auc", "mean"), rules=("rules", "mean"),
                 conditions=("conditions", "mean"), cpu_med=("cpu", "median"),
-                statuses=("status", lambda v: ",".join(sorted(set(s for s in v if s)))))
+                statuses=("status", lambda v: ",".join(sorted(set(
+                    s for s in v if isinstance(s, str) and s)))))
     return out.reset_index()
 
 
