@@ -428,3 +428,24 @@ def test_zero_weights():
     w = np.where(y == 1, 0.0, 1.0)  # positives weightless: predict 0 everywhere
     res = search(B, y, sample_weight=w)
     assert res.clauses == () and res.objective == 0.0
+
+
+def test_the_form_probe_runs_on_a_sample_and_does_not_depend_on_the_clock():
+    """Above cv_max_rows the form is probed on a stratified sample of
+    cv_max_rows rows: the CNF of y = x0 | x1 still wins there, and runs with
+    different time budgets that both finish choose the same form and start
+    the final fit from the same clauses."""
+    from rulekit.colgen._select import _probe_rows
+
+    rng = np.random.default_rng(11)
+    B = rng.random((3000, 6)) < 0.3
+    y = (B[:, 0] | B[:, 1]).astype(int)
+    rows = _probe_rows(y, 200, np.random.default_rng(0))
+    assert len(rows) == 200 and np.all(np.diff(rows) > 0)
+    assert abs(y[rows].mean() - y.mean()) < 0.01  # stratified
+    runs = [choose_complexity(B, y, grid=(3,), forms=("dnf", "cnf"), cv_max_rows=200,
+                              time_limit=limit, random_state=4) for limit in (None, 600)]
+    for run in runs:
+        assert (run.form, run.method, run.stopped) == ("cnf", "probe", None)
+        assert run.errors[("cnf", 3)] == 0.0 < run.errors[("dnf", 3)]
+    assert runs[0].columns == runs[1].columns
