@@ -47,10 +47,7 @@ BASELINES = {
     "logreg": "logistic regression",
 }
 
-# Model options: estimator parameter -> (command-line option, type, help).  An
-# option sets its parameter on every chosen learner that has it and is ignored
-# by the others.  No two options differ only by case: CORELS's ``c`` and the
-# falling rule lists' ``C`` are --corels-c and --frl-c.
+
 def _weight(text: str):
     """``--w``: a number, or ``balanced`` (the negative-to-positive ratio)."""
     if text == "balanced":
@@ -61,6 +58,10 @@ def _weight(text: str):
         raise argparse.ArgumentTypeError(f"expected a number or 'balanced', got {text!r}") from None
 
 
+# Model options: estimator parameter -> (command-line option, type, help).  An
+# option sets its parameter on every chosen learner that has it and is ignored
+# by the others.  No two options differ only by case: CORELS's ``c`` and the
+# falling rule lists' ``C`` are --corels-c and --frl-c.
 OPTIONS = {
     "c": ("--corels-c", float, "CORELS: penalty per rule (parameter c)"),
     "max_card": ("--max-card", int, "most conditions per mined antecedent"),

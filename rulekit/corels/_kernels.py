@@ -518,26 +518,31 @@ def count_and(lut, u, a_row, acc, NL):
 
 
 @njit(cache=True, inline="always")
-def sum_and_one_word(lut, u, a_row, W):
-    """The packed sums over the groups of ``u & a_row`` (first ``W`` words) in one word (NL = 1).
+def _one_word_sum(lut, w, x):
+    """The packed sums of the groups set in word ``w`` (bits ``x``) when they fit one word."""
+    total = np.int64(0)
+    if lut.shape[1] == 8:  # byte table
+        for b in range(8):
+            total += lut[w, b, np.int64((x >> np.uint64(8 * b)) & np.uint64(255))]
+    else:  # bit planes: every destination is in word 0, so it is the shift
+        last = lut.shape[0] - 1
+        for p in range(lut.shape[2]):
+            total += np.int64(popcount64(x & np.uint64(lut[w, 0, p]))) << lut[last, 0, p]
+    return total
 
-    The same as :func:`count_and` with ``NL = 1``, written as a scalar loop:
-    it is the search's innermost loop on small data.
+
+@njit(cache=True, inline="always")
+def sum_and_one_word(lut, u, a_row, W):
+    """:func:`count_and` for ``NL = 1`` over the first ``W`` words, as a scalar.
+
+    It is the search's innermost loop on small data; a scalar sum keeps it
+    as fast as before the bit planes existed.
     """
     a0 = np.int64(0)
-    if lut.shape[1] == 8:
-        for w in range(W):
-            x = u[w] & a_row[w]
-            if x != 0:
-                for b in range(8):
-                    a0 += lut[w, b, np.int64((x >> np.uint64(8 * b)) & np.uint64(255))]
-    else:
-        last = lut.shape[0] - 1
-        for w in range(W):
-            x = u[w] & a_row[w]
-            if x != 0:
-                for p in range(lut.shape[2]):
-                    a0 += np.int64(popcount64(x & np.uint64(lut[w, 0, p]))) << lut[last, 0, p]
+    for w in range(W):
+        x = u[w] & a_row[w]
+        if x != 0:
+            a0 += _one_word_sum(lut, w, x)
     return a0
 
 

@@ -91,6 +91,12 @@ def group_samples(A: np.ndarray, codes: np.ndarray, n_classes: int, refmiss=None
     return groups, np.column_stack(sums[:n_classes]), np.asarray(sums[n_classes])
 
 
+def packed_words(n_fields: int, field_bits: int) -> tuple[int, int]:
+    """Fields per int64 word and int64 words per packed sum (``NL``)."""
+    per = 63 // field_bits
+    return per, -(-n_fields // per)
+
+
 def packed_table(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarray:
     """Lookup table of packed weighted counts, one entry per byte value.
 
@@ -101,8 +107,7 @@ def packed_table(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarr
     byte ``b`` of word ``w``, stored at ``table[w, b, v * NL + l]``.
     """
     g, f = fields.shape
-    per = 63 // field_bits
-    n_l = (f + per - 1) // per
+    per, n_l = packed_words(f, field_bits)
     packed = np.zeros((n_words_ * 64, n_l), dtype=np.int64)
     for j in range(f):
         packed[:g, j // per] += fields[:, j].astype(np.int64) << (field_bits * (j % per))
@@ -134,7 +139,7 @@ def bit_planes(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarray
     ``l*per ...``, field ``f`` at bit ``field_bits * (f % per)``).
     """
     g, f = fields.shape
-    per = 63 // field_bits
+    per, _ = packed_words(f, field_bits)
     masks, dests = [], []
     for j in range(f):
         values = fields[:, j].astype(np.int64)
@@ -154,12 +159,11 @@ def count_table(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarra
     The byte table costs ``8 * NL`` look-ups a word, cheap while it stays in
     cache; the planes one popcount per plane.  See :data:`LUT_CACHE_BYTES`.
     """
-    per = 63 // field_bits
-    n_l = (fields.shape[1] + per - 1) // per
+    _, n_l = packed_words(fields.shape[1], field_bits)
     table_bytes = n_words_ * 8 * 256 * n_l * 8
-    n_planes = sum(int(v).bit_length() for v in fields.max(axis=0, initial=0))
-    if n_planes < 8 * n_l * max(1.0, table_bytes / LUT_CACHE_BYTES):
-        return bit_planes(fields, field_bits, n_words_)
+    planes = bit_planes(fields, field_bits, n_words_)
+    if planes.shape[2] < 8 * n_l * max(1.0, table_bytes / LUT_CACHE_BYTES):
+        return planes
     return packed_table(fields, field_bits, n_words_)
 
 
@@ -227,7 +231,7 @@ def prepare(A, codes, classes, c, *, chosen, policy: int, symmetry: int, max_nod
     cfg[kr.G_MAXNODES] = max_nodes
     cfg[kr.G_WM] = max(1, (m + 63) // 64)
     cfg[kr.G_FB] = field_bits
-    cfg[kr.G_NL] = -(-fields.shape[1] // (63 // field_bits))  # packed words per sum
+    cfg[kr.G_NL] = packed_words(fields.shape[1], field_bits)[1]
     cfg[kr.G_EXACT_CAP] = kr.EXACT_MAX_COUNTS
     return Problem(
         n=n, m=m, n_classes=n_classes, lam=c * n, tol=TOL_FACTOR * n,
