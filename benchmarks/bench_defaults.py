@@ -101,7 +101,8 @@ def _imodels(name):
     def make():
         import imodels
 
-        return make_pipeline(_encoder(), getattr(imodels, name)())
+        # imodels needs dense input: one-hot columns alone (mushroom) come out sparse
+        return make_pipeline(_encoder().set_params(sparse_threshold=0), getattr(imodels, name)())
     return make
 
 

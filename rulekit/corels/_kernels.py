@@ -106,7 +106,9 @@ S_MAX_WAITING = 30
 S_WAITING = 31  # waiting children not yet built or dropped
 S_EXACT_CALLS = 32  # children checked by next_rule_excess_at_least
 S_EXACT_COUNTS = 33  # sets counted by it
+S_EXACT_YES = 34  # checks that answered yes (the child's bound rose)
 EXACT_MAX_COUNTS = 256  # default of cfg[G_EXACT_CAP]
+EXACT_SHARE = 64  # default of cfg[G_EXACT_SHARE] (negative: no budget)
 N_S = 40
 
 F_LAM = 0
@@ -135,7 +137,8 @@ G_GAIN = 16
 G_REFB = 17  # reference-guided bound on
 G_NL = 18  # int64 words per packed count
 G_EXACT_CAP = 19  # sets next_rule_excess_at_least may count per child
-N_G = 20
+G_EXACT_SHARE = 20  # its counts per check that answered yes (the budget)
+N_G = 21
 
 POL_LB = 0
 POL_CURIOUS = 1
@@ -461,12 +464,16 @@ def map_find(A, valid, nodes, mhash, mnode, h, sym, inpfx, s, k, fbuf, epath, tm
 #   the packed sums over the groups whose bits are set in byte value ``v`` at
 #   byte ``b`` of word ``w``; a set's sums cost 8*NL look-ups per word.  Fast
 #   while the table stays in the core's cache (small data).
-# * bit planes, shape (W + 1, 1, P): plane ``p`` marks the groups whose field
+# * bit planes, shape (nd + 4, 1, L): plane ``p`` marks the groups whose field
 #   value has a given bit set, so a field's sum over a set is the sum over its
-#   planes of ``popcount(set & plane) << bit``; row ``W`` holds each plane's
-#   destination, ``l * 64 + shift`` (packed word ``l``, bit offset ``shift``).
-#   P popcounts per word from a table of 8*P bytes per word: on large data,
-#   where the byte table no longer fits in cache, an order of magnitude faster.
+#   planes of ``popcount(set & plane) << bit``.  A plane with many non-zero
+#   words is stored whole (rows ``0 .. nd-1``, counted by a vectorised loop
+#   over the words; row ``nd`` holds each one's destination ``l * 64 +
+#   shift``: packed word ``l``, bit offset ``shift``); the high bits of the
+#   weights, set in a few heavy groups only, are kept as sparse entries (rows
+#   ``nd+1 .. nd+3``: word, bits, destination; the list ends at word -1).
+#   Fast where the byte table no longer fits in the core's cache, and where
+#   most groups weigh one sample.
 
 
 @intrinsic
@@ -483,34 +490,61 @@ def popcount64(typingctx, x):
 
 @njit(cache=True, inline="always")
 def _add_word(lut, w, x, acc, NL):
-    """Add the packed sums of the groups set in word ``w`` (bits ``x``) to ``acc``."""
-    if lut.shape[1] == 8:  # byte table
-        for b in range(8):
-            v = np.int64((x >> np.uint64(8 * b)) & np.uint64(255))
-            for l in range(NL):
-                acc[l] += lut[w, b, v * NL + l]
-    else:  # bit planes, destinations in the last row
-        last = lut.shape[0] - 1
-        for p in range(lut.shape[2]):
-            dest = lut[last, 0, p]
-            acc[dest >> 6] += np.int64(popcount64(x & np.uint64(lut[w, 0, p]))) << (dest & 63)
+    """Add the byte table's packed sums of the groups set in word ``w`` (bits ``x``) to ``acc``."""
+    for b in range(8):
+        v = np.int64((x >> np.uint64(8 * b)) & np.uint64(255))
+        for l in range(NL):
+            acc[l] += lut[w, b, v * NL + l]
 
 
 @njit(cache=True, inline="always")
-def count_set(lut, x_words, acc, NL):
-    """Packed sums over the groups of the bit set ``x_words`` into ``acc``."""
+def _planes_and(lut, u, a_row, buf, acc):
+    """Add the packed sums over the groups of ``u & a_row``, from the bit planes, to ``acc``.
+
+    ``u & a_row`` goes to ``buf`` first: each dense plane is then one
+    branch-free loop over the words, which LLVM vectorises (popcounts of
+    several words per instruction where the CPU has them); the sparse
+    entries each cost one popcount.
+    """
+    nd = lut.shape[0] - 4
+    W = u.shape[0]
+    for w in range(W):
+        buf[w] = u[w] & a_row[w]
+    for p in range(nd):
+        c = np.uint64(0)
+        for w in range(W):
+            c += popcount64(buf[w] & np.uint64(lut[p, 0, w]))
+        d = lut[nd, 0, p]
+        acc[d >> 6] += np.int64(c) << (d & 63)
+    j = 0
+    while lut[nd + 1, 0, j] >= 0:
+        d = lut[nd + 3, 0, j]
+        x = buf[lut[nd + 1, 0, j]] & np.uint64(lut[nd + 2, 0, j])
+        acc[d >> 6] += np.int64(popcount64(x)) << (d & 63)
+        j += 1
+
+
+@njit(cache=True, inline="always")
+def count_set(lut, x_words, acc, NL, buf):
+    """Packed sums over the groups of the bit set ``x_words`` into ``acc`` (``buf``: scratch words)."""
     for l in range(NL):
         acc[l] = 0
+    if lut.shape[1] != 8:
+        _planes_and(lut, x_words, x_words, buf, acc)
+        return
     for w in range(x_words.shape[0]):
         if x_words[w] != 0:
             _add_word(lut, w, x_words[w], acc, NL)
 
 
 @njit(cache=True, inline="always")
-def count_and(lut, u, a_row, acc, NL):
-    """Packed sums over the groups of ``u & a_row``."""
+def count_and(lut, u, a_row, acc, NL, buf):
+    """Packed sums over the groups of ``u & a_row`` (``buf``: scratch words)."""
     for l in range(NL):
         acc[l] = 0
+    if lut.shape[1] != 8:
+        _planes_and(lut, u, a_row, buf, acc)
+        return
     for w in range(u.shape[0]):
         x = u[w] & a_row[w]
         if x != 0:
@@ -518,31 +552,33 @@ def count_and(lut, u, a_row, acc, NL):
 
 
 @njit(cache=True, inline="always")
-def _one_word_sum(lut, w, x):
-    """The packed sums of the groups set in word ``w`` (bits ``x``) when they fit one word."""
-    total = np.int64(0)
-    if lut.shape[1] == 8:  # byte table
-        for b in range(8):
-            total += lut[w, b, np.int64((x >> np.uint64(8 * b)) & np.uint64(255))]
-    else:  # bit planes: every destination is in word 0, so it is the shift
-        last = lut.shape[0] - 1
-        for p in range(lut.shape[2]):
-            total += np.int64(popcount64(x & np.uint64(lut[w, 0, p]))) << lut[last, 0, p]
-    return total
-
-
-@njit(cache=True, inline="always")
-def sum_and_one_word(lut, u, a_row, W):
+def sum_and_one_word(lut, u, a_row, W, buf):
     """:func:`count_and` for ``NL = 1`` over the first ``W`` words, as a scalar.
 
     It is the search's innermost loop on small data; a scalar sum keeps it
     as fast as before the bit planes existed.
     """
     a0 = np.int64(0)
+    if lut.shape[1] != 8:
+        nd = lut.shape[0] - 4
+        for w in range(W):
+            buf[w] = u[w] & a_row[w]
+        for p in range(nd):
+            c = np.uint64(0)
+            for w in range(W):
+                c += popcount64(buf[w] & np.uint64(lut[p, 0, w]))
+            a0 += np.int64(c) << lut[nd, 0, p]
+        j = 0
+        while lut[nd + 1, 0, j] >= 0:
+            x = buf[lut[nd + 1, 0, j]] & np.uint64(lut[nd + 2, 0, j])
+            a0 += np.int64(popcount64(x)) << lut[nd + 3, 0, j]
+            j += 1
+        return a0
     for w in range(W):
         x = u[w] & a_row[w]
         if x != 0:
-            a0 += _one_word_sum(lut, w, x)
+            for b in range(8):
+                a0 += lut[w, b, np.int64((x >> np.uint64(8 * b)) & np.uint64(255))]
     return a0
 
 
@@ -706,7 +742,7 @@ def _gain_order(tv, tlist, nt, C, gord, gkey):
 
 @njit(cache=True)
 def next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, target, ubuf, acc,
-                              row):
+                              row, xbuf):
     """Is the excess of every one-rule completion of U \\ s at least ``target``?
 
     Called only when the bucketed bound cannot prune a child that only a
@@ -720,10 +756,16 @@ def next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, tar
     (see :func:`_gain_order`).
 
     At most ``cfg[G_EXACT_CAP]`` sets (default :data:`EXACT_MAX_COUNTS`)
-    are counted per call; past that
-    the answer is no (the child is kept, which is always sound).  Without
-    the cap the check is quadratic in the antecedents: on FICO (45,379
-    antecedents) it took 360 of 363 search CPU s for 38 expansions.
+    are counted per call, and over the whole search at most
+    ``cfg[G_EXACT_SHARE]`` (:data:`EXACT_SHARE`) per check that answered
+    yes, beyond a first ``cfg[G_EXACT_CAP]``; past either the answer is no
+    (the child is kept, which is always sound).  Without the cap the check
+    is quadratic in the antecedents: on FICO (45,379 antecedents) it took
+    360 of 363 search CPU s for 38 expansions.  The budget follows what the
+    check earns: on compas it answers yes after about 2-10 sets and is never
+    cut; on FICO with a reference it never answers yes, and spending 256
+    sets on each child made the search 4 times slower there.  Counted, not
+    timed, so the search stays the same on any machine.
     """
     C = cfg[G_C]
     MIN = V_CLS + C
@@ -758,11 +800,13 @@ def next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, tar
                     ub = a + shift
             if ub <= cap:
                 continue
-            if counted == cfg[G_EXACT_CAP]:
+            if counted == cfg[G_EXACT_CAP] or (
+                    cfg[G_EXACT_SHARE] >= 0 and S[S_EXACT_COUNTS]
+                    >= S[S_EXACT_YES] * cfg[G_EXACT_SHARE] + cfg[G_EXACT_CAP]):
                 return False
             counted += 1
             S[S_EXACT_COUNTS] += 1
-            count_and(lut, ubuf, A[t], acc, cfg[G_NL])
+            count_and(lut, ubuf, A[t], acc, cfg[G_NL], xbuf)
             unpack_counts(acc, cfg[G_FB], C, cfg[G_REFB] != 0, row)
             for l in range(C):
                 if l != d and row[V_CLS + l] - row[V_CLS + d] > cap:
@@ -810,6 +854,7 @@ def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_paren
     path, epath, inpfx, u, fbuf, tmpw, acc, pmask, tv, tlist, ucnt = ws[:11]
     clist = ws[19]
     tpk = ws[20]
+    xbuf = ws[25]
     M = cfg[G_M]
     C = cfg[G_C]
     WM = cfg[G_WM]
@@ -844,10 +889,10 @@ def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_paren
             continue
         if NL == 1:
             # the common case, one packed word: a scalar sum, fields read on demand
-            a0 = sum_and_one_word(lut, u, A[s], W)
+            a0 = sum_and_one_word(lut, u, A[s], W, xbuf)
             nv = a0 & fmask
         else:
-            count_and(lut, u, A[s], acc, NL)
+            count_and(lut, u, A[s], acc, NL, xbuf)
             unpack_counts(acc, fb, C, use_ref, tv[s])
             nv = tv[s, V_TOT]
         # support of s in the context of the prefix (Thm "Lower bound on antecedent support")
@@ -1027,7 +1072,8 @@ def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, p
                     _gain_order(tv, tlist, nt, C, gord, gkey)
                     ordered = True
                 if next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd,
-                                             target, fbuf, acc, ws[22]):
+                                             target, fbuf, acc, ws[22], ws[25]):
+                    S[S_EXACT_YES] += 1
                     e1 = max(e1, target)
             v = lbQ + min(lam + e1, 2 * lam)
             if not can_beat(v, KQ + 1, best, best_k, tol):
@@ -1088,7 +1134,7 @@ def expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, ready):
             for w in range(W):
                 u[w] &= ~A[a, w]
     # totals of the uncaptured samples: classes, all, minority, reference
-    count_set(lut, u, acc, cfg[G_NL])
+    count_set(lut, u, acc, cfg[G_NL], ws[25])
     unpack_counts(acc, cfg[G_FB], C, cfg[G_REFB] != 0, tv[A.shape[0]])
     for k in range(C):
         ucnt[k] = tv[A.shape[0], V_CLS + k]
@@ -1194,7 +1240,7 @@ def build_child(A, lut, valid, zob, cfg, st, S, F, ws, p, s):
         zh ^= zob[a]
         for w in range(W):
             u[w] &= ~A[a, w]
-    count_and(lut, u, A[s], acc, cfg[G_NL])
+    count_and(lut, u, A[s], acc, cfg[G_NL], ws[25])
     row = tv[A.shape[0]]
     unpack_counts(acc, cfg[G_FB], C, cfg[G_REFB] != 0, row)
     nc = 0

@@ -118,15 +118,17 @@ def packed_table(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarr
     return np.ascontiguousarray(table.astype(np.int64))
 
 
-#: Size (bytes) above which a byte-table look-up is taken to cost more than a
-#: popcount in proportion: :func:`count_table` charges each look-up
-#: ``max(1, table bytes / LUT_CACHE_BYTES)`` popcounts.  Measured on the
-#: project machine (AMD EPYC, 512 KiB L2 per core), each form forced in turn
-#: (``benchmarks/bench_corels.py counting``): FICO (1.2-1.9 MB table, 8
-#: look-ups against 33 planes a word) runs 1.1-1.8x faster on the table,
-#: adult 2.3x (8.3 MB, 8 against 11) and 11x (16.6 MB, 16 against 14) faster
-#: on the planes.
+#: Size (bytes) above which a byte-table look-up is taken to cost more than
+#: in cache: :func:`count_table` charges each look-up
+#: ``max(1, table bytes / LUT_CACHE_BYTES)`` units.  Measured on the project
+#: machine (AMD EPYC, 512 KiB L2 per core): a look-up costs about 0.65 ns
+#: from a 66 KB table (compas), 1.3 ns from a 1.1 MB one (FICO) and 18 ns
+#: from an 8 MB one (adult with a reference).
 LUT_CACHE_BYTES = 2 << 20
+
+#: A bit plane is kept whole when at least this share of its words is
+#: non-zero, else as a list of its non-zero words.
+DENSE_PLANE_SHARE = 0.25
 
 
 def bit_planes(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarray:
@@ -134,9 +136,11 @@ def bit_planes(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarray
 
     Plane ``p`` is the set of groups whose value of field ``f`` has bit ``k``
     set; a field's sum over a set of groups is ``sum_k 2**k * |set & plane|``.
-    Returns int64, shape ``(n_words_ + 1, 1, P)``: the planes' words, then one
-    row of destinations ``l * 64 + shift`` (packed word ``l`` holds fields
-    ``l*per ...``, field ``f`` at bit ``field_bits * (f % per)``).
+    Its destination is ``l * 64 + shift``: packed word ``l`` holds fields
+    ``l*per ...``, field ``f`` at bit ``field_bits * (f % per)``.  Returns
+    int64, shape ``(nd + 4, 1, L)``: the ``nd`` dense planes' words, a row
+    of their destinations, then the sparse planes' non-zero words as three
+    rows (word index, bits, destination) ended by word index -1.
     """
     g, f = fields.shape
     per, _ = packed_words(f, field_bits)
@@ -146,23 +150,39 @@ def bit_planes(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarray
         for k in range(int(values.max(initial=0)).bit_length()):
             masks.append((values >> k) & 1 == 1)
             dests.append((j // per) * 64 + field_bits * (j % per) + k)
-    planes = np.zeros((n_words_ + 1, 1, len(masks)), dtype=np.int64)
-    if masks:
-        planes[:n_words(g), 0, :] = pack(np.array(masks)).view(np.int64).T
-    planes[n_words_, 0, :] = dests
-    return planes
+    words = (pack(np.array(masks)).view(np.int64) if masks
+             else np.zeros((0, n_words(g)), dtype=np.int64))
+    dests = np.array(dests, dtype=np.int64)
+    dense = (words != 0).sum(axis=1) >= DENSE_PLANE_SHARE * n_words_
+    sparse_w, sparse_p = np.nonzero(words[~dense].T)  # ordered by word
+    nd, ns = int(dense.sum()), len(sparse_w)
+    out = np.zeros((nd + 4, 1, max(n_words_, nd, ns + 1)), dtype=np.int64)
+    out[:nd, 0, :words.shape[1]] = words[dense]
+    out[nd, 0, :nd] = dests[dense]
+    out[nd + 1, 0, :] = -1
+    out[nd + 1, 0, :ns] = sparse_w
+    out[nd + 2, 0, :ns] = words[~dense][sparse_p, sparse_w]
+    out[nd + 3, 0, :ns] = dests[~dense][sparse_p]
+    return out
 
 
 def count_table(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarray:
-    """The byte table or the bit planes, whichever costs less per word.
+    """The byte table or the bit planes, whichever costs less per set counted.
 
-    The byte table costs ``8 * NL`` look-ups a word, cheap while it stays in
-    cache; the planes one popcount per plane.  See :data:`LUT_CACHE_BYTES`.
+    In units of one in-cache look-up: the byte table costs ``8 * NL`` a
+    word (more once it outgrows the cache, see :data:`LUT_CACHE_BYTES`);
+    the planes a half unit a word to form the set, about 4 + W/8 a dense
+    plane (a vectorised loop) and one a sparse word.  Fitted to counts
+    timed on this machine (compas, FICO, adult; each form forced in turn by
+    ``benchmarks/bench_corels.py counting``).
     """
     _, n_l = packed_words(fields.shape[1], field_bits)
     table_bytes = n_words_ * 8 * 256 * n_l * 8
     planes = bit_planes(fields, field_bits, n_words_)
-    if planes.shape[2] < 8 * n_l * max(1.0, table_bytes / LUT_CACHE_BYTES):
+    nd = planes.shape[0] - 4
+    ns = int(np.sum(planes[nd + 1, 0] >= 0))
+    plane_cost = n_words_ / 2 + nd * (4 + n_words_ / 8) + ns
+    if plane_cost < 8 * n_l * n_words_ * max(1.0, table_bytes / LUT_CACHE_BYTES):
         return planes
     return packed_table(fields, field_bits, n_words_)
 
@@ -233,6 +253,7 @@ def prepare(A, codes, classes, c, *, chosen, policy: int, symmetry: int, max_nod
     cfg[kr.G_FB] = field_bits
     cfg[kr.G_NL] = packed_words(fields.shape[1], field_bits)[1]
     cfg[kr.G_EXACT_CAP] = kr.EXACT_MAX_COUNTS
+    cfg[kr.G_EXACT_SHARE] = kr.EXACT_SHARE
     return Problem(
         n=n, m=m, n_classes=n_classes, lam=c * n, tol=TOL_FACTOR * n,
         empty_mistakes=n - int(np.bincount(codes).max()),

@@ -155,7 +155,8 @@ _COUNTERS = {"nodes_expanded": kr.S_EXPANDED, "nodes_evaluated": kr.S_EVALUATED,
              "dropped_from_queue": kr.S_DROPPED, "max_queue_size": kr.S_MAX_WAITING,
              "max_trie_size": kr.S_MAX_TRIE, "map_size": kr.S_MAP, "max_map_size": kr.S_MAX_MAP,
              "best_updates": kr.S_BEST_UPDATES, "exact_gain_checks": kr.S_EXACT_CALLS,
-             "exact_gain_counts": kr.S_EXACT_COUNTS}
+             "exact_gain_counts": kr.S_EXACT_COUNTS,
+             "exact_gain_yes": kr.S_EXACT_YES}
 
 
 def _class_counts(A: np.ndarray, codes: np.ndarray, n_classes: int, prefix) -> np.ndarray:

@@ -163,6 +163,7 @@ def workspace(m: int, w: int, wm: int, n_classes: int) -> tuple:
         np.zeros(c + 3, np.int64),  # row: counts of one set (exact next-rule excess)
         np.zeros((g, m), np.int64),  # gord: antecedents by decreasing M_d(U & t)
         np.zeros((g, m), np.int64),  # gkey: caps of M_d(U & t) along gord
+        np.zeros(w, np.uint64),  # xbuf: the set a bit-plane count reads
     )
 
 

@@ -140,32 +140,39 @@ def test_many_classes_use_several_packed_words():
                                bounds=set(BOUNDS) - {off})
 
 
-@pytest.mark.parametrize("cap", [0, 1, 3])
-def test_a_capped_exact_gain_check_stays_exact(monkeypatch, cap):
-    """The one-rule completion check gives up after ``cap`` counted sets (the
-    child is then kept); the search must stay exact, with the check cut short
-    as often as these small instances allow."""
+@pytest.mark.parametrize("cap,share", [(0, 64), (1, 64), (3, 64), (3, 0), (2, 1)])
+def test_a_capped_exact_gain_check_stays_exact(monkeypatch, cap, share):
+    """The one-rule completion check gives up after ``cap`` counted sets per
+    child, and once the search has counted ``cap`` sets plus ``share`` per
+    check that answered yes (the child is then kept); the search must stay
+    exact, with the check cut short as often as these small instances allow."""
     from rulekit.corels import _kernels
 
     monkeypatch.setattr(_kernels, "EXACT_MAX_COUNTS", cap)
-    rng = np.random.default_rng(77 + cap)
+    monkeypatch.setattr(_kernels, "EXACT_SHARE", share)
+    rng = np.random.default_rng(77 + cap + 10 * share)
     checks = 0
     for _ in range(40):
         A, y, c = random_instance(rng, n_max=120, m_max=8)
         r = _check_against(A, y, c, brute_force(A, y, c))
         checks += r.stats["exact_gain_checks"]
         assert r.stats["exact_gain_counts"] <= cap * r.stats["exact_gain_checks"]
+        assert r.stats["exact_gain_counts"] <= cap + share * r.stats["exact_gain_yes"]
+        assert r.stats["exact_gain_yes"] <= r.stats["exact_gain_checks"]
     assert checks > 0  # the capped path ran
 
 
-def test_bit_plane_counts_stay_exact(monkeypatch):
+@pytest.mark.parametrize("dense_share", [0.0, 1.01])
+def test_bit_plane_counts_stay_exact(monkeypatch, dense_share):
     """Large data count with bit planes instead of the byte table; forced on
     here (every table counts as out of cache), the search must stay exact,
     also with several packed words (many classes; the reference-guided
-    search runs them in test_corels_reference)."""
+    search runs them in test_corels_reference), with every plane kept
+    whole (``dense_share`` 0) or as sparse words (1.01)."""
     from rulekit.corels import _problem
 
     monkeypatch.setattr(_problem, "LUT_CACHE_BYTES", 1)
+    monkeypatch.setattr(_problem, "DENSE_PLANE_SHARE", dense_share)
     rng = np.random.default_rng(5150)
     for _ in range(40):
         A, y, c = random_instance(rng, n_max=200, m_max=7, n_classes_max=5)
@@ -178,9 +185,12 @@ def test_bit_plane_counts_stay_exact(monkeypatch):
 
 
 @pytest.mark.parametrize("n_fields,field_bits", [(3, 8), (4, 16), (9, 9)])
-def test_both_count_forms_sum_the_fields(n_fields, field_bits):
+@pytest.mark.parametrize("skewed", [False, True])
+def test_both_count_forms_sum_the_fields(n_fields, field_bits, skewed):
     """Byte table and bit planes: the packed sums of any set of groups are
-    the per-field sums of the groups in it (numpy sums as the oracle)."""
+    the per-field sums of the groups in it (numpy sums as the oracle).
+    ``skewed``: most groups weigh 0 or 1 and a few are heavy, as in real
+    data, so the planes of the high bits are kept as sparse words."""
     from numba import njit
 
     from rulekit.bitset import n_words, pack
@@ -190,7 +200,7 @@ def test_both_count_forms_sum_the_fields(n_fields, field_bits):
     @njit
     def sums(lut, x, n_l):
         acc = np.zeros(n_l, np.int64)
-        _kernels.count_set(lut, x, acc, n_l)
+        _kernels.count_set(lut, x, acc, n_l, np.zeros(x.shape[0], np.uint64))
         return acc
 
     rng = np.random.default_rng(n_fields)
@@ -199,8 +209,15 @@ def test_both_count_forms_sum_the_fields(n_fields, field_bits):
     for g in (1, 63, 64, 65, 300):
         cap = (1 << field_bits) // g  # the fields' sums must fit their bits
         fields = rng.integers(0, max(cap, 1), size=(g, n_fields))
-        forms = [packed_table(fields, field_bits, n_words(g)),
-                 bit_planes(fields, field_bits, n_words(g))]
+        if skewed:
+            fields = np.minimum(fields, 1)
+            heavy = rng.integers(g)  # one heavy group: its high bits sit in one word
+            fields[heavy] = rng.integers(0, max(cap, 1), size=n_fields)
+        planes = bit_planes(fields, field_bits, n_words(g))
+        nd = planes.shape[0] - 4
+        if skewed and g == 300 and fields.max() > 1:  # a plane set in 1 word of 5 is sparse
+            assert (planes[nd + 1, 0] >= 0).sum() > 0 and nd > 0
+        forms = [packed_table(fields, field_bits, n_words(g)), planes]
         for _ in range(10):
             chosen = rng.random(g) < 0.5
             expected = fields[chosen].sum(axis=0)
