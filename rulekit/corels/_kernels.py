@@ -497,14 +497,15 @@ def _add_word(lut, w, x, acc, NL):
             acc[l] += lut[w, b, v * NL + l]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _planes_and(lut, u, a_row, buf, acc):
     """Add the packed sums over the groups of ``u & a_row``, from the bit planes, to ``acc``.
 
     ``u & a_row`` goes to ``buf`` first: each dense plane is then one
     branch-free loop over the words, which LLVM vectorises (popcounts of
     several words per instruction where the CPU has them); the sparse
-    entries each cost one popcount.
+    entries each cost one popcount.  Not inlined: the byte table's loops,
+    where it is used, stay as tight as without the planes.
     """
     nd = lut.shape[0] - 4
     W = u.shape[0]
@@ -552,28 +553,17 @@ def count_and(lut, u, a_row, acc, NL, buf):
 
 
 @njit(cache=True, inline="always")
-def sum_and_one_word(lut, u, a_row, W, buf):
+def sum_and_one_word(lut, u, a_row, W, buf, acc):
     """:func:`count_and` for ``NL = 1`` over the first ``W`` words, as a scalar.
 
     It is the search's innermost loop on small data; a scalar sum keeps it
     as fast as before the bit planes existed.
     """
-    a0 = np.int64(0)
     if lut.shape[1] != 8:
-        nd = lut.shape[0] - 4
-        for w in range(W):
-            buf[w] = u[w] & a_row[w]
-        for p in range(nd):
-            c = np.uint64(0)
-            for w in range(W):
-                c += popcount64(buf[w] & np.uint64(lut[p, 0, w]))
-            a0 += np.int64(c) << lut[nd, 0, p]
-        j = 0
-        while lut[nd + 1, 0, j] >= 0:
-            x = buf[lut[nd + 1, 0, j]] & np.uint64(lut[nd + 2, 0, j])
-            a0 += np.int64(popcount64(x)) << lut[nd + 3, 0, j]
-            j += 1
-        return a0
+        acc[0] = 0
+        _planes_and(lut, u, a_row, buf, acc)
+        return acc[0]
+    a0 = np.int64(0)
     for w in range(W):
         x = u[w] & a_row[w]
         if x != 0:
@@ -889,7 +879,7 @@ def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_paren
             continue
         if NL == 1:
             # the common case, one packed word: a scalar sum, fields read on demand
-            a0 = sum_and_one_word(lut, u, A[s], W, xbuf)
+            a0 = sum_and_one_word(lut, u, A[s], W, xbuf, acc)
             nv = a0 & fmask
         else:
             count_and(lut, u, A[s], acc, NL, xbuf)
