@@ -11,7 +11,7 @@ Usage::
 
     PYTHONPATH=. python benchmarks/bench_corels.py compas155 [--repeats 3]
         [--time-limit 600] [--reference /path/to/corels_cli]
-    PYTHONPATH=. python benchmarks/bench_corels.py targets [--repeats 3]
+    PYTHONPATH=. python benchmarks/bench_corels.py targets [--only "label text"]
     PYTHONPATH=. python benchmarks/bench_corels.py ablation
     PYTHONPATH=. python benchmarks/bench_corels.py counting [--time-limit 15]
 
@@ -209,6 +209,8 @@ def _estimator_rows(args) -> list:
         jobs += [(f"{data} 75/25: {label}", dict(data=data, params=params, split=True), 1)
                  for label, params in SPLITS]
         jobs.append((f"{data} 75/25: CART depth 4", dict(data=data, model="cart", split=True), 1))
+    if args.only:
+        jobs = [job for job in jobs if args.only in job[0]]
     rows = []
     for label, job, reps in jobs:
         runs = [run_child_rusage([sys.executable, "-c", code, json.dumps(job)], 900)
@@ -229,6 +231,7 @@ def main(argv=None) -> int:
     ap.add_argument("--reference-min-c", type=float, default=0.0025)
     ap.add_argument("--reference-time-limit", type=float, default=600.0)
     ap.add_argument("--json", default=None, help="also write the rows to this file")
+    ap.add_argument("--only", default=None, help="targets: the rows whose label contains this")
     args = ap.parse_args(argv)
     if args.suite == "ablation":
         return ablation(args)
