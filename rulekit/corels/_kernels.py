@@ -108,7 +108,7 @@ S_EXACT_CALLS = 32  # children checked by next_rule_excess_at_least
 S_EXACT_COUNTS = 33  # sets counted by it
 S_EXACT_YES = 34  # checks that answered yes (the child's bound rose)
 EXACT_MAX_COUNTS = 256  # default of cfg[G_EXACT_CAP]
-EXACT_SHARE = 64  # default of cfg[G_EXACT_SHARE] (negative: no budget)
+EXACT_SHARE = 64  # default of cfg[G_EXACT_SHARE]
 N_S = 40
 
 F_LAM = 0
@@ -526,19 +526,6 @@ def _planes_and(lut, u, a_row, buf, acc):
 
 
 @njit(cache=True, inline="always")
-def count_set(lut, x_words, acc, NL, buf):
-    """Packed sums over the groups of the bit set ``x_words`` into ``acc`` (``buf``: scratch words)."""
-    for l in range(NL):
-        acc[l] = 0
-    if lut.shape[1] != 8:
-        _planes_and(lut, x_words, x_words, buf, acc)
-        return
-    for w in range(x_words.shape[0]):
-        if x_words[w] != 0:
-            _add_word(lut, w, x_words[w], acc, NL)
-
-
-@njit(cache=True, inline="always")
 def count_and(lut, u, a_row, acc, NL, buf):
     """Packed sums over the groups of ``u & a_row`` (``buf``: scratch words)."""
     for l in range(NL):
@@ -550,6 +537,12 @@ def count_and(lut, u, a_row, acc, NL, buf):
         x = u[w] & a_row[w]
         if x != 0:
             _add_word(lut, w, x, acc, NL)
+
+
+@njit(cache=True, inline="always")
+def count_set(lut, x_words, acc, NL, buf):
+    """Packed sums over the groups of the bit set ``x_words`` (``x & x``) into ``acc``."""
+    count_and(lut, x_words, x_words, acc, NL, buf)
 
 
 @njit(cache=True, inline="always")
@@ -791,8 +784,7 @@ def next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, tar
             if ub <= cap:
                 continue
             if counted == cfg[G_EXACT_CAP] or (
-                    cfg[G_EXACT_SHARE] >= 0 and S[S_EXACT_COUNTS]
-                    >= S[S_EXACT_YES] * cfg[G_EXACT_SHARE] + cfg[G_EXACT_CAP]):
+                    S[S_EXACT_COUNTS] >= S[S_EXACT_YES] * cfg[G_EXACT_SHARE] + cfg[G_EXACT_CAP]):
                 return False
             counted += 1
             S[S_EXACT_COUNTS] += 1
@@ -801,6 +793,7 @@ def next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, tar
             for l in range(C):
                 if l != d and row[V_CLS + l] - row[V_CLS + d] > cap:
                     return False
+    S[S_EXACT_YES] += 1
     return True
 
 
@@ -1063,7 +1056,6 @@ def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, p
                     ordered = True
                 if next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd,
                                              target, fbuf, acc, ws[22], ws[25]):
-                    S[S_EXACT_YES] += 1
                     e1 = max(e1, target)
             v = lbQ + min(lam + e1, 2 * lam)
             if not can_beat(v, KQ + 1, best, best_k, tol):

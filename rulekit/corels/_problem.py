@@ -166,6 +166,12 @@ def bit_planes(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarray
     return out
 
 
+def plane_sizes(planes: np.ndarray) -> tuple[int, int]:
+    """Dense planes and sparse words of :func:`bit_planes`' output."""
+    nd = planes.shape[0] - 4
+    return nd, int(np.sum(planes[nd + 1, 0] >= 0))
+
+
 def count_table(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarray:
     """The byte table or the bit planes, whichever costs less per set counted.
 
@@ -179,8 +185,7 @@ def count_table(fields: np.ndarray, field_bits: int, n_words_: int) -> np.ndarra
     _, n_l = packed_words(fields.shape[1], field_bits)
     table_bytes = n_words_ * 8 * 256 * n_l * 8
     planes = bit_planes(fields, field_bits, n_words_)
-    nd = planes.shape[0] - 4
-    ns = int(np.sum(planes[nd + 1, 0] >= 0))
+    nd, ns = plane_sizes(planes)
     plane_cost = n_words_ / 2 + nd * (4 + n_words_ / 8) + ns
     if plane_cost < 8 * n_l * n_words_ * max(1.0, table_bytes / LUT_CACHE_BYTES):
         return planes
