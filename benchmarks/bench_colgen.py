@@ -191,6 +191,7 @@ def run_dataset(name, n_folds, args):
         wall, cpu = time.perf_counter() - w0, _cpu() - c0
         res = clf.result_
         row = dict(dataset=name, fold=fold, C=clf.max_complexity_, form=clf.form_,
+                   thresholds=clf.n_thresholds_,
                    how=clf.choice_.method if clf.choice_ is not None else "fixed",
                    n=len(tr), d=len(clf.binarizer_.conditions_),
                    acc=float((clf.predict(X.iloc[te]) == y[te]).mean()),
@@ -203,6 +204,7 @@ def run_dataset(name, n_folds, args):
                        aix_complexity=aix.get("complexity"), aix_error=aix.get("error"))
         rows.append(row)
         print(f"  {name} fold {fold}: {row['form']} C={row['C']} ({row['how']}) "
+              f"thresholds={row['thresholds']} "
               f"acc={row['acc']:.4f} cx={row['complexity']} wall={wall:.1f}s cpu={cpu:.1f}s "
               f"{row['status']}" + (f" | aix360 acc={row['aix_acc']} cpu={row['aix_cpu']}"
                                     if args.aix360_python else ""), flush=True)
@@ -219,6 +221,8 @@ def summarize(df):
         "train %": g["train_acc"].mean() * 100,
         "complexity": g["complexity"].mean(),
         "forms": g["form"].agg(lambda f: " ".join(f"{k}:{v}" for k, v in f.value_counts().items())),
+        "thresholds": g["thresholds"].agg(
+            lambda f: " ".join(f"{k}:{v}" for k, v in f.value_counts().items())),
         "statuses": g["status"].agg(lambda f: " ".join(f"{k}:{v}" for k, v in f.value_counts().items())),
         "CPU med s": g["cpu"].median(),
         "CPU max s": g["cpu"].max(),

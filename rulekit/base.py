@@ -87,7 +87,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         return params["min_support"]
 
     def _fit_model(self, *, B: np.ndarray, A: np.ndarray | None, y: np.ndarray,
-                   antecedents: AntecedentSet | None, sample_weight, params: dict):
+                   antecedents: AntecedentSet | None, sample_weight, params: dict, X=None):
         """Run the engine, set ``certificate_``; return a model from :mod:`rulekit.models`.
 
         Parameters
@@ -102,6 +102,9 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         sample_weight : ndarray or None
         params : dict
             The validated parameters (:meth:`_check_params`).
+        X : DataFrame or ndarray
+            The validated input, for a learner that binarizes it again (column
+            generation compares two threshold resolutions).
         """
         raise NotImplementedError
 
@@ -212,7 +215,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
                 self.antecedents_ = antecedents
                 A = antecedents.matrix
             self.model_ = self._fit_model(B=B, A=A, y=codes, antecedents=antecedents,
-                                          sample_weight=weights, params=params)
+                                          sample_weight=weights, params=params, X=X)
         self._warn_if_stopped()
         return self
 

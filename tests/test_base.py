@@ -40,7 +40,7 @@ class OneRule(RuleClassifierBase):
         self.thresholds = thresholds
         self.max_rules = max_rules
 
-    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params):
+    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params, X=None):
         k = len(self.classes_)
         free = np.ones(len(y), dtype=bool)
         items, labels = [], []

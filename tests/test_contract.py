@@ -166,6 +166,23 @@ def test_nested_run_keeps_the_earlier_deadline():
     assert current_run() is None
 
 
+def test_a_run_holds_blas_to_one_thread_and_restores_it():
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    def blas_threads():
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    np.ones((4, 4)) @ np.ones(4)          # numpy's BLAS is loaded
+    assert blas_threads(), "no BLAS library visible to threadpoolctl"
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = blas_threads()
+        with Anytime("outer"):
+            assert blas_threads() == [1] * len(before)
+            with Anytime("inner"):
+                assert blas_threads() == [1] * len(before)
+            assert blas_threads() == [1] * len(before)
+        assert blas_threads() == before
+
 def test_memory_limit_uses_the_engine_accounting():
     with Anytime("test", max_memory=10.0) as run:
         assert run.limit_reached(run.state(1, memory_mb=9.9)) is None

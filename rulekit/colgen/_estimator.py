@@ -6,6 +6,7 @@ Dash, Günlük, Wei, "Boolean Decision Rules via Column Generation", NeurIPS
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import logging
 
@@ -21,7 +22,7 @@ from ..models import OneVsRestRuleSets, RuleSet
 from ._metadata import condition_metadata
 from ._result import empty_result
 from ._search import SEARCH_PARAMETERS, constant_result, search
-from ._select import DEFAULT_GRID, INNER_SETTINGS, check_grid, choose_complexity
+from ._select import CV_MAX_ROWS, DEFAULT_GRID, INNER_SETTINGS, check_grid, choose_complexity
 from ._settings import ColGenSettings
 
 log = logging.getLogger("rulekit.colgen")
@@ -30,6 +31,14 @@ __all__ = ["BooleanRuleCGClassifier"]
 
 #: Share of a class's time the choice may take when the time limit binds.
 CHOICE_SHARE = 0.85
+#: ``n_thresholds="auto"``: the deciles, and the finer resolution validation may
+#: prefer (every twentieth quantile: the deciles are among them)
+RESOLUTIONS = (9, 19)
+
+
+def _chosen_error(choice):
+    """Validation error of the candidate a choice picked."""
+    return choice.errors[(choice.form, choice.max_complexity)]
 
 
 class _Grid(Instance):
@@ -99,8 +108,16 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
     settings : ColGenSettings or None
         Solvers, pricing strategy and work limits of the final fit (the
         choice uses the same solvers with smaller limits).
-    n_thresholds : int
+    n_thresholds : int >= 1 or "auto", default="auto"
         Quantile thresholds per numeric column for the shared Binarizer.
+        ``"auto"`` uses 9 (the deciles), and lets validation try 19 (every
+        twentieth quantile, the deciles among them) where it runs anyway:
+        when the form or the budget is ``"auto"`` on a two-class problem
+        of at most 5000 rows.  The finer conditions are kept when the rule
+        set they give has the lower validation error (ties keep the
+        deciles).  Fine thresholds matter on data with many continuous
+        columns (ionosphere, 10-fold CV: 85.5 % with deciles only, over
+        90 % with the choice); the choice doubles the validation's work.
     categorical_features : list or None
         Columns to treat as categorical.
     min_frequency, max_categories, handle_unknown, thresholds
@@ -132,6 +149,9 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         a list with one entry per class for multi-class problems.
     max_complexity_ : int or list of int
         The budget used (the chosen one with ``"auto"``).
+    n_thresholds_ : int
+        Thresholds per numeric column of ``binarizer_`` (the chosen
+        resolution with ``n_thresholds="auto"``).
     form_ : str or list of str
         The form used (the chosen one with ``form="auto"``).
     choice_ : BudgetChoice, list, or None
@@ -167,6 +187,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                               allow_none=True),
         "complexity_grid": _Grid(),
         **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
+        "n_thresholds": AnyOf(Integer(1), Options("auto")),
     }
     _learner = "colgen"
     _multiclass = True
@@ -176,7 +197,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
 
     def __init__(self, form="auto", max_complexity="auto", max_literals=None, lambda0=0.0,
                  lambda1=0.0, class_weight=None, complexity_grid=DEFAULT_GRID, settings=None,
-                 n_thresholds=9, categorical_features=None, min_frequency=0.01,
+                 n_thresholds="auto", categorical_features=None, min_frequency=0.01,
                  max_categories=None, handle_unknown="warn", thresholds="quantile",
                  time_limit=120.0, random_state=0, verbose=0):
         self.form = form
@@ -214,6 +235,23 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         return self._fit(X, y, sample_weight)
 
     # -- helpers --------------------------------------------------------------
+    def _binarizer(self, params):
+        if params["n_thresholds"] == "auto":
+            params = {**params, "n_thresholds": RESOLUTIONS[0]}
+        return super()._binarizer(params)
+
+    def _finer_view(self, X, y, weights, params):
+        """``(binarizer, B)`` at the finer resolution, when validation should try it, else None."""
+        if (params["n_thresholds"] != "auto" or len(self.classes_) != 2
+                or (params["form"] != "auto" and params["max_complexity"] != "auto")
+                or len(y) > CV_MAX_ROWS):
+            return None
+        fine = self._binarizer({**params, "n_thresholds": RESOLUTIONS[1]})
+        fine.fit(X, y, sample_weight=weights)
+        if fine.conditions_ == self.binarizer_.conditions_:
+            return None              # no numeric column has more than 10 distinct values
+        return fine, fine.transform(X)
+
     def _weights(self, y, sample_weight):
         """Per-sample cost: ``sample_weight`` times the class weight (None: all 1)."""
         cw = self.class_weight
@@ -229,19 +267,22 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                 raise ValueError("class_weight values must be finite and non-negative")
         return w * factors[y]
 
-    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params):
+    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params, X=None):
         if sample_weight is not None and not np.any(sample_weight > 0):
             raise ValueError("sample_weight is zero for every sample; at least one weight "
                              "must be positive")
-        meta = condition_metadata(self.binarizer_.conditions_)
         weights = self._weights(y, sample_weight)
         rng = as_generator(params["random_state"])
         targets = [1] if len(self.classes_) == 2 else list(range(len(self.classes_)))
+        finer = None if X is None else self._finer_view(X, y, sample_weight, params)
         fits = []
         for i, k in enumerate(targets):
             yk = (y == k).astype(np.int64)
-            fits.append(self._fit_class(B, yk, weights, meta, params, rng, len(targets) - i))
-            res, choice, form, C = fits[-1]
+            fits.append(self._fit_class(B, yk, weights, params, rng, len(targets) - i, finer))
+            res, choice, form, C, finer_won = fits[-1]
+            if finer_won:            # two-class problems only: one fit
+                self.binarizer_, B = finer
+            fits[-1] = fits[-1][:4]
             if params["verbose"]:
                 log.info("class %r: %s, C=%d, %s", self.classes_[k], form, C,
                          res.certificate.summary())
@@ -260,24 +301,32 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             self.max_complexity_ = [f[3] for f in fits]
             model = OneVsRestRuleSets(members, self.binarizer_.conditions_, list(self.classes_))
         self.complexity_ = int(model.complexity)
+        self.n_thresholds_ = self.binarizer_.n_thresholds
         self.certificate_ = Certificate.combine(
             [r.certificate for r in results],
             "rule sets within the complexity budget over the binarized conditions; objective "
             "= weighted Hamming loss (summed over the one-vs-rest problems)")
         return model
 
-    def _fit_class(self, B, yk, w, meta, params, rng, classes_left):
-        """Choose (if asked) and fit one binary problem; ``(result, choice, form, C)``."""
+    def _fit_class(self, B, yk, w, params, rng, classes_left, finer=None):
+        """Choose (if asked) and fit one binary problem.
+
+        Returns ``(result, choice, form, C, finer_won)``; ``finer_won`` says
+        the rule set is over ``finer`` (a ``(binarizer, B)`` pair validation
+        compared with ``B``'s conditions).
+        """
         outer = current_run()
         left = None if outer is None else outer.time_left()
         share = None if left is None else max(left / classes_left, 1e-3)
         form, C = params["form"], params["max_complexity"]
         if outer is not None and outer.interrupted:
             res = constant_result(yk, w, "interrupted")
-            return res, None, res.form, 0
+            return res, None, res.form, 0, False
         settings = params["settings"] or ColGenSettings()
+        meta = condition_metadata(self.binarizer_.conditions_)
         kw = dict(max_literals=params["max_literals"], lambda0=params["lambda0"],
-                  lambda1=params["lambda1"], sample_weight=w, metadata=meta, random_state=rng)
+                  lambda1=params["lambda1"], sample_weight=w)
+        finer_won = False
         with Anytime("colgen", unit="fits", time_limit=share) as run:
             choice = None
             if form == "auto" or C == "auto":
@@ -286,13 +335,22 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                                                mip_solver=settings.mip_solver)
                 # should the time limit cut the choice short, the final fit on
                 # every row still gets a share of the time to build its master
-                choice = choose_complexity(
-                    B, yk, grid=params["complexity_grid"] if C == "auto" else (C,),
-                    forms=("dnf", "cnf") if form == "auto" else (form,), settings=inner,
-                    time_limit=None if share is None else CHOICE_SHARE * share, **kw)
+                ckw = dict(kw, grid=params["complexity_grid"] if C == "auto" else (C,),
+                           forms=("dnf", "cnf") if form == "auto" else (form,), settings=inner,
+                           time_limit=None if share is None else CHOICE_SHARE * share)
+                # the finer view starts from the same generator state: the same folds
+                rng_finer = copy.deepcopy(rng) if finer is not None else None
+                choice = choose_complexity(B, yk, metadata=meta, random_state=rng, **ckw)
+                if finer is not None and choice.method == "cv" and not choice.stopped:
+                    meta_f = condition_metadata(finer[0].conditions_)
+                    other = choose_complexity(finer[1], yk, metadata=meta_f,
+                                              random_state=rng_finer, **ckw)
+                    if (other.method in ("cv", "exact") and not other.stopped
+                            and _chosen_error(other) < _chosen_error(choice) - 1e-12):
+                        choice, B, meta, rng, finer_won = other, finer[1], meta_f, rng_finer, True
                 if choice.stopped == "interrupted" or run.interrupted:
                     res = constant_result(yk, w, "interrupted")
-                    return res, choice, res.form, 0
+                    return res, choice, res.form, 0, False
                 form, C = choice.form, choice.max_complexity
             if C == 0:                     # validation preferred the constant prediction
                 res = empty_result(yk, w, form)
@@ -301,13 +359,14 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             else:
                 res = search(B, yk, form=form, max_complexity=C, settings=settings,
                              columns=() if choice is None else choice.columns,
-                             time_limit=None, verbose=params["verbose"], **kw)
+                             time_limit=None, verbose=params["verbose"], metadata=meta,
+                             random_state=rng, **kw)
         if choice is not None and choice.stopped and res.status != "interrupted":
             # the time limit cut the choice short: the model depends on the clock
             res = dataclasses.replace(res, status="time_limit",
                                       lower_bound=min(res.lower_bound, res.objective)
                                       if res.lower_bound is not None else None)
-        return res, choice, form, int(C)
+        return res, choice, form, int(C), finer_won
 
     def _rule_set(self, res, B, yk, k, sample_weight, *, smooth):
         """RuleSet for one binary problem, with (weighted) training positive rates."""

@@ -48,9 +48,12 @@ CV_MAX_ROWS = 5000
 PATIENCE = 3
 PROBE_ROUNDS = 8
 #: Settings of the fits made while choosing: beam and exact enumeration (no
-#: pricing IP), a few rounds per budget, a narrow beam, a shorter enumeration.
+#: pricing IP), a few rounds per budget, a narrow beam, a short enumeration
+#: (validation makes up to 2 resolutions x 2 forms x 5 folds of these paths).
 INNER_SETTINGS = ColGenSettings(pricing="enum", max_rounds=10, beam_widening=(1,),
-                                enum_work_limit=10_000_000)
+                                enum_work_limit=2_000_000)
+#: Enumeration work of the probe's rounds (two fits on up to ``cv_max_rows`` rows).
+PROBE_ENUM_WORK = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -364,7 +367,9 @@ def _probe_forms(B, y, w, C, forms, p):
     B, y, w = B[keep], y[keep], w[keep]
     total = float(w.sum())
     values, columns = {}, {}
-    settings = p["settings"].replace(max_rounds=PROBE_ROUNDS, restricted_mip=False)
+    settings = p["settings"].replace(
+        max_rounds=PROBE_ROUNDS, restricted_mip=False,
+        enum_work_limit=max(p["settings"].enum_work_limit, PROBE_ENUM_WORK))
     for form in forms:
         res = search(B, y, form=form, max_complexity=C, max_literals=p["max_literals"],
                      lambda0=p["lambda0"], lambda1=p["lambda1"], sample_weight=w,

@@ -202,7 +202,7 @@ class CorelsClassifier(RuleClassifierBase):
                 f"training data ({type(exc).__name__}: {exc}); use reference=None for the "
                 "exact search") from exc
 
-    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params):
+    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params, X=None):
         # the training rows, packed, for rashomon_set (mining again at another support)
         self._train = (pack(B.T), np.asarray(y, dtype=np.int64), B.shape[0])
         if params["forbidden"] or params["required"] or params["fairness"]:

@@ -97,7 +97,7 @@ class _FallingBase(RuleClassifierBase):
         # y has two classes (checked before), so both counts are positive
         return (len(y_pos) - n_pos) / n_pos
 
-    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params):
+    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params, X=None):
         C1 = self._soft_weight(params)
         pos = self._positive_code()
         y_pos = y == pos

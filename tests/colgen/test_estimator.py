@@ -9,6 +9,7 @@ import pytest
 from helpers import sklearn_checks
 from sklearn.exceptions import ConvergenceWarning
 
+from rulekit.binarize import Binarizer
 from rulekit.colgen import BooleanRuleCGClassifier
 from rulekit.datasets import load_tictactoe
 from rulekit.models import OneVsRestRuleSets, RuleSet
@@ -189,6 +190,43 @@ def test_bad_params():
         BooleanRuleCGClassifier(complexity_grid=(1, 8)).fit(X, y)
     with pytest.raises(TypeError, match="random_state"):
         BooleanRuleCGClassifier(random_state="seed").fit(X, y)
+
+
+def _tail_rule(n=400, seed=0):
+    """Continuous columns; the label is ``x0 > t``, ``t`` the 95th percentile:
+    a cut no decile gives (the nearest, the 90th, mislabels 5 % of rows)."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.normal(size=(n, 3)), columns=["x0", "x1", "x2"])
+    t = np.sort(X.x0.to_numpy())[int(0.95 * n) - 1]
+    return X, (X.x0 > t).astype(int).to_numpy(), t
+
+
+def test_auto_thresholds_keep_the_finer_cut_when_validation_needs_it():
+    X, y, t = _tail_rule()
+    auto = BooleanRuleCGClassifier().fit(X, y)
+    assert auto.n_thresholds_ == 19 == auto.binarizer_.n_thresholds
+    assert auto.score(X, y) == 1.0
+    cut = [c for c in auto.binarizer_.conditions_ if c.feature == "x0" and c.op == ">"
+           and c.value >= t and not np.any((X.x0 > t) != (X.x0 > c.value))]
+    assert cut and cut[0] not in Binarizer(n_thresholds=9, negations=True).fit(X).conditions_
+    deciles = BooleanRuleCGClassifier(n_thresholds=9).fit(X, y)
+    assert deciles.n_thresholds_ == 9 and deciles.score(X, y) <= 0.96
+    # the finer view only where validation runs anyway
+    fixed = BooleanRuleCGClassifier(form="dnf", max_complexity=4).fit(X, y)
+    assert fixed.n_thresholds_ == 9 and fixed.choice_ is None
+
+
+def test_auto_thresholds_keep_the_deciles_when_finer_cuts_do_not_help():
+    # integer columns with 10 values: both resolutions give the same conditions
+    rng = np.random.default_rng(1)
+    Xn = pd.DataFrame(rng.integers(0, 10, size=(300, 3)), columns=["a", "b", "c"])
+    yn = ((Xn.a > 6) | (Xn.b < 2)).astype(int).to_numpy()
+    clf = BooleanRuleCGClassifier().fit(Xn, yn)
+    assert clf.n_thresholds_ == 9 and clf.score(Xn, yn) == 1.0
+    # a multi-class problem keeps the deciles (one binarizer for every member)
+    from sklearn.datasets import load_iris
+    Xi, yi = load_iris(return_X_y=True, as_frame=True)
+    assert BooleanRuleCGClassifier(complexity_grid=(0, 3, 4)).fit(Xi, yi).n_thresholds_ == 9
 
 
 def test_choice_does_not_depend_on_the_time_limit():
