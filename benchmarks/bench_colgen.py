@@ -139,8 +139,9 @@ def _aix360_fold(name, n_folds, fold):
 
     AIX360 0.3's own FeatureBinarizer calls ``OneHotEncoder(sparse=...)``,
     which current scikit-learn rejects, so the conditions come from the
-    shared :class:`rulekit.Binarizer` (deciles, with negations: the
-    estimator's setting) as a DataFrame with AIX360's (feature, operation,
+    shared :class:`rulekit.Binarizer` (deciles with negations, as AIX360's
+    FeatureBinarizer defaults to; rulekit's ``n_thresholds="auto"`` may
+    prefer finer cuts) as a DataFrame with AIX360's (feature, operation,
     value) column index.
     """
     from aix360.algorithms.rbm import BooleanRuleCG
