@@ -53,12 +53,19 @@ _blas = None   # threadpoolctl's controller, made on first use (inspecting libra
 
 
 def _one_blas_thread():
-    """Limit BLAS to one thread; returns the limiter (``restore_original_limits()``)."""
+    """Limit BLAS to one thread; the limiter (``restore_original_limits()``), or None.
+
+    A speed-up only: should threadpoolctl fail on some platform, the search
+    runs with the BLAS threads as they are.
+    """
     global _blas
-    if _blas is None:
-        from threadpoolctl import ThreadpoolController
-        _blas = ThreadpoolController()
-    return _blas.limit(limits=1, user_api="blas")
+    try:
+        if _blas is None:
+            from threadpoolctl import ThreadpoolController
+            _blas = ThreadpoolController()
+        return _blas.limit(limits=1, user_api="blas")
+    except Exception:  # pragma: no cover - depends on the BLAS build
+        return None
 
 
 def _stack() -> list:
@@ -195,8 +202,10 @@ class Anytime:
         parent = None if self._parent is None else self._parent.deadline
         self.deadline = min((d for d in (own, parent) if d is not None), default=None)
         if self._parent is None:
-            self._sigint = DeferredInterrupt().install()
+            # BLAS first: nothing between installing the SIGINT handler and
+            # entering the stack may fail and leave the handler behind
             self._blas_limit = _one_blas_thread()
+            self._sigint = DeferredInterrupt().install()
         runs.append(self)
         if self.verbose >= 1:
             self._bar = progress_bar(self.learner, self.unit, self.total)
