@@ -92,20 +92,23 @@ def test_time_limit():
 def test_real_ctrl_c_returns_the_best_list_so_far():
     import os
     import signal
-    import threading
 
     from rulekit.datasets import load_corels_compas
 
     inst = load_corels_compas()
     A, y = inst.data, inst.target
-    search(A[:200], y[:200], 0.01, max_nodes=1000)  # load the compiled kernels first (this instance is hard)
-    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
-    try:
-        r = search(A, y, 0.0005, time_limit=120)  # far too hard to finish in 1 s
-    finally:
-        timer.cancel()
-    assert r.status == "interrupted"
+    sent = []
+
+    def ctrl_c_once(state):
+        # a real SIGINT, sent once the search's run is open (a timer could fire
+        # while the problem is still being prepared, before there is a run)
+        if not sent:
+            sent.append(state.work)
+            os.kill(os.getpid(), signal.SIGINT)
+        return False
+
+    r = search(A, y, 0.0005, time_limit=120, callback=ctrl_c_once)  # far too hard to finish
+    assert sent and r.status == "interrupted"
     assert r.lower_bound <= r.objective
     assert r.objective <= y.mean() + 1e-12  # never worse than the empty list
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
