@@ -1,9 +1,14 @@
-"""Suite-wide guard: no test may leave a SIGINT handler or an open search run behind.
+"""Suite-wide Ctrl-C hygiene.
 
-A search installs a handler that turns Ctrl-C into a flag for its own run;
-left installed, it would swallow the Ctrl-C of every later test (whose search
-then never stops).  The guard restores the default first, so one broken test
-fails alone, and then says which test it was.
+* Started as a background job (``nohup``, ``&`` in a script), a process
+  inherits SIGINT *ignored*, so the tests that send themselves a real SIGINT
+  would wait forever.  For the session, SIGINT gets Python's own handler, as
+  in a terminal; the original disposition comes back at the end.
+* No test may leave a SIGINT handler or an open search run behind.  A search
+  installs a handler that turns Ctrl-C into a flag for its own run; left
+  installed, it would swallow the Ctrl-C of every later test (whose search
+  then never stops).  The guard restores Python's handler first, so one
+  broken test fails alone, and then says which test it was.
 """
 
 import signal
@@ -13,8 +18,16 @@ import pytest
 from rulekit._anytime import _stack
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _sigint_as_in_a_terminal():
+    original = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, original)
+
+
 @pytest.fixture(autouse=True)
-def _no_leftover_ctrl_c_state():
+def _no_leftover_ctrl_c_state(_sigint_as_in_a_terminal):
     yield
     handler = signal.getsignal(signal.SIGINT)
     open_runs = list(_stack())
