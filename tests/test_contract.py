@@ -183,6 +183,7 @@ def test_a_run_holds_blas_to_one_thread_and_restores_it():
             assert blas_threads() == [1] * len(before)
         assert blas_threads() == before
 
+
 def test_memory_limit_uses_the_engine_accounting():
     with Anytime("test", max_memory=10.0) as run:
         assert run.limit_reached(run.state(1, memory_mb=9.9)) is None

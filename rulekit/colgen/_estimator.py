@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import logging
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.utils.class_weight import compute_class_weight
@@ -19,7 +20,7 @@ from ..base import RuleClassifierBase
 from ..binarize import ESTIMATOR_PARAMETERS, Binarizer
 from ..certificate import Certificate
 from ..models import OneVsRestRuleSets, RuleSet
-from ._metadata import condition_metadata
+from ._metadata import ConditionMetadata, condition_metadata
 from ._result import empty_result
 from ._search import SEARCH_PARAMETERS, constant_result, search
 from ._select import CV_MAX_ROWS, DEFAULT_GRID, INNER_SETTINGS, check_grid, choose_complexity
@@ -34,6 +35,18 @@ CHOICE_SHARE = 0.85
 #: ``n_thresholds="auto"``: the deciles, and the finer resolution validation may
 #: prefer (every twentieth quantile: the deciles are among them)
 RESOLUTIONS = (9, 19)
+
+
+class _View(NamedTuple):
+    """Conditions a search runs over: their binarizer, matrix and column metadata."""
+
+    binarizer: Binarizer
+    B: np.ndarray
+    meta: ConditionMetadata
+
+
+def _view(binarizer, B):
+    return _View(binarizer, B, condition_metadata(binarizer.conditions_))
 
 
 def _chosen_error(choice):
@@ -241,7 +254,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         return super()._binarizer(params)
 
     def _finer_view(self, X, y, weights, params):
-        """``(binarizer, B)`` at the finer resolution, when validation should try it, else None."""
+        """The :class:`_View` at the finer resolution, when validation should try it, else None."""
         if (params["n_thresholds"] != "auto" or len(self.classes_) != 2
                 or (params["form"] != "auto" and params["max_complexity"] != "auto")
                 or len(y) > CV_MAX_ROWS):
@@ -250,7 +263,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         fine.fit(X, y, sample_weight=weights)
         if fine.conditions_ == self.binarizer_.conditions_:
             return None              # no numeric column has more than 10 distinct values
-        return fine, fine.transform(X)
+        return _view(fine, fine.transform(X))
 
     def _weights(self, y, sample_weight):
         """Per-sample cost: ``sample_weight`` times the class weight (None: all 1)."""
@@ -274,15 +287,16 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         weights = self._weights(y, sample_weight)
         rng = as_generator(params["random_state"])
         targets = [1] if len(self.classes_) == 2 else list(range(len(self.classes_)))
+        view = _view(self.binarizer_, B)
         finer = None if X is None else self._finer_view(X, y, sample_weight, params)
         fits = []
         for i, k in enumerate(targets):
             yk = (y == k).astype(np.int64)
-            fits.append(self._fit_class(B, yk, weights, params, rng, len(targets) - i, finer))
-            res, choice, form, C, finer_won = fits[-1]
-            if finer_won:            # two-class problems only: one fit
-                self.binarizer_, B = finer
-            fits[-1] = fits[-1][:4]
+            res, choice, form, C, used = self._fit_class(view, yk, weights, params, rng,
+                                                         len(targets) - i, finer)
+            fits.append((res, choice, form, C))
+            if used is finer:        # two-class problems only: one fit
+                self.binarizer_, B = finer.binarizer, finer.B
             if params["verbose"]:
                 log.info("class %r: %s, C=%d, %s", self.classes_[k], form, C,
                          res.certificate.summary())
@@ -308,12 +322,12 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             "= weighted Hamming loss (summed over the one-vs-rest problems)")
         return model
 
-    def _fit_class(self, B, yk, w, params, rng, classes_left, finer=None):
+    def _fit_class(self, view, yk, w, params, rng, classes_left, finer=None):
         """Choose (if asked) and fit one binary problem.
 
-        Returns ``(result, choice, form, C, finer_won)``; ``finer_won`` says
-        the rule set is over ``finer`` (a ``(binarizer, B)`` pair validation
-        compared with ``B``'s conditions).
+        Returns ``(result, choice, form, C, view)``, ``view`` the
+        :class:`_View` the rule set is over: ``finer`` when validation
+        compared it with ``view`` and preferred it.
         """
         outer = current_run()
         left = None if outer is None else outer.time_left()
@@ -321,12 +335,10 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         form, C = params["form"], params["max_complexity"]
         if outer is not None and outer.interrupted:
             res = constant_result(yk, w, "interrupted")
-            return res, None, res.form, 0, False
+            return res, None, res.form, 0, view
         settings = params["settings"] or ColGenSettings()
-        meta = condition_metadata(self.binarizer_.conditions_)
         kw = dict(max_literals=params["max_literals"], lambda0=params["lambda0"],
                   lambda1=params["lambda1"], sample_weight=w)
-        finer_won = False
         with Anytime("colgen", unit="fits", time_limit=share) as run:
             choice = None
             if form == "auto" or C == "auto":
@@ -340,33 +352,34 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                            time_limit=None if share is None else CHOICE_SHARE * share)
                 # the finer view starts from the same generator state: the same folds
                 rng_finer = copy.deepcopy(rng) if finer is not None else None
-                choice = choose_complexity(B, yk, metadata=meta, random_state=rng, **ckw)
+                base = view
+                choice = choose_complexity(view.B, yk, metadata=view.meta, random_state=rng,
+                                           **ckw)
                 if finer is not None and choice.method == "cv" and not choice.stopped:
-                    meta_f = condition_metadata(finer[0].conditions_)
-                    other = choose_complexity(finer[1], yk, metadata=meta_f,
+                    other = choose_complexity(finer.B, yk, metadata=finer.meta,
                                               random_state=rng_finer, **ckw)
                     if (other.method in ("cv", "exact") and not other.stopped
                             and _chosen_error(other) < _chosen_error(choice) - 1e-12):
-                        choice, B, meta, rng, finer_won = other, finer[1], meta_f, rng_finer, True
+                        choice, view, rng = other, finer, rng_finer
                 if choice.stopped == "interrupted" or run.interrupted:
                     res = constant_result(yk, w, "interrupted")
-                    return res, choice, res.form, 0, False
+                    return res, choice, res.form, 0, base
                 form, C = choice.form, choice.max_complexity
             if C == 0:                     # validation preferred the constant prediction
                 res = empty_result(yk, w, form)
             elif choice is not None and choice.result is not None:
                 res = choice.result        # fits every row already: nothing to improve
             else:
-                res = search(B, yk, form=form, max_complexity=C, settings=settings,
+                res = search(view.B, yk, form=form, max_complexity=C, settings=settings,
                              columns=() if choice is None else choice.columns,
-                             time_limit=None, verbose=params["verbose"], metadata=meta,
+                             time_limit=None, verbose=params["verbose"], metadata=view.meta,
                              random_state=rng, **kw)
         if choice is not None and choice.stopped and res.status != "interrupted":
             # the time limit cut the choice short: the model depends on the clock
             res = dataclasses.replace(res, status="time_limit",
                                       lower_bound=min(res.lower_bound, res.objective)
                                       if res.lower_bound is not None else None)
-        return res, choice, form, int(C), finer_won
+        return res, choice, form, int(C), view
 
     def _rule_set(self, res, B, yk, k, sample_weight, *, smooth):
         """RuleSet for one binary problem, with (weighted) training positive rates."""
