@@ -17,6 +17,7 @@ import contextlib
 import functools
 import os
 import signal
+import sys
 import threading
 import warnings
 
@@ -24,6 +25,49 @@ import numpy as np
 import pulp
 
 SOLVER_NAMES = ("highs", "cbc")
+
+_BANNER_LOCK = threading.Lock()
+_banner_done = False
+
+
+def quiet_highspy():
+    """The ``highspy`` module, with HiGHS's start-up banner already swallowed.
+
+    highspy 1.16 prints "Running HiGHS ..." to the C-level standard output
+    when the first ``Highs`` object of a process is built, before any option
+    (``output_flag``) can be set on it.  That line would land in a CLI pipe or
+    a notebook, so the first object is built here once, with file descriptor 1
+    pointed at ``os.devnull`` for the instant of its construction.  Later
+    objects print nothing: every solver path also sets ``msg=False`` /
+    ``output_flag=False`` before it runs.
+    """
+    global _banner_done
+    import highspy
+
+    if _banner_done:
+        return highspy
+    with _BANNER_LOCK:
+        if _banner_done:
+            return highspy
+        try:
+            sys.stdout.flush()
+            saved = os.dup(1)
+        except (OSError, ValueError, AttributeError):  # no fd 1 (an embedded interpreter)
+            saved = None
+        try:
+            if saved is not None:
+                null = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(null, 1)
+                os.close(null)
+            h = highspy.Highs()
+            h.setOptionValue("output_flag", False)
+            del h
+        finally:
+            if saved is not None:
+                os.dup2(saved, 1)
+                os.close(saved)
+        _banner_done = True
+    return highspy
 
 
 @functools.lru_cache(maxsize=None)
@@ -37,7 +81,7 @@ def _cbc(**kw):
 def _is_available(name: str) -> bool:
     if name == "highs":
         try:
-            import highspy  # noqa: F401
+            quiet_highspy()
         except Exception:  # pragma: no cover - depends on the environment
             return False
         return bool(pulp.HiGHS(msg=False).available())
@@ -97,7 +141,7 @@ def mip_solver(name: str, time_limit, node_limit, *, should_stop=None, warm_star
     callbacks (the pricing IP collects its columns there).
     """
     if name == "highs":
-        import highspy
+        highspy = quiet_highspy()
 
         kinds = [highspy.cb.HighsCallbackType.kCallbackMipInterrupt,
                  highspy.cb.HighsCallbackType.kCallbackMipImprovingSolution]
@@ -222,7 +266,7 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
     """
 
     def __init__(self, time_limit=None, should_stop=None):
-        import highspy
+        highspy = quiet_highspy()
 
         kind = highspy.cb.HighsCallbackType.kCallbackSimplexInterrupt
 
