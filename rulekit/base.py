@@ -62,6 +62,7 @@ COMMON_PARAMETERS = {
 _ADVICE = {
     "time_limit": " To search longer, raise time_limit.",
     "node_limit": " To search longer, raise max_nodes.",
+    "work_limit": " To search longer, raise max_work.",
     "memory_limit": " To search longer, raise max_memory.",
     "interrupted": "",
 }
@@ -85,6 +86,10 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     def _resolve_min_support(self, params: dict) -> float:
         """Mining threshold to use (``params`` are the validated parameters)."""
         return params["min_support"]
+
+    def _resolve_max_card(self, params: dict, B) -> int:
+        """Most conditions per mined antecedent, given the condition matrix ``B``."""
+        return params["max_card"]
 
     def _fit_model(self, *, B: np.ndarray, A: np.ndarray | None, y: np.ndarray,
                    antecedents: AntecedentSet | None, sample_weight, params: dict, X=None):
@@ -208,7 +213,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
                 antecedents = mine_antecedents(
                     B, codes,
                     min_support=self._resolve_min_support(params),
-                    max_card=params["max_card"],
+                    max_card=self._resolve_max_card(params, B),
                     per_class=self._per_class_mining,
                     conditions=self.binarizer_.conditions_,
                 )

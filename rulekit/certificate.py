@@ -22,7 +22,7 @@ Statuses (one vocabulary for all learners):
     The method stopped by its own rule (column generation's master LP is
     solved but the rule set is not proved optimal); the lower bound and gap
     are valid.
-``time_limit``, ``node_limit``, ``memory_limit``, ``interrupted``
+``time_limit``, ``node_limit``, ``work_limit``, ``memory_limit``, ``interrupted``
     A limit (or Ctrl-C, or a callback) stopped the search; the model is the
     best found so far and the lower bound, where there is one, is still
     valid.
@@ -47,13 +47,15 @@ STATUSES = {
     "feasible": "stopped by the method's own rule, with a valid bound",
     "time_limit": "stopped at the time limit",
     "node_limit": "stopped at the node limit",
+    "work_limit": "stopped when its work budget was spent",
     "memory_limit": "stopped at the memory limit",
     "interrupted": "stopped by Ctrl-C or a callback",
     "heuristic": "a heuristic search: nothing is proved",
     "infeasible": "the constraints admit no model",
 }
 #: Statuses that mean a limit ended the search early (estimators warn).
-LIMIT_STATUSES = frozenset({"time_limit", "node_limit", "memory_limit", "interrupted"})
+LIMIT_STATUSES = frozenset({"time_limit", "node_limit", "work_limit", "memory_limit",
+                            "interrupted"})
 
 
 @dataclass(frozen=True)

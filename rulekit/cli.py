@@ -227,13 +227,15 @@ def _demo_compas(args) -> None:
           f"({', '.join(X.columns)}); {int(y.sum())} re-offended within two years (1)\n")
     est = CorelsClassifier()  # every default: what a new user gets
     cpu = _fit_timed(est, X, y)
-    print(f"CorelsClassifier() (c=0.01, max_card=2): {len(est.binarizer_.conditions_)} "
-          f"conditions, {len(est.antecedents_)} antecedents, {est.stats_['nodes_evaluated']} "
-          f"prefixes evaluated, {cpu:.1f} CPU s\n")
+    sel = est.selection_
+    print(f"CorelsClassifier(): {len(est.binarizer_.conditions_)} conditions, "
+          f"{len(est.antecedents_)} antecedents; {len(sel.path)} certified searches along "
+          f"the regularization path, c = {est.c_:g} (max_card {est.max_card_}) chosen by "
+          f"cross-validation; {cpu:.1f} CPU s\n")
     print(est)
     cert = est.certificate_
     verdict = "certified optimal" if cert.proved_optimal else f"NOT certified ({cert.status})"
-    print(f"\n{verdict}: objective {cert.objective:.6f} = mistakes/N + 0.01 x rules, "
+    print(f"\n{verdict}: objective {cert.objective:.6f} = mistakes/N + {est.c_:g} x rules, "
           f"lower bound {cert.lower_bound:.6f}, over {cert.scope}")
     print(f"training accuracy {est.score(X, y):.4f}")
 

@@ -278,7 +278,8 @@ def _fold_task(name, estimator, X, y, train, test, scoring):
 #: How the certificate column names each status.
 _STATUS_WORDS = {
     "optimal": "optimal", "optimal_relative": "optimal (relative)", "feasible": "feasible",
-    "time_limit": "time limit", "node_limit": "node limit", "memory_limit": "memory limit",
+    "time_limit": "time limit", "node_limit": "node limit", "work_limit": "work limit",
+    "memory_limit": "memory limit",
     "interrupted": "interrupted", "heuristic": "heuristic", "infeasible": "infeasible",
 }
 

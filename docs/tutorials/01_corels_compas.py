@@ -17,11 +17,12 @@ from rulekit.corels import search
 
 X, y = load_compas(return_X_y=True)
 
-# 1. Fit.  Four thresholds per numeric column keep the pool small enough to
-#    certify in about a second; with the default nine the search needs more
-#    nodes (try it, with time_limit=60, and watch the certificate change).
-model = CorelsClassifier(c=0.01, max_card=2, n_thresholds=4).fit(X, y)
+# 1. Fit, with every default.  The thresholds come from a small boosted
+#    ensemble (few and useful), and c is chosen by cross-validation along a
+#    regularization path of penalties that the search certifies.
+model = CorelsClassifier().fit(X, y)
 print(model)
+print(model.selection_.table())   # every point of the path, and the one chosen
 
 # 2. The certificate.  "optimal" means the lower bound met the objective:
 #    no list over these antecedents scores better.  Its scope says which pool:
@@ -34,7 +35,8 @@ assert cert.status == "optimal" and cert.gap == 0.0
 
 # 3. Read the numbers behind it: training accuracy is 1 - (objective - c*K).
 k = len(model.model_)
-print(f"{k} rules, training accuracy {model.score(X, y):.4f} = 1 - ({cert.objective:.4f} - 0.01 x {k})")
+c = model.c_
+print(f"{k} rules, training accuracy {model.score(X, y):.4f} = 1 - ({cert.objective:.4f} - {c:g} x {k})")
 
 # 4. When a limit stops the search you still get the best list so far, a
 #    ConvergenceWarning and an honest gap.

@@ -30,7 +30,7 @@ if quick:
     X, y = X.iloc[::10], y.iloc[::10]
 
 models = {
-    "CORELS": CorelsClassifier(c=0.01, max_card=1, n_thresholds=4, time_limit=5 if quick else 30),
+    "CORELS": CorelsClassifier(),
     "falling rule list": FallingRuleListClassifier(w=1.0, n_iter=300 if quick else 2000, random_state=0),
     "DNF (colgen)": BooleanRuleCGClassifier(form="dnf", max_complexity=16,
                                             time_limit=8 if quick else 60),

@@ -5,17 +5,21 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+from sklearn.utils.validation import _num_samples
 
 from sklearn.base import ClassifierMixin, clone
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.ensemble import GradientBoostingClassifier
 
-from .._params import AnyOf, Instance, Options, Real, pick
+from .._params import AnyOf, Instance, Integer, Options, Real, pick
+from .._reference import MIN_ROWS as REFERENCE_MIN_ROWS
 from ..bitset import pack
 from ..base import COMMON_PARAMETERS, RuleClassifierBase
 from ..binarize import Binarizer, ESTIMATOR_PARAMETERS
 from ..certificate import Certificate
 from ..evaluate import first_match
 from ..mining import MINING_PARAMETERS
+from . import _auto
 from ._constrained import (Constraints, constrained_search, fairness_groups,
                            resolve_names)
 from ._rashomon import DEFAULT_MAX_MODELS
@@ -36,28 +40,43 @@ class CorelsClassifier(RuleClassifierBase):
 
     Parameters
     ----------
-    c : float, default=0.01
+    c : float or "auto", default="auto"
         Penalty per rule, in units of training accuracy: a rule must fix more
-        than ``c * n_samples`` mistakes to be worth adding.
-    max_card : int, default=2
-        Most conditions per antecedent.
+        than ``c * n_samples`` mistakes to be worth adding.  ``"auto"`` walks
+        a regularization path from ``c = 0.1`` down (never below ``2 /
+        n_samples``), certifies each point it can within the work budget, and
+        picks the one that cross-validates best (5 folds; a 25 % hold-out above
+        10,000 rows); ``c_`` is the value used and ``selection_`` records the
+        path.  See ``docs/corels.md``.
+    max_card : int or "auto", default="auto"
+        Most conditions per antecedent.  ``"auto"``: two when every pair of
+        conditions can be mined (pairs x rows at most 3e8), else one; along
+        the path, two-condition antecedents are searched while they certify,
+        and cross-validation may prefer one condition.  ``max_card_`` is what
+        the returned list was searched over.
     min_support : float in (0, 1] or None, default=None
         Mining threshold (fraction of all training rows).
-        ``None`` means ``c``: CORELS's minimum-support theorem shows that an
-        antecedent capturing at most ``c * n_samples`` rows never appears in
-        an optimal list, so mining at ``c`` loses nothing and the certificate
-        covers *every* antecedent of up to ``max_card`` conditions.  A larger
-        value speeds things up but the certificate then only covers the mined
+        ``None`` means ``c`` (with ``c="auto"``, the smallest ``c`` of the
+        path): CORELS's minimum-support theorem shows that an antecedent
+        capturing at most ``c * n_samples`` rows never appears in an optimal
+        list, so mining at ``c`` loses nothing and the certificate covers
+        *every* antecedent of up to ``max_card`` conditions.  A larger value
+        speeds things up but the certificate then only covers the mined
         antecedents (status ``"optimal_relative"``; ``certificate_.scope``
         says which).
     n_thresholds : int, default=9
-        Quantile thresholds per numeric column.
+        Thresholds per numeric column: the quantiles, or the most split
+        points kept from the reference ensemble.
     categorical_features : list, optional
         Columns to treat as categorical whatever their dtype.
-    min_frequency, max_categories, handle_unknown, thresholds
-        Binarization: the support floor, the infrequent-category group,
-        categories unseen at fit time, and where thresholds come from (see
-        :class:`rulekit.Binarizer`).  ``min_frequency=None`` keeps every
+    thresholds : {"auto", "reference", "quantile"}, default="auto"
+        Where numeric thresholds come from (see :class:`rulekit.Binarizer`).
+        ``"auto"``: the split points of a small boosted ensemble of stumps
+        (``"reference"``: few, useful thresholds, so the search certifies),
+        or quantiles when there are fewer than 10 rows.
+    min_frequency, max_categories, handle_unknown
+        Binarization: the support floor, the infrequent-category group and
+        categories unseen at fit time (see :class:`rulekit.Binarizer`).  ``min_frequency=None`` keeps every
         quantile threshold and category (the binarization before 0.2).
     policy : {"lower_bound", "curious", "objective", "bfs", "dfs"}
         Search order of the priority queue.
@@ -85,8 +104,19 @@ class CorelsClassifier(RuleClassifierBase):
         of their prefixes leaves uncaptured, make at least as many mistakes
         as the reference.  A reference that cannot be fitted is a
         ``ValueError``.  See ``docs/corels.md``.
+    max_work : int, "auto" or None, default="auto"
+        Work budget, in the units of :func:`rulekit.corels.search`'s
+        ``max_work`` (sets of samples counted, weighted by their size).  It
+        decides when a search stops, so the same data give the same model on
+        any machine at any load.  ``"auto"``: 3e9 units for the whole fit and
+        4e8 for any one search of the path (about 10 and 1.5 CPU seconds on
+        the benchmark machine); with a fixed ``c`` and ``max_card``, 3e9 for
+        the one search.  None: no budget.  A search that spends it stops
+        with status ``"work_limit"``, its best list and a valid lower bound.
     time_limit : float or None
-        Seconds for the whole fit; reaching it stops the search.
+        Seconds for the whole fit (binarization, mining, the path and the
+        searches); reaching it stops the search.  A safety net: the model
+        then depends on the machine's speed, which ``max_work`` does not.
     random_state : int, default=0
         Seed of the ``"gbdt"`` reference (the search itself is deterministic).
     verbose : int, default=0
@@ -97,6 +127,14 @@ class CorelsClassifier(RuleClassifierBase):
     ----------
     model_ : RuleList
         The rule list, with each rule's training class counts.
+    c_ : float
+        The penalty of the returned list (``c``, or the one ``"auto"`` chose).
+    max_card_ : int
+        Most conditions per antecedent the returned list was searched over.
+    selection_ : Selection or None
+        With ``c="auto"`` or ``max_card="auto"``: every search of the path
+        (``path``), the points compared (``candidates``, with
+        ``table()``), the one chosen and how (``folds``).
     result_ : CorelsResult
         The engine's full result.
     certificate_ : Certificate
@@ -119,14 +157,17 @@ class CorelsClassifier(RuleClassifierBase):
     """
 
     _parameter_constraints = {
-        **pick(SEARCH_PARAMETERS, "c", "policy", "symmetry", "bounds", "max_nodes",
+        **pick(SEARCH_PARAMETERS, "policy", "symmetry", "bounds", "max_nodes",
                "max_memory", "time_limit"),
+        "c": AnyOf(Real(0, None), Options("auto")),
+        "max_work": AnyOf(Integer(1), Options("auto"), allow_none=True),
         "reference": AnyOf(Options("gbdt"), Instance((ClassifierMixin,),
                                                       what="a scikit-learn classifier"),
                            allow_none=True),
-        **pick(MINING_PARAMETERS, "max_card"),
+        "max_card": AnyOf(Integer(1), Options("auto")),
         "min_support": Real(0, 1, closed="right", allow_none=True),
         **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
+        "thresholds": Options("auto", "quantile", "reference"),
         **pick(COMMON_PARAMETERS, "random_state", "verbose"),
         "forbidden": Instance((list, tuple), "a list of column names or conditions",
                               allow_none=True),
@@ -142,12 +183,14 @@ class CorelsClassifier(RuleClassifierBase):
     # the minimum-support theorem is about overall support, so mine on it
     _per_class_mining = False
 
-    def __init__(self, c=0.01, max_card=2, min_support=None, n_thresholds=9, categorical_features=None,
-                 min_frequency=0.01, max_categories=None, handle_unknown="warn", thresholds="quantile",
-                 policy="lower_bound", symmetry="permutation", bounds="all",
-                 max_nodes=None, max_memory="auto", reference=None, time_limit=None,
-                 random_state=0, verbose=0, forbidden=None, required=None, fairness=None):
+    def __init__(self, c="auto", max_card="auto", min_support=None, n_thresholds=9,
+                 categorical_features=None, min_frequency=0.01, max_categories=None,
+                 handle_unknown="warn", thresholds="auto", policy="lower_bound",
+                 symmetry="permutation", bounds="all", max_nodes=None, max_memory="auto",
+                 reference=None, max_work="auto", time_limit=None, random_state=0, verbose=0,
+                 forbidden=None, required=None, fairness=None):
         self.c = c
+        self.max_work = max_work
         self.max_card = max_card
         self.min_support = min_support
         self.n_thresholds = n_thresholds
@@ -174,11 +217,31 @@ class CorelsClassifier(RuleClassifierBase):
         self._check_params()
         self._groups = fairness_groups(X, self.fairness)
         try:
+            self._n_rows = _num_samples(X)
+        except TypeError:
+            self._n_rows = 0   # the base class's validation gives the error
+        try:
             return super()._fit(X, y, sample_weight)
         finally:
-            del self._groups
+            del self._groups, self._n_rows
+
+    def _binarizer(self, params) -> Binarizer:
+        if params["thresholds"] == "auto":
+            # reference thresholds need an ensemble fitted on enough rows
+            kind = "reference" if self._n_rows >= REFERENCE_MIN_ROWS else "quantile"
+            params = {**params, "thresholds": kind}
+        self._thresholds_used = params["thresholds"]
+        return super()._binarizer(params)
+
+    def _resolve_max_card(self, params, B) -> int:
+        if params["max_card"] == "auto":
+            return _auto.mining_card(B.shape[1], B.shape[0])
+        return params["max_card"]
 
     def _resolve_min_support(self, params) -> float:
+        if params["min_support"] is None and params["c"] == "auto":
+            # mined at the smallest penalty of the path: every larger one is covered too
+            return min(_auto.path_penalties(self._n_rows))
         if params["min_support"] is None:
             # c = 0 gives no support bound: keep every antecedent seen at least once
             # (mlxtend needs a positive threshold; 1e-9 of the rows is below one row).
@@ -205,36 +268,94 @@ class CorelsClassifier(RuleClassifierBase):
     def _fit_model(self, *, B, A, y, antecedents, sample_weight, params, X=None):
         # the training rows, packed, for rashomon_set (mining again at another support)
         self._train = (pack(B.T), np.asarray(y, dtype=np.int64), B.shape[0])
+        cards = np.array([len(item) for item in antecedents.items], dtype=np.int64)
+        self.max_card_ = int(cards.max()) if cards.size else 1
         if params["forbidden"] or params["required"] or params["fairness"]:
+            self.c_ = _auto.CONSTRAINED_C if params["c"] == "auto" else params["c"]
+            self.selection_ = None
             return self._fit_constrained(B, A, y, antecedents, params)
-        result = search(
-            A, y, params["c"], policy=params["policy"], symmetry=params["symmetry"],
-            bounds=params["bounds"], max_nodes=params["max_nodes"],
-            max_memory=params["max_memory"], reference=self._reference_predictions(B, y, params),
-            time_limit=params["time_limit"], verbose=params["verbose"],
-        )
+        if params["c"] == "auto" or params["max_card"] == "auto":
+            result, columns = self._select(A, y, cards, params)
+        else:
+            self.c_, self.selection_ = params["c"], None
+            max_work = _auto.TOTAL_WORK if params["max_work"] == "auto" else params["max_work"]
+            result = search(A, y, params["c"], reference=self._reference_predictions(B, y, params),
+                            max_work=max_work, **self._search_options(params))
+            columns = np.arange(A.shape[1])
         self.result_ = result
         self.stats_ = result.stats
         self.trace_ = result.trace
-        mined_at_c = params["min_support"] is None or params["min_support"] <= params["c"]
         status = result.status
-        if status == "optimal" and not mined_at_c:
-            status = "optimal_relative"
-        scope = (f"all rule lists over antecedents of up to {params['max_card']} conditions"
-                 if mined_at_c else
-                 f"rule lists over the {len(antecedents)} antecedents mined at min_support="
-                 f"{params['min_support']:g} > c")
-        if result.reference:
-            scope = f"{scope}, among the {REFERENCE_SCOPE} ({params['reference']!r})"
-        self.certificate_ = Certificate(
-            status, result.objective, result.lower_bound,
-            f"{scope}; objective = mistakes / n_samples + {params['c']:g} x rules")
+        if status == "optimal" and not (params["min_support"] is None
+                                        or params["min_support"] <= self.c_):
+            status = "optimal_relative"   # mined above c: optimal over what was mined only
+        self.certificate_ = Certificate(status, result.objective, result.lower_bound,
+                                        self._scope(params, result, columns, cards, antecedents))
         codes = {label: k for k, label in enumerate(result.classes.tolist())}
         return self._rule_list(
             [antecedents.items[m] for m in result.prefix],
             [codes[label] for label in result.rule_labels],
             codes[result.default_label], B, y,
         )
+
+    def _search_options(self, params) -> dict:
+        return dict(policy=params["policy"], symmetry=params["symmetry"], bounds=params["bounds"],
+                    max_nodes=params["max_nodes"], max_memory=params["max_memory"],
+                    time_limit=params["time_limit"], verbose=params["verbose"])
+
+    def _select(self, A, y, cards, params):
+        """The default: a certified path over ``c`` (and conditions per rule); see ``_auto``."""
+        if params["max_card"] != "auto":
+            cards = np.minimum(cards, params["max_card"])
+        fixed_c = params["c"] != "auto"
+        total = (_auto.TOTAL_WORK if params["max_work"] == "auto" else
+                 (params["max_work"] or 2**62))
+        per_search = (_auto.SEARCH_WORK if params["max_work"] == "auto" else total)
+        if params["reference"] is not None:
+            raise ValueError("reference= needs a fixed c and max_card (the path searches "
+                             "exactly); pass for example c=0.01, max_card=2")
+        sel = _auto.select(A, y, cards, search_kw=self._search_options(params),
+                           random_state=params["random_state"], total_work=total,
+                           search_work=per_search,
+                           penalties=[params["c"]] if fixed_c else None,
+                           by="objective" if fixed_c else "cv")
+        self.selection_ = sel
+        chosen = sel.chosen
+        if chosen.certified and sel.stopped in ("time_limit", "interrupted"):
+            # the model is certified at its c, but smaller penalties were never tried
+            warnings.warn(
+                f"CorelsClassifier: the regularization path stopped early ({sel.stopped}) "
+                f"after {len(sel.candidates)} certified points; c = {chosen.c:g} is the best "
+                "of those. Raise time_limit to try smaller penalties.",
+                ConvergenceWarning, stacklevel=4)
+        self.c_ = chosen.c
+        self.max_card_ = int(chosen.card)
+        return chosen.result, chosen.columns
+
+    def _scope(self, params, result, columns, cards, antecedents) -> str:
+        """The certificate's scope, in words."""
+        c = self.c_
+        card = int(cards[columns].max()) if columns.size else 1
+        mined_at_c = params["min_support"] is None or params["min_support"] <= c
+        kind = {"reference": "thresholds from a boosted reference ensemble",
+                "quantile": "quantile thresholds"}[self._thresholds_used]
+        n_cond = len(self.binarizer_.conditions_)
+        if mined_at_c:
+            scope = (f"all rule lists whose rules are conjunctions of up to {card} of these "
+                     f"{n_cond} conditions ({kind})")
+        else:
+            scope = (f"rule lists over the {len(antecedents)} antecedents mined at min_support="
+                     f"{params['min_support']:g} > c")
+        if result.reference:
+            scope = f"{scope}, among the {REFERENCE_SCOPE} ({params['reference']!r})"
+        text = f"{scope}; objective = mistakes / n_samples + {c:g} x rules"
+        sel = self.selection_
+        if sel is not None and params["c"] == "auto" and sel.folds:
+            how = (f"{sel.folds}-fold cross-validation" if sel.folds > 1 else
+                   f"a {_auto.HOLDOUT:.0%} hold-out")
+            text += (f"; c = {c:g} chosen by {how} among {len(sel.candidates)} points of a "
+                     "regularization path")
+        return text
 
     def _fit_constrained(self, B, A, y, antecedents, params):
         """The certified search under ``forbidden``, ``required`` and ``fairness``."""
@@ -257,7 +378,7 @@ class CorelsClassifier(RuleClassifierBase):
                      dtype=bool).reshape(len(required), len(items)),
             self._groups, None if fair is None else fair[0],
             0.0 if fair is None else float(fair[2]), positive=1)
-        c = params["c"]
+        c = self.c_
         result = constrained_search(A, y, c, cons, time_limit=params["time_limit"],
                                     verbose=params["verbose"])
         self.result_ = result
@@ -270,7 +391,7 @@ class CorelsClassifier(RuleClassifierBase):
         if fair is not None:
             terms.append(f"keep the {fair[0].replace('_', ' ')} difference between the two "
                          f"groups of {fair[1]!r} within {float(fair[2]):g}")
-        scope = (f"rule lists over antecedents of up to {params['max_card']} conditions that "
+        scope = (f"rule lists over antecedents of up to {self.max_card_} conditions that "
                  + " and ".join(terms) + f"; objective = mistakes / n_samples + {c:g} x rules")
         if not np.isfinite(result.objective):
             warnings.warn("no rule list satisfies the constraints"

@@ -138,7 +138,8 @@ G_REFB = 17  # reference-guided bound on
 G_NL = 18  # int64 words per packed count
 G_EXACT_CAP = 19  # sets next_rule_excess_at_least may count per child
 G_EXACT_SHARE = 20  # its counts per check that answered yes (the budget)
-N_G = 21
+G_WORKCAP = 21  # counted sets (children evaluated + exact-check counts) allowed; 0: no cap
+N_G = 22
 
 POL_LB = 0
 POL_CURIOUS = 1
@@ -159,6 +160,7 @@ R_GROW_MAP = 4
 R_GROW_POOL = 5
 R_NODE_LIMIT = 6
 R_GROW_ARENA = 7
+R_WORK_LIMIT = 8
 
 #: value columns kept per evaluated antecedent: total, class counts, minority, reference
 V_TOT = 0
@@ -1376,6 +1378,10 @@ def run(A, lut, valid, zob, cfg, st, S, F, best_prefix, budget, ws):
     for _it in range(budget):
         if S[S_HEAP] == 0:
             return R_DONE
+        # the work cap is checked here, between rounds, so the search stops at the
+        # same state however the driver sliced its calls into chunks
+        if cfg[G_WORKCAP] > 0 and S[S_EVALUATED] + S[S_EXACT_COUNTS] >= cfg[G_WORKCAP]:
+            return R_WORK_LIMIT
         code = _room(cfg, st, S)
         if code != 0:
             return code

@@ -284,16 +284,16 @@ def fit_rashomon_set(est, epsilon, *, max_models, time_limit, verbose) -> Rashom
     check_is_fitted(est, "model_")
     eps = check(RASHOMON_PARAMETERS["epsilon"], epsilon, "epsilon", "rashomon_set")
     params = est._check_params()
-    c, packed_B, codes, n = params["c"], *est._train
+    c, packed_B, codes, n = est.c_, *est._train
     antecedents = est.antecedents_
     if params["min_support"] is None:
         # a rule of a list in the set classifies at least (c - epsilon) N rows correctly
         support = max(c - eps, 0.5 / n)
         B = unpack(packed_B, n).T
         antecedents = mine_antecedents(B, codes, min_support=min(support, 1.0),
-                                       max_card=params["max_card"], per_class=False,
+                                       max_card=est.max_card_, per_class=False,
                                        conditions=est.binarizer_.conditions_)
-        scope = (f"every rule list over antecedents of up to {params['max_card']} conditions "
+        scope = (f"every rule list over antecedents of up to {est.max_card_} conditions "
                  f"(none rarer than {support * n:.0f} rows can be in the set)")
     else:
         scope = (f"rule lists over the {len(antecedents)} antecedents mined at "

@@ -13,7 +13,7 @@ from rulekit import CorelsClassifier, RuleList
 from rulekit.datasets import load_compas
 
 
-@sklearn_checks(CorelsClassifier(c=0.02, max_card=1, n_thresholds=4))
+@sklearn_checks(CorelsClassifier())
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
@@ -59,7 +59,7 @@ def test_mining_at_c_loses_no_optimal_antecedent(seed):
     assert default.certificate_.objective == pytest.approx(everything.certificate_.objective,
                                                            abs=1e-12)
     assert default.certificate_.status == "optimal"
-    assert default.certificate_.scope.startswith("all rule lists over antecedents of up to 2")
+    assert default.certificate_.scope.startswith("all rule lists whose rules are conjunctions of up to 2")
 
 
 def test_fitted_attributes_and_certificate():
@@ -113,7 +113,9 @@ def test_huge_c_gives_the_certified_empty_list():
 
 
 @pytest.mark.parametrize("params,error", [
-    ({"c": -0.1}, ValueError), ({"c": "a"}, TypeError), ({"max_nodes": 0}, ValueError),
+    ({"c": -0.1}, ValueError), ({"c": "a"}, ValueError), ({"c": [0.1]}, TypeError),
+    ({"max_card": "many"}, ValueError), ({"max_work": 0}, ValueError),
+    ({"thresholds": "deciles"}, ValueError), ({"max_nodes": 0}, ValueError),
     ({"min_support": 2.0}, ValueError), ({"max_card": 0}, ValueError), ({"policy": "random"}, ValueError),
     ({"symmetry": "mirror"}, ValueError), ({"time_limit": -1}, ValueError),
     ({"max_memory": 0}, ValueError), ({"max_memory": "big"}, ValueError),

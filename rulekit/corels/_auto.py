@@ -1,0 +1,332 @@
+"""CORELS's default: a certified regularization path, with ``c`` chosen by cross-validation.
+
+Why.  With a fixed ``c`` the search's difficulty depends on the data: ``c * n``
+is the number of mistakes a rule must fix to pay for itself, so on a few
+hundred rows ``c = 0.01`` asks for lists many rules long that nobody can
+certify (and that overfit), while the same ``c`` on a large, easy set is too
+coarse.  The default therefore walks a path of penalties from large to small
+and keeps those it can certify within a work budget; cross-validation then
+picks among them the one that predicts best.
+
+How.
+
+1. The antecedent matrix is mined once, at the smallest penalty of the path
+   (``min_support = c_min``), with up to two conditions per antecedent; the
+   single-condition antecedents are a subset of its columns.
+2. For each ``c`` of :data:`C_PATH` at or above ``MIN_FIXES / n`` (a rule must
+   fix at least that many rows), largest first: the exact search over the
+   one-condition antecedents, then over the two-condition ones, each within
+   :data:`SEARCH_WORK` work units.  Each search is a *candidate*.  The
+   two-condition searches stop at the first ``c`` they fail to certify; the
+   path stops at the first ``c`` where even one condition fails.  The failed
+   search stays a candidate: its best list and a valid bound.
+3. Stratified cross-validation (:data:`FOLDS` folds; above :data:`LARGE_ROWS`
+   rows one stratified hold-out of :data:`HOLDOUT` of them) over the
+   candidates, on the same antecedent matrix, largest ``c`` first (a point
+   whose list repeats a larger penalty's is that model again and is skipped;
+   uncertified points are validated last, and only on large data).  Each
+   fold's search has the same budget.  The certified candidate with the best
+   validation accuracy wins (ties: the larger ``c``, then fewer conditions),
+   unless an uncertified one beats it by more than two standard errors of the
+   paired per-row difference.
+4. The model is the winner's search on all training rows: certified optimal
+   over the antecedents it searched at the chosen ``c`` (or, when the
+   uncertified point won, its best list with status ``work_limit`` and the
+   bound).
+
+Every budget counts work (sets of samples counted), never seconds, so a data
+set gives the same model on any machine at any load; the estimator's
+``time_limit`` remains a safety net that stops the path early (and says so).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: penalties tried, largest first (objective units: 0.01 = one percent of the rows per rule)
+C_PATH = (0.1, 0.05, 0.03, 0.02, 0.015, 0.01, 0.007, 0.005, 0.003, 0.002, 0.001)
+#: a rule must fix at least this many training rows to pay for itself: smaller c are not tried
+MIN_FIXES = 2
+#: work units (see rulekit.corels.search, max_work) one search of the path may take
+SEARCH_WORK = 400_000_000
+#: work units for the whole selection (path and cross-validation)
+TOTAL_WORK = 3_000_000_000
+#: standard errors of the paired per-row difference by which an uncertified point must
+#: out-validate the best certified one to be chosen
+UNPROVED_MARGIN = 2.0
+#: c used by the constrained search (forbidden, required, fairness) when c="auto"
+CONSTRAINED_C = 0.01
+#: cross-validation folds of the selection; above LARGE_ROWS rows, one stratified hold-out
+#: of HOLDOUT of the rows instead (its estimate is already tight, and a search costs more)
+FOLDS = 5
+LARGE_ROWS = 10_000
+HOLDOUT = 0.25
+#: two-condition antecedents are mined only while (pairs of conditions) x (rows) stays below this
+PAIR_CELLS = 300_000_000
+
+
+@dataclass
+class Candidate:
+    """One point of the path: penalty, conditions per antecedent, its full-data search."""
+
+    c: float
+    card: int
+    columns: np.ndarray          # columns of the antecedent matrix it searched
+    result: object               # CorelsResult on all training rows
+    correct: np.ndarray | None = field(default=None, repr=False)  # per validation row
+
+    @property
+    def certified(self) -> bool:
+        return self.result.status == "optimal"
+
+    @property
+    def mean_accuracy(self) -> float:
+        """Validation accuracy over every validation row (nan when not validated)."""
+        return float(self.correct.mean()) if self.correct is not None else float("nan")
+
+
+@dataclass
+class Selection:
+    """What the default tried and chose; ``CorelsClassifier.selection_``.
+
+    ``path`` has one row per search on all training rows: ``(c, max_card,
+    status, objective, lower bound, work)``.  ``candidates`` are the points
+    cross-validation compared: every certified point, and for each number of
+    conditions the first point whose search ran out of budget (its best list,
+    with a valid bound).
+    """
+
+    path: list
+    candidates: list
+    chosen: Candidate | None
+    folds: int
+    stopped: str | None          # a limit that ended the path early (time, Ctrl-C), or None
+
+    def table(self):
+        """The candidates with their mean cross-validated accuracy, as a DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame([
+            {"c": cand.c, "max_card": cand.card, "status": cand.result.status,
+             "rules": len(cand.result.prefix), "objective": cand.result.objective,
+             "lower_bound": cand.result.lower_bound, "validation_accuracy": cand.mean_accuracy,
+             "chosen": cand is self.chosen} for cand in self.candidates])
+
+
+def path_penalties(n: int) -> list:
+    """The penalties of the path for ``n`` training rows, largest first."""
+    cs = [c for c in C_PATH if c * n >= MIN_FIXES]
+    return cs or [C_PATH[0]]
+
+
+def mining_card(n_conditions: int, n_rows: int) -> int:
+    """2 when mining every pair of conditions fits :data:`PAIR_CELLS`, else 1."""
+    pairs = n_conditions * (n_conditions - 1) // 2
+    return 2 if pairs * max(n_rows, 1) <= PAIR_CELLS else 1
+
+
+def _predict_codes(result, A) -> np.ndarray:
+    """Class codes a search result predicts for the rows of ``A`` (first match)."""
+    n = A.shape[0]
+    out = np.full(n, int(result.default_label), dtype=np.int64)
+    free = np.ones(n, dtype=bool)
+    for a, label in zip(result.prefix, result.rule_labels):
+        hit = free & A[:, a]
+        out[hit] = int(label)
+        free &= ~hit
+    return out
+
+
+class _Budget:
+    """Work units left for the selection; each search takes at most ``per_search`` of them."""
+
+    def __init__(self, total: int, per_search: int):
+        self.left, self.per_search = int(total), int(per_search)
+
+    def next(self) -> int | None:
+        if self.left <= 0:
+            return None
+        return min(self.per_search, self.left)
+
+    def spend(self, result) -> int:
+        used = int(result.stats.get("work", 0))
+        self.left -= used
+        return used
+
+
+def _remap(result, columns):
+    """The result with its prefix in the full antecedent matrix's column numbers."""
+    from dataclasses import replace
+
+    return replace(result, prefix=tuple(int(columns[a]) for a in result.prefix))
+
+
+def _walk_path(A, y, cards, penalties, budget, search_kw):
+    """Searches on all rows along the path; (path rows, candidates, stop reason)."""
+    from ._search import search
+
+    n = A.shape[0]
+    support = A.sum(axis=0)
+    top = int(cards.max()) if cards.size else 1
+    levels = (1, top) if top > 1 else (1,)
+    alive = {card: True for card in levels}
+    path, candidates = [], []
+    for c in penalties:
+        # the minimum-support theorem: a rule capturing at most c*n rows is never in an
+        # optimal list, so those columns are left out (the certificate still covers them)
+        usable = support > c * n
+        for card in levels:
+            if not alive[card]:
+                continue
+            work = budget.next()
+            if work is None:
+                return path, candidates, None
+            columns = np.flatnonzero(usable & (cards <= card))
+            result = search(A[:, columns], y, c, max_work=work, **search_kw)
+            path.append((c, card, result.status, result.objective, result.lower_bound,
+                         budget.spend(result)))
+            # an uncertified point is kept too (its best list and bound): on large data the
+            # best predictor may lie just past what the budget certifies
+            candidates.append(Candidate(c, card, columns, _remap(result, columns)))
+            if result.status != "optimal":
+                alive[card] = False
+                if result.status in ("time_limit", "interrupted"):
+                    return path, candidates, result.status
+        if not alive[1]:
+            break
+    return path, candidates, None
+
+
+def _splits(n, y, random_state):
+    """Validation splits: stratified k folds, or one stratified hold-out on large data."""
+    from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
+
+    if n <= LARGE_ROWS:
+        return list(StratifiedKFold(FOLDS, shuffle=True, random_state=random_state)
+                    .split(np.zeros(n), y))
+    return list(StratifiedShuffleSplit(1, test_size=HOLDOUT, random_state=random_state)
+                .split(np.zeros(n), y))
+
+
+def _cross_validate(A, y, candidates, budget, search_kw, splits):
+    """Fill each candidate's ``correct`` (per validation row), in the order given.
+
+    Stops when the budget is spent; candidates not reached keep ``correct =
+    None``.  Returns the limit that stopped it (time, Ctrl-C), or None.
+    """
+    from ._search import search
+
+    train_rows = [A[train] for train, _ in splits]
+    for cand in candidates:
+        parts = []
+        for (train, test), A_train in zip(splits, train_rows):
+            work = budget.next()
+            if work is None:
+                return None
+            ytr = y[train]
+            if np.unique(ytr).size < 2:
+                pred = np.full(test.size, ytr[0])
+            else:
+                res = search(A_train[:, cand.columns], ytr, cand.c, max_work=work, **search_kw)
+                budget.spend(res)
+                if res.status in ("time_limit", "interrupted"):
+                    return res.status
+                pred = _predict_codes(res, A[test][:, cand.columns])
+            parts.append(pred == y[test])
+        cand.correct = np.concatenate(parts)
+    return None
+
+
+def _choose(candidates):
+    """The certified candidate with the best validation accuracy, unless an uncertified one beats it.
+
+    Ties go to the larger ``c``, then to fewer conditions.  An uncertified point
+    wins only when it is right on more validation rows by more than
+    :data:`UNPROVED_MARGIN` standard errors of the paired per-row difference
+    (about 98 % one-sided confidence): a proof is given up only for a clear gain.
+    """
+    scored = [cd for cd in candidates if cd.correct is not None]
+    if not scored:
+        return None
+    key = lambda cd: (round(cd.mean_accuracy, 12), cd.c, -cd.card)  # noqa: E731
+    proved = [cd for cd in scored if cd.certified]
+    unproved = [cd for cd in scored if not cd.certified]
+    best = max(proved, key=key) if proved else None
+    if not unproved:
+        return best
+    other = max(unproved, key=key)
+    if best is None:
+        return other
+    diff = other.correct.astype(float) - best.correct.astype(float)
+    se = float(diff.std(ddof=1) / np.sqrt(diff.size)) if diff.size > 1 else 0.0
+    return other if diff.mean() > UNPROVED_MARGIN * se + 1e-12 else best
+
+
+def _to_validate(candidates, n):
+    """The candidates worth validating, cheapest first.
+
+    A certified point whose list is the same as a larger penalty's (the same
+    rules, labels and default) is the same model: the larger penalty stands
+    for it.  Uncertified points come last, and only on large data: their fold
+    searches spend a whole search budget each, and on small data the
+    certified points already span the sizes that validate well.
+    """
+    seen, out = set(), []
+    for cand in candidates:
+        if not cand.certified:
+            continue
+        r = cand.result
+        key = (r.prefix, r.rule_labels, r.default_label)
+        if key not in seen:
+            seen.add(key)
+            out.append(cand)
+    if n > LARGE_ROWS:
+        out += [cand for cand in candidates if not cand.certified]
+    return out
+
+
+def select(A, y, cards, *, search_kw: dict, random_state, total_work=TOTAL_WORK,
+           search_work=SEARCH_WORK, penalties=None, by="cv") -> Selection:
+    """Walk the path, cross-validate its points, return the :class:`Selection`.
+
+    Parameters
+    ----------
+    A : ndarray of bool, shape (n, M)
+        Antecedent matrix (mined at the smallest penalty of the path).
+    y : ndarray of int, shape (n,)
+        Class codes ``0 .. k-1``.
+    cards : ndarray of int, shape (M,)
+        Conditions per antecedent.  The path searches the one-condition
+        antecedents, then all of them.
+    search_kw : dict
+        Further keyword arguments of :func:`rulekit.corels.search` (policy,
+        symmetry, bounds, max_memory, max_nodes, time_limit, verbose).
+    random_state : int
+        Seed of the cross-validation folds.
+    total_work, search_work : int
+        Work units for the whole selection, and for any one search.
+    penalties : list of float, optional
+        The path (default :func:`path_penalties`).
+    by : {"cv", "objective"}
+        How to choose: cross-validated accuracy, or (for a path of one
+        penalty) the certified point of lowest objective.
+    """
+    n = A.shape[0]
+    penalties = path_penalties(n) if penalties is None else list(penalties)
+    budget = _Budget(total_work, search_work)
+    path, candidates, stopped = _walk_path(A, y, cards, penalties, budget, search_kw)
+    proved = [cd for cd in candidates if cd.certified]
+    if by == "objective" or stopped is not None or len(candidates) == 1:
+        pool = proved or candidates
+        chosen = min(pool, key=lambda cd: (cd.result.objective, -cd.c, cd.card)) \
+            if by == "objective" else pool[-1]
+        return Selection(path, candidates, chosen, 0, stopped)
+    if np.bincount(y).min() < FOLDS:
+        # too few rows of some class to validate: the smallest certified penalty
+        return Selection(path, candidates, (proved or candidates)[-1], 0, None)
+    splits = _splits(n, y, random_state)
+    stopped = _cross_validate(A, y, _to_validate(candidates, n), budget, search_kw, splits)
+    chosen = _choose(candidates) or (proved or candidates)[0]
+    return Selection(path, candidates, chosen, len(splits), stopped)

@@ -1,0 +1,186 @@
+"""CorelsClassifier() at every default: it answers, it certifies, and the proof holds.
+
+The brute force here is independent of the engine and of the mining: it builds
+every conjunction of up to ``max_card_`` of the binarizer's conditions itself
+(from ``binarizer_.transform``), rare ones included, and enumerates rule lists
+over them in exact fractions with the paper's objective (Angelino et al., JMLR
+2018, Section 3.2): R(d) = mistakes / N + c * K, each rule labelled with the
+majority class of what it captures.  It memoizes on the rows a prefix leaves
+(R is a sum over the rules, so the best completion depends on nothing else),
+and uses two theorems of the same paper, written here from their statements
+(Theorems "Lower bound on antecedent support" and "... accurate antecedent
+support"): in an optimal list every rule captures, and classifies correctly,
+more than c * N of the rows it is given.
+"""
+
+import itertools
+import time
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rulekit import CorelsClassifier
+from rulekit.corels import search
+
+
+def _frame(seed, n):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({
+        "dose": rng.normal(size=n).round(2),
+        "group": rng.choice(["a", "b", "c"], n),
+    })
+    logit = -0.5 + 1.5 * (X["dose"] > 0.3) + (X["group"] == "b")
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    return X, y
+
+
+def _capture_sets(B, max_card):
+    """Bit sets (Python ints) of every conjunction of up to max_card columns of B, distinct."""
+    n, m = B.shape
+    columns = [sum(1 << i for i in range(n) if B[i, j]) for j in range(m)]
+    everyone = (1 << n) - 1
+    sets = set()
+    for k in range(1, max_card + 1):
+        for combo in itertools.combinations(range(m), k):
+            bits = everyone
+            for j in combo:
+                bits &= columns[j]
+            if bits:
+                sets.add(bits)
+    return sorted(sets)
+
+
+def _brute_force_optimum(B, y, c, max_card):
+    """The smallest R(d) over every rule list of conjunctions of <= max_card columns of B.
+
+    R splits over the list: the best completion of a prefix depends only on the
+    rows it leaves, so the enumeration is memoized on that set of rows
+    (``best_rest``): the best of "stop here with a default" and "one more rule,
+    then the best completion of what it leaves".
+    """
+    from functools import lru_cache
+
+    n = len(y)
+    y = np.asarray(y)
+    class_bits = [sum(1 << i for i in range(n) if y[i] == k) for k in np.unique(y)]
+    rules = _capture_sets(B, max_card)
+    cf = Fraction(c).limit_denominator(10**9)
+    floor = cf * n
+
+    def wrong(bits):
+        return bits.bit_count() - max((bits & cb).bit_count() for cb in class_bits)
+
+    @lru_cache(maxsize=None)
+    def best_rest(left):
+        best = Fraction(wrong(left), n)   # the default rule takes what is left
+        for bits in rules:
+            captured = left & bits
+            size = captured.bit_count()
+            if size <= floor or size - wrong(captured) <= floor:
+                continue
+            best = min(best, cf + Fraction(wrong(captured), n) + best_rest(left & ~captured))
+        return best
+
+    return best_rest((1 << n) - 1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_default_certificate_matches_brute_force(seed):
+    X, y = _frame(seed, 60)
+    est = CorelsClassifier().fit(X, y)
+    cert = est.certificate_
+    assert cert.status == "optimal", str(cert)
+    B = est.binarizer_.transform(X)
+    expected = _brute_force_optimum(B, y, est.c_, est.max_card_)
+    assert abs(cert.objective - float(expected)) < 1e-12, (str(cert), float(expected))
+    # the model it returns scores that objective on the training rows
+    rules = len(est.model_.rules)
+    mistakes = int((est.predict(X) != y).sum())
+    assert abs(mistakes / len(y) + est.c_ * rules - cert.objective) < 1e-12
+
+
+def test_defaults_are_named_and_readable():
+    params = CorelsClassifier().get_params()
+    assert params["c"] == "auto" and params["max_card"] == "auto"
+    assert params["thresholds"] == "auto" and params["max_work"] == "auto"
+    X, y = _frame(7, 300)
+    est = CorelsClassifier().fit(X, y)
+    text = str(est.certificate_)
+    assert f"c = {est.c_:g}" in text or f"{est.c_:g} x rules" in text
+    assert "conditions" in text and "cross-validation" in text
+    assert est.c_ in [cand.c for cand in est.selection_.candidates]
+    table = est.selection_.table()
+    assert table["chosen"].sum() == 1
+    chosen = table.loc[table["chosen"]].iloc[0]
+    assert chosen["status"] == "optimal"
+    # the chosen point validates best among the certified ones
+    certified = table[table["status"] == "optimal"]
+    assert chosen["validation_accuracy"] == pytest.approx(certified["validation_accuracy"].max())
+
+
+def test_a_fixed_c_keeps_its_old_meaning():
+    X, y = _frame(3, 200)
+    est = CorelsClassifier(c=0.02, max_card=1).fit(X, y)
+    assert est.c_ == 0.02 and est.max_card_ == 1
+    assert est.selection_ is None
+    assert "0.02 x rules" in str(est.certificate_)
+
+
+def _instance(seed, n=60, m=10):
+    rng = np.random.default_rng(seed)
+    A = rng.random((n, m)) < 0.35
+    y = (A[:, 0] ^ A[:, 1] ^ (rng.random(n) < 0.15)).astype(int)
+    return A, y
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_work_budget_stops_the_same_way_under_any_load(seed, monkeypatch):
+    from rulekit._anytime import Anytime
+
+    A, y = _instance(seed)
+    quiet = search(A, y, 0.005, max_work=5_000)
+    assert quiet.status == "work_limit"
+    # a slow, busy machine: the driver hands the engine one round at a time (on a fast
+    # one it hands out thousands); the budget must stop the search at the same state
+    drive = Anytime.drive
+    monkeypatch.setattr(Anytime, "drive", lambda self, step, **kw: drive(
+        self, step, chunk_seconds=0.0, budget=1, max_budget=1))
+    loaded = search(A, y, 0.005, max_work=5_000)
+    monkeypatch.undo()
+    assert loaded.status == "work_limit"
+    assert (loaded.prefix, loaded.objective, loaded.lower_bound) == \
+        (quiet.prefix, quiet.objective, quiet.lower_bound)
+    assert loaded.stats["nodes_evaluated"] == quiet.stats["nodes_evaluated"]
+    # the bound stays valid: the true optimum is at or above it
+    full = search(A, y, 0.005)
+    assert full.status == "optimal"
+    assert quiet.lower_bound <= full.objective + 1e-12 <= quiet.objective + 1e-12
+
+
+def test_work_budget_is_a_parameter_with_an_honest_status():
+    A, y = _instance(11, n=80, m=12)
+    X = pd.DataFrame(A, columns=[f"f{j}" for j in range(A.shape[1])])
+    with pytest.warns(Warning, match="max_work"):
+        est = CorelsClassifier(c=0.001, max_card=2, max_work=1000).fit(X, y)
+    cert = est.certificate_
+    assert cert.status == "work_limit" and not cert.proved_optimal
+    assert cert.lower_bound <= cert.objective
+    with pytest.raises(ValueError, match="max_work"):
+        CorelsClassifier(max_work=0).fit(X, y)
+
+
+def test_time_limit_covers_the_default_path():
+    rng = np.random.default_rng(0)
+    n = 6000
+    X = pd.DataFrame(rng.normal(size=(n, 12)), columns=[f"x{j}" for j in range(12)])
+    y = ((X["x0"] + X["x1"] * X["x2"] + rng.normal(size=n)) > 0).astype(int)
+    CorelsClassifier(c=0.1, max_card=1).fit(X.iloc[:50], y.iloc[:50])  # compile outside the clock
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = CorelsClassifier(time_limit=1.0).fit(X, y)
+    assert time.perf_counter() - start < 2.5
+    assert est.certificate_.lower_bound <= est.certificate_.objective
