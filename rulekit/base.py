@@ -87,6 +87,10 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         """Mining threshold to use (``params`` are the validated parameters)."""
         return params["min_support"]
 
+    def _mining_bytes(self, params: dict) -> int | None:
+        """Most bytes the mined antecedents may take (None: no limit)."""
+        return None
+
     def _resolve_max_card(self, params: dict, B) -> int:
         """Most conditions per mined antecedent, given the condition matrix ``B``."""
         return params["max_card"]
@@ -216,6 +220,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
                     max_card=self._resolve_max_card(params, B),
                     per_class=self._per_class_mining,
                     conditions=self.binarizer_.conditions_,
+                    max_bytes=self._mining_bytes(params),
                 )
                 self.antecedents_ = antecedents
                 A = antecedents.matrix

@@ -22,6 +22,9 @@ from .binarize import Condition
 __all__ = ["AntecedentSet", "mine_antecedents", "redundant_pair", "MINING_PARAMETERS"]
 
 ALGORITHMS = ("auto", "fpgrowth", "apriori")
+#: bytes per antecedent and row while antecedents are built: the boolean matrix, the
+#: padded copy that packing makes, and the engines' unpacked matrix
+MINING_BYTES_PER_CELL = 3
 
 #: Declarations of the mining parameters (shared with the estimators that mine).
 MINING_PARAMETERS = {
@@ -180,6 +183,7 @@ def mine_antecedents(
     max_antecedents: int | None = None,
     conditions: list | None = None,
     algorithm: str = "auto",
+    max_bytes: int | None = None,
 ) -> AntecedentSet:
     """Mine frequent conjunctions of conditions with FP-growth (or apriori).
 
@@ -209,6 +213,11 @@ def mine_antecedents(
         ``"auto"`` counts single conditions and pairs directly with one
         matrix product for ``max_card <= 2``, and runs mlxtend's FP-growth
         otherwise; ``"fpgrowth"`` and ``"apriori"`` force mlxtend's miners.
+    max_bytes : int, optional
+        Memory the antecedents may take while they are built (about three
+        bytes per antecedent and row: the boolean matrix, its packing and the
+        engines' copy).  More is a ``ValueError`` that says how much they need,
+        raised before any of it is allocated.
 
     Returns
     -------
@@ -250,6 +259,13 @@ def mine_antecedents(
             )
         }
     items = sorted(found, key=lambda s: (len(s), s))
+    if max_bytes is not None and MINING_BYTES_PER_CELL * len(items) * B.shape[0] > max_bytes:
+        need = MINING_BYTES_PER_CELL * len(items) * B.shape[0] / 2**20
+        raise ValueError(
+            f"the {len(items)} antecedents mined at min_support={min_support:g} with up to "
+            f"{max_card} conditions need about {need:.0f} MB for {B.shape[0]} rows, more than "
+            f"max_memory leaves ({max_bytes / 2**20:.0f} MB): raise min_support (or c), lower "
+            "max_card, or raise max_memory")
     dense = evaluate_antecedents(B, items)
     support = dense.sum(axis=0).astype(np.int64)
     if max_antecedents is not None and len(items) > max_antecedents:

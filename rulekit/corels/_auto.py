@@ -20,15 +20,16 @@ How.
    two-condition searches stop at the first ``c`` they fail to certify; the
    path stops at the first ``c`` where even one condition fails.  The failed
    search stays a candidate: its best list and a valid bound.
-3. Stratified cross-validation (:data:`FOLDS` folds; above :data:`LARGE_ROWS`
-   rows one stratified hold-out of :data:`HOLDOUT` of them) over the
+3. Stratified cross-validation (:data:`FOLDS` folds, repeated
+   :data:`SMALL_REPEATS` times on at most :data:`SMALL_ROWS` rows; above
+   :data:`LARGE_ROWS` rows one stratified hold-out of :data:`HOLDOUT` of them) over the
    candidates, on the same antecedent matrix, largest ``c`` first (a point
    whose list repeats a larger penalty's is that model again and is skipped;
    uncertified points are validated last, and only on large data).  Each
    fold's search has the same budget.  The certified candidate with the best
    validation accuracy wins (ties: the larger ``c``, then fewer conditions),
    unless an uncertified one beats it by more than two standard errors of the
-   paired per-row difference.
+   paired per-row difference and by more than one point of accuracy.
 4. The model is the winner's search on all training rows: certified optimal
    over the antecedents it searched at the chosen ``c`` (or, when the
    uncertified point won, its best list with status ``work_limit`` and the
@@ -53,15 +54,21 @@ MIN_FIXES = 2
 SEARCH_WORK = 400_000_000
 #: work units for the whole selection (path and cross-validation)
 TOTAL_WORK = 3_000_000_000
-#: standard errors of the paired per-row difference by which an uncertified point must
-#: out-validate the best certified one to be chosen
+#: an uncertified point is chosen over the best certified one only when it validates better
+#: by more than UNPROVED_MARGIN standard errors of the paired per-row difference (beyond
+#: noise) and by more than UNPROVED_GAIN of accuracy (a gain worth giving up a proof for)
 UNPROVED_MARGIN = 2.0
+UNPROVED_GAIN = 0.01
 #: c used by the constrained search (forbidden, required, fairness) when c="auto"
 CONSTRAINED_C = 0.01
 #: cross-validation folds of the selection; above LARGE_ROWS rows, one stratified hold-out
 #: of HOLDOUT of the rows instead (its estimate is already tight, and a search costs more)
 FOLDS = 5
 LARGE_ROWS = 10_000
+#: on at most SMALL_ROWS rows the folds are repeated SMALL_REPEATS times (differently
+#: shuffled): there one 5-fold estimate is noisy, and the searches are cheap
+SMALL_ROWS = 2_000
+SMALL_REPEATS = 3
 HOLDOUT = 0.25
 #: two-condition antecedents are mined only while (pairs of conditions) x (rows) stays below this
 PAIR_CELLS = 300_000_000
@@ -121,10 +128,12 @@ def path_penalties(n: int) -> list:
     return cs or [C_PATH[0]]
 
 
-def mining_card(n_conditions: int, n_rows: int) -> int:
-    """2 when mining every pair of conditions fits :data:`PAIR_CELLS`, else 1."""
-    pairs = n_conditions * (n_conditions - 1) // 2
-    return 2 if pairs * max(n_rows, 1) <= PAIR_CELLS else 1
+def mining_card(n_conditions: int, n_rows: int, memory_mb: float | None = None) -> int:
+    """2 when every pair of conditions, as a boolean matrix, fits :data:`PAIR_CELLS` bytes
+    and a third of ``memory_mb``; else 1."""
+    cells = n_conditions * (n_conditions - 1) // 2 * max(n_rows, 1)
+    room = PAIR_CELLS if memory_mb is None else min(PAIR_CELLS, memory_mb * 2**20 / 3)
+    return 2 if cells <= room else 1
 
 
 def _predict_codes(result, A) -> np.ndarray:
@@ -156,6 +165,12 @@ class _Budget:
         return used
 
 
+def _memory(search_kw: dict) -> dict:
+    """``search_kw`` with ``max_memory`` read now, when it is a callable (what is left)."""
+    limit = search_kw.get("max_memory")
+    return {**search_kw, "max_memory": limit()} if callable(limit) else search_kw
+
+
 def _remap(result, columns):
     """The result with its prefix in the full antecedent matrix's column numbers."""
     from dataclasses import replace
@@ -165,7 +180,7 @@ def _remap(result, columns):
 
 def _walk_path(A, y, cards, penalties, budget, search_kw):
     """Searches on all rows along the path; (path rows, candidates, stop reason)."""
-    from ._search import search
+    from ._search import MemoryLimitError, search
 
     n = A.shape[0]
     support = A.sum(axis=0)
@@ -184,7 +199,14 @@ def _walk_path(A, y, cards, penalties, budget, search_kw):
             if work is None:
                 return path, candidates, None
             columns = np.flatnonzero(usable & (cards <= card))
-            result = search(A[:, columns], y, c, max_work=work, **search_kw)
+            sub = A if columns.size == A.shape[1] else A[:, columns]
+            try:
+                result = search(sub, y, c, max_work=work, **_memory(search_kw))
+            except MemoryLimitError:
+                if not candidates:
+                    raise   # not even the first search fits: the error says what is needed
+                return path, candidates, "memory_limit"
+            del sub
             path.append((c, card, result.status, result.objective, result.lower_bound,
                          budget.spend(result)))
             # an uncertified point is kept too (its best list and bound): on large data the
@@ -204,8 +226,10 @@ def _splits(n, y, random_state):
     from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
 
     if n <= LARGE_ROWS:
-        return list(StratifiedKFold(FOLDS, shuffle=True, random_state=random_state)
-                    .split(np.zeros(n), y))
+        repeats = SMALL_REPEATS if n <= SMALL_ROWS else 1
+        from sklearn.model_selection import RepeatedStratifiedKFold
+        return list(RepeatedStratifiedKFold(n_splits=FOLDS, n_repeats=repeats,
+                                            random_state=random_state).split(np.zeros(n), y))
     return list(StratifiedShuffleSplit(1, test_size=HOLDOUT, random_state=random_state)
                 .split(np.zeros(n), y))
 
@@ -216,12 +240,11 @@ def _cross_validate(A, y, candidates, budget, search_kw, splits):
     Stops when the budget is spent; candidates not reached keep ``correct =
     None``.  Returns the limit that stopped it (time, Ctrl-C), or None.
     """
-    from ._search import search
+    from ._search import MemoryLimitError, search
 
-    train_rows = [A[train] for train, _ in splits]
     for cand in candidates:
         parts = []
-        for (train, test), A_train in zip(splits, train_rows):
+        for train, test in splits:
             work = budget.next()
             if work is None:
                 return None
@@ -229,11 +252,17 @@ def _cross_validate(A, y, candidates, budget, search_kw, splits):
             if np.unique(ytr).size < 2:
                 pred = np.full(test.size, ytr[0])
             else:
-                res = search(A_train[:, cand.columns], ytr, cand.c, max_work=work, **search_kw)
+                # one copy of just the block searched (a fold's whole matrix, kept for
+                # every fold, would hold several times the antecedent matrix at once)
+                try:
+                    res = search(A[np.ix_(train, cand.columns)], ytr, cand.c, max_work=work,
+                                 **_memory(search_kw))
+                except MemoryLimitError:
+                    return "memory_limit"
                 budget.spend(res)
                 if res.status in ("time_limit", "interrupted"):
                     return res.status
-                pred = _predict_codes(res, A[test][:, cand.columns])
+                pred = _predict_codes(res, A[np.ix_(test, cand.columns)])
             parts.append(pred == y[test])
         cand.correct = np.concatenate(parts)
     return None
@@ -245,7 +274,8 @@ def _choose(candidates):
     Ties go to the larger ``c``, then to fewer conditions.  An uncertified point
     wins only when it is right on more validation rows by more than
     :data:`UNPROVED_MARGIN` standard errors of the paired per-row difference
-    (about 98 % one-sided confidence): a proof is given up only for a clear gain.
+    (about 98 % one-sided confidence) and by more than :data:`UNPROVED_GAIN`
+    (one point of accuracy): a proof is given up only for a clear, useful gain.
     """
     scored = [cd for cd in candidates if cd.correct is not None]
     if not scored:
@@ -261,7 +291,7 @@ def _choose(candidates):
         return other
     diff = other.correct.astype(float) - best.correct.astype(float)
     se = float(diff.std(ddof=1) / np.sqrt(diff.size)) if diff.size > 1 else 0.0
-    return other if diff.mean() > UNPROVED_MARGIN * se + 1e-12 else best
+    return other if diff.mean() > max(UNPROVED_MARGIN * se, UNPROVED_GAIN) + 1e-12 else best
 
 
 def _to_validate(candidates, n):
@@ -302,7 +332,8 @@ def select(A, y, cards, *, search_kw: dict, random_state, total_work=TOTAL_WORK,
         antecedents, then all of them.
     search_kw : dict
         Further keyword arguments of :func:`rulekit.corels.search` (policy,
-        symmetry, bounds, max_memory, max_nodes, time_limit, verbose).
+        symmetry, bounds, max_memory, max_nodes, time_limit, verbose);
+        ``max_memory`` may be a callable giving the MB left at each search.
     random_state : int
         Seed of the cross-validation folds.
     total_work, search_work : int

@@ -11,6 +11,7 @@ from sklearn.base import ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.ensemble import GradientBoostingClassifier
 
+from .._anytime import default_max_memory, process_rss_mb
 from .._params import AnyOf, Instance, Integer, Options, Real, pick
 from .._reference import MIN_ROWS as REFERENCE_MIN_ROWS
 from ..bitset import pack
@@ -45,9 +46,9 @@ class CorelsClassifier(RuleClassifierBase):
         than ``c * n_samples`` mistakes to be worth adding.  ``"auto"`` walks
         a regularization path from ``c = 0.1`` down (never below ``2 /
         n_samples``), certifies each point it can within the work budget, and
-        picks the one that cross-validates best (5 folds; a 25 % hold-out above
-        10,000 rows); ``c_`` is the value used and ``selection_`` records the
-        path.  See ``docs/corels.md``.
+        picks the one that cross-validates best (5 folds, repeated 3 times
+        up to 2,000 rows; a 25 % hold-out above 10,000 rows); ``c_`` is the
+        value used and ``selection_`` records the path.  See ``docs/corels.md``.
     max_card : int or "auto", default="auto"
         Most conditions per antecedent.  ``"auto"``: two when every pair of
         conditions can be mined (pairs x rows at most 3e8), else one; along
@@ -89,11 +90,16 @@ class CorelsClassifier(RuleClassifierBase):
         Most prefix-tree nodes (expanded prefixes) held at once; reaching it
         stops the search.  None: no node limit (``max_memory`` still holds).
     max_memory : float or "auto", default="auto"
-        MB the search may take (as the engine counts its arrays); reaching
-        it stops the search with status ``"memory_limit"``, the best list and
-        a valid lower bound.  ``"auto"``: half the available memory, at most
-        4 GB.  A value below what the data alone need is an error naming the
-        number needed.
+        MB the fit may add to the process: what the process holds beyond
+        its size when ``fit`` began (the interpreter, the libraries and your
+        data), measured from the resident memory before each search, plus
+        the search's own arrays as the engine counts them.  Reaching it stops
+        the search with status ``"memory_limit"``, the best list and a valid
+        lower bound; with ``max_card="auto"``, two-condition antecedents are
+        mined only when all pairs of conditions would take at most a third
+        of it.  ``"auto"``: half the available memory, at most 4 GB.  A value
+        below what the first search needs is an error naming the number
+        needed.
     reference : None, "gbdt" or a scikit-learn classifier, default=None
         Opt-in reference-guided search: the reference model is fitted on the
         binarized conditions (``"gbdt"``: a 40-tree, depth-3
@@ -220,10 +226,11 @@ class CorelsClassifier(RuleClassifierBase):
             self._n_rows = _num_samples(X)
         except TypeError:
             self._n_rows = 0   # the base class's validation gives the error
+        self._rss0 = process_rss_mb()
         try:
             return super()._fit(X, y, sample_weight)
         finally:
-            del self._groups, self._n_rows
+            del self._groups, self._n_rows, self._rss0
 
     def _binarizer(self, params) -> Binarizer:
         if params["thresholds"] == "auto":
@@ -235,7 +242,7 @@ class CorelsClassifier(RuleClassifierBase):
 
     def _resolve_max_card(self, params, B) -> int:
         if params["max_card"] == "auto":
-            return _auto.mining_card(B.shape[1], B.shape[0])
+            return _auto.mining_card(B.shape[1], B.shape[0], self._memory_limit_mb(params))
         return params["max_card"]
 
     def _resolve_min_support(self, params) -> float:
@@ -279,8 +286,10 @@ class CorelsClassifier(RuleClassifierBase):
         else:
             self.c_, self.selection_ = params["c"], None
             max_work = _auto.TOTAL_WORK if params["max_work"] == "auto" else params["max_work"]
+            options = self._search_options(params)
+            options["max_memory"] = options["max_memory"]()
             result = search(A, y, params["c"], reference=self._reference_predictions(B, y, params),
-                            max_work=max_work, **self._search_options(params))
+                            max_work=max_work, **options)
             columns = np.arange(A.shape[1])
         self.result_ = result
         self.stats_ = result.stats
@@ -298,9 +307,27 @@ class CorelsClassifier(RuleClassifierBase):
             codes[result.default_label], B, y,
         )
 
+    def _mining_bytes(self, params) -> int | None:
+        now = process_rss_mb()
+        used = 0.0 if now is None or self._rss0 is None else max(0.0, now - self._rss0)
+        return int(max(self._memory_limit_mb(params) - used, 0.0) * 2**20)
+
+    def _memory_limit_mb(self, params) -> float:
+        return default_max_memory() if params["max_memory"] == "auto" else params["max_memory"]
+
     def _search_options(self, params) -> dict:
+        limit = self._memory_limit_mb(params)
+        rss0 = self._rss0
+
+        def memory_left():
+            # max_memory bounds what the whole fit adds to the process: the search gets
+            # what binarization, mining and earlier searches have not already taken
+            now = process_rss_mb()
+            used = 0.0 if now is None or rss0 is None else max(0.0, now - rss0)
+            return max(limit - used, 1e-3)
+
         return dict(policy=params["policy"], symmetry=params["symmetry"], bounds=params["bounds"],
-                    max_nodes=params["max_nodes"], max_memory=params["max_memory"],
+                    max_nodes=params["max_nodes"], max_memory=memory_left,
                     time_limit=params["time_limit"], verbose=params["verbose"])
 
     def _select(self, A, y, cards, params):
@@ -351,8 +378,9 @@ class CorelsClassifier(RuleClassifierBase):
         text = f"{scope}; objective = mistakes / n_samples + {c:g} x rules"
         sel = self.selection_
         if sel is not None and params["c"] == "auto" and sel.folds:
-            how = (f"{sel.folds}-fold cross-validation" if sel.folds > 1 else
-                   f"a {_auto.HOLDOUT:.0%} hold-out")
+            how = (f"a {_auto.HOLDOUT:.0%} hold-out" if sel.folds == 1 else
+                   f"5-fold cross-validation repeated {sel.folds // 5} times" if sel.folds > 5
+                   else f"{sel.folds}-fold cross-validation")
             text += (f"; c = {c:g} chosen by {how} among {len(sel.candidates)} points of a "
                      "regularization path")
         return text

@@ -103,6 +103,10 @@ REFERENCE_SCOPE = ("rule lists whose every rule captures more than c*N samples a
                    "as the reference model")
 
 
+class MemoryLimitError(ValueError):
+    """``max_memory`` is below what the problem needs before its search starts."""
+
+
 class BoundSet(Constraint):
     """``"all"``, ``"none"``, one name of :data:`BOUNDS` or a collection of them."""
 
@@ -204,7 +208,7 @@ def _initial_state(problem, max_memory, fixed: int) -> State:
     state = State(problem.m, wm, sym, None)
     need_mb = (fixed + state.nbytes()) / 2**20
     if need_mb > limit_mb:
-        raise ValueError(
+        raise MemoryLimitError(
             f"max_memory={limit_mb:.4g} MB is below the {need_mb:.2f} MB that this problem "
             f"needs before the search starts (antecedent bit sets, count tables and the initial "
             f"search state); set max_memory to at least {math.ceil(need_mb * 100) / 100:g}")
