@@ -263,9 +263,10 @@ def mine_antecedents(
         need = MINING_BYTES_PER_CELL * len(items) * B.shape[0] / 2**20
         raise ValueError(
             f"the {len(items)} antecedents mined at min_support={min_support:g} with up to "
-            f"{max_card} conditions need about {need:.0f} MB for {B.shape[0]} rows, more than "
-            f"max_memory leaves ({max_bytes / 2**20:.0f} MB): raise min_support (or c), lower "
-            "max_card, or raise max_memory")
+            f"{max_card} conditions need about {need:.2f} MB for {B.shape[0]} rows while they "
+            f"are built, more than the {max_bytes / 2**20:.4g} MB that max_memory allows: raise "
+            f"min_support (or c), lower max_card, or set max_memory to at least "
+            f"{np.ceil(need * 100) / 100:g}")
     dense = evaluate_antecedents(B, items)
     support = dense.sum(axis=0).astype(np.int64)
     if max_antecedents is not None and len(items) > max_antecedents:

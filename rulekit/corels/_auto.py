@@ -165,10 +165,24 @@ class _Budget:
         return used
 
 
-def _memory(search_kw: dict) -> dict:
-    """``search_kw`` with ``max_memory`` read now, when it is a callable (what is left)."""
+def search_memory(memory_left, held_bytes: int):
+    """The ``max_memory`` a search gets while the fit holds ``held_bytes`` of matrices.
+
+    ``memory_left`` is a number (MB, or "auto": passed as it is) or a callable
+    of the bytes held.  When nothing is left, a limit the engine will refuse
+    with the number it needs.
+    """
+    if not callable(memory_left):
+        return memory_left
+    return max(memory_left(held_bytes), 1e-6)
+
+
+def _memory(search_kw: dict, *held) -> dict:
+    """``search_kw`` with the ``max_memory`` left beside the arrays in ``held``."""
     limit = search_kw.get("max_memory")
-    return {**search_kw, "max_memory": limit()} if callable(limit) else search_kw
+    if not callable(limit):
+        return search_kw
+    return {**search_kw, "max_memory": search_memory(limit, sum(a.nbytes for a in held))}
 
 
 def _remap(result, columns):
@@ -200,10 +214,14 @@ def _walk_path(A, y, cards, penalties, budget, search_kw):
                 return path, candidates, None
             columns = np.flatnonzero(usable & (cards <= card))
             sub = A if columns.size == A.shape[1] else A[:, columns]
+            held = A.nbytes + (0 if sub is A else sub.nbytes)
             try:
-                result = search(sub, y, c, max_work=work, **_memory(search_kw))
-            except MemoryLimitError:
+                result = search(sub, y, c, max_work=work,
+                                **{**search_kw, "max_memory": search_memory(
+                                    search_kw.get("max_memory"), held)})
+            except MemoryLimitError as exc:
                 if not candidates:
+                    exc.held_mb = held / 2**20
                     raise   # not even the first search fits: the error says what is needed
                 return path, candidates, "memory_limit"
             del sub
@@ -254,11 +272,13 @@ def _cross_validate(A, y, candidates, budget, search_kw, splits):
             else:
                 # one copy of just the block searched (a fold's whole matrix, kept for
                 # every fold, would hold several times the antecedent matrix at once)
+                block = A[np.ix_(train, cand.columns)]
                 try:
-                    res = search(A[np.ix_(train, cand.columns)], ytr, cand.c, max_work=work,
-                                 **_memory(search_kw))
+                    res = search(block, ytr, cand.c, max_work=work,
+                                 **_memory(search_kw, A, block))
                 except MemoryLimitError:
                     return "memory_limit"
+                del block
                 budget.spend(res)
                 if res.status in ("time_limit", "interrupted"):
                     return res.status
@@ -333,7 +353,8 @@ def select(A, y, cards, *, search_kw: dict, random_state, total_work=TOTAL_WORK,
     search_kw : dict
         Further keyword arguments of :func:`rulekit.corels.search` (policy,
         symmetry, bounds, max_memory, max_nodes, time_limit, verbose);
-        ``max_memory`` may be a callable giving the MB left at each search.
+        ``max_memory`` may be a callable: the MB left given the bytes of the
+        matrices held (see :func:`search_memory`).
     random_state : int
         Seed of the cross-validation folds.
     total_work, search_work : int

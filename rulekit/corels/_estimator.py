@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -11,7 +12,7 @@ from sklearn.base import ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.ensemble import GradientBoostingClassifier
 
-from .._anytime import default_max_memory, process_rss_mb
+from .._anytime import default_max_memory
 from .._params import AnyOf, Instance, Integer, Options, Real, pick
 from .._reference import MIN_ROWS as REFERENCE_MIN_ROWS
 from ..bitset import pack
@@ -25,7 +26,7 @@ from ._constrained import (Constraints, constrained_search, fairness_groups,
                            resolve_names)
 from ._rashomon import DEFAULT_MAX_MODELS
 from ._rashomon_set import fit_rashomon_set
-from ._search import REFERENCE_SCOPE, SEARCH_PARAMETERS, search
+from ._search import REFERENCE_SCOPE, SEARCH_PARAMETERS, MemoryLimitError, search
 
 __all__ = ["CorelsClassifier"]
 
@@ -90,15 +91,16 @@ class CorelsClassifier(RuleClassifierBase):
         Most prefix-tree nodes (expanded prefixes) held at once; reaching it
         stops the search.  None: no node limit (``max_memory`` still holds).
     max_memory : float or "auto", default="auto"
-        MB the fit may add to the process: what the process holds beyond
-        its size when ``fit`` began (the interpreter, the libraries and your
-        data), measured from the resident memory before each search, plus
-        the search's own arrays as the engine counts them.  Reaching it stops
-        the search with status ``"memory_limit"``, the best list and a valid
-        lower bound; with ``max_card="auto"``, two-condition antecedents are
-        mined only when all pairs of conditions would take at most a third
-        of it.  ``"auto"``: half the available memory, at most 4 GB.  A value
-        below what the first search needs is an error naming the number
+        MB the fit may hold beyond your data: the antecedent matrices
+        (while they are mined, three bytes per antecedent and row; during a
+        search, the matrix and the block copied for it) plus the search's
+        own arrays as the engine counts them.  Counted, not measured, so the
+        model does not depend on the machine.  Reaching it stops the search
+        with status ``"memory_limit"``, the best list and a valid lower
+        bound; with ``max_card="auto"``, two-condition antecedents are mined
+        only when all pairs of conditions would take at most a third of it.
+        ``"auto"``: half the available memory, at most 4 GB.  A value below
+        what mining or the first search needs is an error naming the number
         needed.
     reference : None, "gbdt" or a scikit-learn classifier, default=None
         Opt-in reference-guided search: the reference model is fitted on the
@@ -226,11 +228,10 @@ class CorelsClassifier(RuleClassifierBase):
             self._n_rows = _num_samples(X)
         except TypeError:
             self._n_rows = 0   # the base class's validation gives the error
-        self._rss0 = process_rss_mb()
         try:
             return super()._fit(X, y, sample_weight)
         finally:
-            del self._groups, self._n_rows, self._rss0
+            del self._groups, self._n_rows
 
     def _binarizer(self, params) -> Binarizer:
         if params["thresholds"] == "auto":
@@ -281,16 +282,27 @@ class CorelsClassifier(RuleClassifierBase):
             self.c_ = _auto.CONSTRAINED_C if params["c"] == "auto" else params["c"]
             self.selection_ = None
             return self._fit_constrained(B, A, y, antecedents, params)
-        if params["c"] == "auto" or params["max_card"] == "auto":
-            result, columns = self._select(A, y, cards, params)
-        else:
-            self.c_, self.selection_ = params["c"], None
-            max_work = _auto.TOTAL_WORK if params["max_work"] == "auto" else params["max_work"]
-            options = self._search_options(params)
-            options["max_memory"] = options["max_memory"]()
-            result = search(A, y, params["c"], reference=self._reference_predictions(B, y, params),
-                            max_work=max_work, **options)
-            columns = np.arange(A.shape[1])
+        try:
+            if params["c"] == "auto" or params["max_card"] == "auto":
+                result, columns = self._select(A, y, cards, params)
+            else:
+                self.c_, self.selection_ = params["c"], None
+                max_work = (_auto.TOTAL_WORK if params["max_work"] == "auto"
+                            else params["max_work"])
+                options = self._search_options(params)
+                options["max_memory"] = _auto.search_memory(options["max_memory"], A.nbytes)
+                result = search(A, y, params["c"],
+                                reference=self._reference_predictions(B, y, params),
+                                max_work=max_work, **options)
+                columns = np.arange(A.shape[1])
+        except MemoryLimitError as exc:
+            held = exc.held_mb or A.nbytes / 2**20
+            need = exc.need_mb + held
+            raise ValueError(
+                f"max_memory={self._memory_limit_mb(params):.4g} MB is below the {need:.2f} MB "
+                f"this fit needs: the antecedent matrices it holds ({held:.2f} MB) and the "
+                f"search's starting arrays ({exc.need_mb:.2f} MB); set max_memory to at least "
+                f"{math.ceil(need * 100) / 100:g}") from None
         self.result_ = result
         self.stats_ = result.stats
         self.trace_ = result.trace
@@ -308,23 +320,19 @@ class CorelsClassifier(RuleClassifierBase):
         )
 
     def _mining_bytes(self, params) -> int | None:
-        now = process_rss_mb()
-        used = 0.0 if now is None or self._rss0 is None else max(0.0, now - self._rss0)
-        return int(max(self._memory_limit_mb(params) - used, 0.0) * 2**20)
+        return int(self._memory_limit_mb(params) * 2**20)
 
     def _memory_limit_mb(self, params) -> float:
         return default_max_memory() if params["max_memory"] == "auto" else params["max_memory"]
 
     def _search_options(self, params) -> dict:
         limit = self._memory_limit_mb(params)
-        rss0 = self._rss0
 
-        def memory_left():
-            # max_memory bounds what the whole fit adds to the process: the search gets
-            # what binarization, mining and earlier searches have not already taken
-            now = process_rss_mb()
-            used = 0.0 if now is None or rss0 is None else max(0.0, now - rss0)
-            return max(limit - used, 1e-3)
+        def memory_left(held_bytes: int) -> float:
+            # max_memory counts the antecedent matrices the fit holds during a search as
+            # well as the search's own arrays: the search gets what they leave.  Counted,
+            # not measured, so that the same data give the same model on any machine.
+            return limit - held_bytes / 2**20
 
         return dict(policy=params["policy"], symmetry=params["symmetry"], bounds=params["bounds"],
                     max_nodes=params["max_nodes"], max_memory=memory_left,

@@ -104,7 +104,15 @@ REFERENCE_SCOPE = ("rule lists whose every rule captures more than c*N samples a
 
 
 class MemoryLimitError(ValueError):
-    """``max_memory`` is below what the problem needs before its search starts."""
+    """``max_memory`` is below what the problem needs before its search starts.
+
+    ``need_mb`` is that need; ``held_mb`` (0 here) is what a caller held beside it.
+    """
+
+    def __init__(self, need_mb: float, message: str):
+        super().__init__(message)
+        self.need_mb = need_mb
+        self.held_mb = 0.0
 
 
 class BoundSet(Constraint):
@@ -208,7 +216,7 @@ def _initial_state(problem, max_memory, fixed: int) -> State:
     state = State(problem.m, wm, sym, None)
     need_mb = (fixed + state.nbytes()) / 2**20
     if need_mb > limit_mb:
-        raise MemoryLimitError(
+        raise MemoryLimitError(need_mb,
             f"max_memory={limit_mb:.4g} MB is below the {need_mb:.2f} MB that this problem "
             f"needs before the search starts (antecedent bit sets, count tables and the initial "
             f"search state); set max_memory to at least {math.ceil(need_mb * 100) / 100:g}")
