@@ -33,6 +33,12 @@ def test_every_estimator_exposes_the_binarizer_parameters(cls):
             binarizer = est._binarizer(est._check_params())
             assert binarizer.n_thresholds == Binarizer().n_thresholds
             continue
+        if cls is CorelsClassifier and name == "thresholds":
+            # "auto": reference thresholds where an ensemble can be fitted, else quantiles
+            assert est.get_params()[name] == "auto"
+            assert set(cls._parameter_constraints[name].values) == {"auto", "quantile",
+                                                                     "reference"}
+            continue
         assert est.get_params()[name] == Binarizer().get_params()[name]
         assert cls._parameter_constraints[name] is Binarizer._parameter_constraints[name]
 
@@ -55,7 +61,7 @@ def test_reference_thresholds_through_an_estimator():
     X, y = load_compas(return_X_y=True)
     X, y = X.iloc[::4], y.iloc[::4]
     ref = CorelsClassifier(c=0.01, max_card=1, thresholds="reference").fit(X, y)
-    quant = CorelsClassifier(c=0.01, max_card=1).fit(X, y)
+    quant = CorelsClassifier(c=0.01, max_card=1, thresholds="quantile").fit(X, y)
     assert ref.binarizer_.thresholds == "reference"
     assert len(ref.binarizer_.conditions_) < len(quant.binarizer_.conditions_)
     assert ref.score(X, y) >= quant.score(X, y) - 0.02
@@ -65,8 +71,8 @@ def test_the_floor_can_be_turned_off_through_the_estimator():
     X, y = load_compas(return_X_y=True)
     X, y = X.iloc[::3], y.iloc[::3]
     names = lambda est: {str(c) for c in est.binarizer_.conditions_}  # noqa: E731
-    default = CorelsClassifier(c=0.05, max_card=1).fit(X, y)
-    plain = CorelsClassifier(c=0.05, max_card=1, min_frequency=None).fit(X, y)
+    default = CorelsClassifier(c=0.05, max_card=1, thresholds="quantile").fit(X, y)
+    plain = CorelsClassifier(c=0.05, max_card=1, thresholds="quantile", min_frequency=None).fit(X, y)
     assert names(default) < names(plain)
     assert any("juv_misd_count" in n for n in names(plain) - names(default))
 
