@@ -228,10 +228,11 @@ def _demo_compas(args) -> None:
     est = CorelsClassifier()  # every default: what a new user gets
     cpu = _fit_timed(est, X, y)
     sel = est.selection_
+    certified = sum(row[2] == "optimal" for row in sel.path)
     print(f"CorelsClassifier(): {len(est.binarizer_.conditions_)} conditions, "
-          f"{len(est.antecedents_)} antecedents; {len(sel.path)} certified searches along "
-          f"the regularization path, c = {est.c_:g} (max_card {est.max_card_}) chosen by "
-          f"cross-validation; {cpu:.1f} CPU s\n")
+          f"{len(est.antecedents_)} antecedents; {len(sel.path)} searches along the "
+          f"regularization path ({certified} certified), c = {est.c_:g} (max_card "
+          f"{est.max_card_}) chosen by cross-validation; {cpu:.1f} CPU s\n")
     print(est)
     cert = est.certificate_
     verdict = "certified optimal" if cert.proved_optimal else f"NOT certified ({cert.status})"
