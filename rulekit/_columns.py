@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["is_missing", "column_kind", "as_float", "weighted_quantiles", "candidate_cuts",
+__all__ = ["is_missing", "column_kind", "check_unique_columns", "refuse_bytes", "as_float", "weighted_quantiles", "candidate_cuts",
            "as_numbers", "category_weights", "category_codes", "category_key", "datetime_parts", "plain",
            "DATETIME_PARTS"]
 
@@ -55,7 +55,9 @@ def _object_kind(series: pd.Series) -> str:
             kinds.add("text")
         elif isinstance(v, numbers.Real):
             kinds.add("number")
-        elif isinstance(v, (str, bytes)):
+        elif isinstance(v, (bytes, bytearray, memoryview)):
+            raise ValueError(_bytes_advice(series.name))
+        elif isinstance(v, str):
             kinds.add("text")
         elif isinstance(v, (_dt.date, np.datetime64)):
             kinds.add("datetime")
@@ -72,6 +74,30 @@ def _object_kind(series: pd.Series) -> str:
             "list it in categorical_features to treat every value as a category"
         )
     return {"number": "numeric", "datetime": "datetime"}.get(kinds.pop() if kinds else "", "categorical")
+
+
+def _bytes_advice(name) -> str:
+    # bytes are refused rather than read: str(b"a") is "b'a'", which a database
+    # or the exported Python would compare with text and silently miss
+    return (f"column {name!r} holds bytes; decode them to text first, e.g. "
+            f"X[{name!r}].str.decode('utf-8')")
+
+
+def check_unique_columns(columns) -> None:
+    """A ValueError naming the duplicated column names, if any (compared as text,
+    as the binarizer reads them)."""
+    names = pd.Index([str(c) for c in columns])
+    if names.has_duplicates:
+        counts = names.value_counts()
+        shown = ", ".join(f"{name!r} ({int(k)} times)" for name, k in counts[counts > 1].items())
+        raise ValueError(f"X has duplicate column names: {shown}; give every column its own "
+                         "name")
+
+
+def refuse_bytes(values, name) -> None:
+    """A ValueError naming the column when ``values`` (present values) hold bytes."""
+    if any(isinstance(v, (bytes, bytearray, memoryview)) for v in values):
+        raise ValueError(_bytes_advice(name))
 
 
 def _duration_advice(name) -> str:

@@ -256,6 +256,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
     # -- input handling ---------------------------------------------------
     def _frame(self, X, *, fitting: bool) -> pd.DataFrame:
         if isinstance(X, pd.DataFrame):
+            col.check_unique_columns(X.columns)
             frame = X.rename(columns=str)
             if not fitting and not self._from_array:
                 missing = [c for c in self.feature_names_in_ if c not in frame.columns]
@@ -439,6 +440,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         keep = w > 0
         present = ~missing & keep
         spec.has_missing = bool((missing & keep).any())
+        col.refuse_bytes(raw[present], spec.source)
         cats, weights = col.category_weights(raw[present], w[present])
         if len(cats) >= IDENTIFIER_MIN_VALUES and len(cats) >= IDENTIFIER_SHARE * present.sum():
             _warn(

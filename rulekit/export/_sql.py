@@ -299,7 +299,32 @@ def sql_outputs(plan: Plan, dialect: str) -> dict:
 
 
 def _indent(text: str, pad: str) -> str:
-    return text.replace("\n", "\n" + pad)
+    """Indent the line breaks of ``text`` that are SQL layout.
+
+    A break inside a quoted literal or identifier (a category ``'a<newline>b'``,
+    a column ``"x<newline>y"``) is part of the value and stays as it is.  The
+    writers emit no comments holding quotes, so quotes alone tell where
+    literals are; a doubled quote closes and reopens, which leaves the state
+    right.
+    """
+    out, quote = [], None
+    for ch in text:
+        if quote is not None:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\n":
+            out.append("\n" + pad)
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+def comment_text(text: str) -> str:
+    """``text`` safe in a ``--`` comment: unprintable characters (line breaks
+    among them, which would end the comment) written as escapes."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def sql_select(plan: Plan, table, dialect: str, *, proba: bool, keep) -> str:
@@ -316,7 +341,7 @@ def sql_select(plan: Plan, table, dialect: str, *, proba: bool, keep) -> str:
     items += [f"{_indent(expr, '  ')} AS {d.identifier(name)}" for name, expr in outputs.items()]
     parts = [table] if isinstance(table, str) else list(table)
     source = ".".join(d.identifier(str(p)) for p in parts)
-    head = f"-- {plan.title}\n" if plan.title else ""
+    head = f"-- {comment_text(plan.title)}\n" if plan.title else ""
     return head + "SELECT\n  " + ",\n  ".join(items) + f"\nFROM {source}"
 
 
