@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["is_missing", "column_kind", "check_unique_columns", "refuse_bytes", "as_float", "weighted_quantiles", "candidate_cuts",
+__all__ = ["is_missing", "column_kind", "check_unique_columns", "refuse_bytes", "as_boolean",
+           "BOOLEAN_TEXT", "as_float", "weighted_quantiles", "candidate_cuts",
            "as_numbers", "category_weights", "category_codes", "category_key", "datetime_parts", "plain",
            "DATETIME_PARTS"]
 
@@ -189,6 +190,32 @@ def as_numbers(cuts: np.ndarray, integral: bool) -> list:
     if integral or np.all(np.mod(cuts, 1) == 0):
         return [int(c) if float(c).is_integer() else float(c) for c in cuts]
     return [float(c) for c in cuts]
+
+
+#: how a value in a boolean column is read when it is not a boolean: through its
+#: text in lower case, as Python, SQLite, DuckDB and PostgreSQL all write it
+#: (``str(1.0)`` and ``CAST(1.0 AS VARCHAR)`` are both ``1.0``).  SQL has no
+#: other way to read a boolean stored as 0/1 (SQLite has no boolean type) or
+#: as text, so rulekit reads it the same way.
+BOOLEAN_TEXT = {"true": True, "1": True, "1.0": True,
+                "false": False, "0": False, "0.0": False, "-0.0": False, "-0": False}
+
+
+def as_boolean(value: Any) -> Any:
+    """A value of a boolean column as rulekit compares it.
+
+    Booleans (Python or numpy) stay as they are; any other present value whose
+    text in lower case is in :data:`BOOLEAN_TEXT` (``1``, ``0.0``, ``"True"``,
+    ``"false"``) becomes that boolean; anything else is returned unchanged (an
+    unseen category).  Missing values are left to the caller.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    try:
+        text = str(value).lower()
+    except Exception:  # a value without a text: an unseen category
+        return value
+    return BOOLEAN_TEXT.get(text, value)
 
 
 def category_key(value: Any) -> tuple:

@@ -621,7 +621,14 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 out[:, k] = present & (np.where(present, x, -np.inf) > cond.value)
 
     def _transform_categorical(self, s, series, missing, out) -> None:
-        codes = col.category_codes(series, list(s.values) + list(s.infrequent))
+        known = list(s.values) + list(s.infrequent)
+        if known and all(isinstance(v, (bool, np.bool_)) for v in known):
+            # a boolean column: 1, 0.0, "True"... are read as booleans, the rule every
+            # export follows (SQL cannot tell 1 from TRUE in SQLite)
+            values = series.to_numpy(dtype=object)
+            series = pd.Series([v if m else col.as_boolean(v) for v, m in zip(values, missing)],
+                               index=series.index, dtype=object, name=series.name)
+        codes = col.category_codes(series, known)
         present = ~missing
         unknown = present & (codes < 0)
         rare = codes >= len(s.values)

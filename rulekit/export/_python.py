@@ -29,7 +29,7 @@ import math
 import re
 import unicodedata
 
-from .._columns import category_key
+from .._columns import BOOLEAN_TEXT, category_key
 from ._plan import Plan, Test, is_integral
 
 __all__ = ["python_source"]
@@ -85,6 +85,21 @@ def _unseen(column, value):
     """The error for a category not seen at fit time (handle_unknown="error")."""
     return ValueError(f"column {column!r} holds a category not seen at fit time: {value!r}")
 ''',
+    "boolean": '''
+def _boolean(value):
+    """A value of a boolean column: booleans as ("bool", value), and so is any value
+    whose text in lower case means one (1, 0.0, "True", "false"); None when missing."""
+    if _missing(value):
+        return None
+    if type(value).__module__ == "numpy":
+        value = value.item()
+    if isinstance(value, bool):
+        return ("bool", value)
+    text = str(value).lower()
+    if text in _BOOLEAN_TEXT:
+        return ("bool", _BOOLEAN_TEXT[text])
+    return text  # an unseen category
+''',
     "date": '''
 def _date(value):
     """A date or time as a datetime.datetime (midnight for a date); None when missing."""
@@ -101,7 +116,7 @@ def _date(value):
 }
 _IMPORTS = {"number": {"math"}, "category": {"numbers"}, "date": {"datetime"}}
 _RESERVED = {"row", "math", "numbers", "datetime", "predict", "predict_proba", "CLASSES",
-             "scores", "total", "best", "holds", "k", "s"}
+             "scores", "total", "best", "holds", "k", "s", "text", "value"}
 #: names a local variable must not shadow: a column called ``float`` must not
 #: hide the builtin the helpers call
 _BUILTINS = frozenset(dir(builtins))
@@ -268,6 +283,9 @@ class _Writer:
             elif r.numeric:
                 self.helpers.add("number")
                 lines.append(f"{var} = _number({self.field(r.column)}, {r.column!r})")
+            elif r.booleans:
+                self.helpers.add("boolean")
+                lines.append(f"{var} = _boolean({self.field(r.column)})")
             else:
                 self.helpers.add("category")
                 lines.append(f"{var} = _category({self.field(r.column)})")
@@ -365,7 +383,9 @@ def python_source(plan: Plan) -> str:
     # docstring cannot be closed early, and reads back as the text above
     doc = ['"""' + _doc_text(doc[0])] + [_doc_text(line) for line in doc[1:]] + ['"""']
     out = doc + [""] + [f"import {m}" for m in imports] + ["", f"CLASSES = [{', '.join(_literal(c) for c in plan.classes)}]"]
-    for name in ("missing", "field", "number", "category", "date", "unseen"):
+    if "boolean" in w.helpers:
+        out += ["", f"_BOOLEAN_TEXT = {BOOLEAN_TEXT!r}"]
+    for name in ("missing", "field", "number", "category", "boolean", "date", "unseen"):
         if name in w.helpers:
             out += ["", _HELPERS[name].rstrip("\n")]
     out += ["", ""] + decide + ["", ""] + api

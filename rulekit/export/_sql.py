@@ -34,7 +34,7 @@ import math
 from decimal import Decimal
 from fractions import Fraction
 
-from .._columns import category_key
+from .._columns import BOOLEAN_TEXT, category_key
 from ._plan import Plan, Test, is_integral
 
 __all__ = ["DIALECTS", "sql_outputs", "sql_select"]
@@ -75,6 +75,10 @@ class Dialect:
     def nan(self) -> str:
         return f"CAST('NaN' AS {self.double})"
 
+    def as_text(self, ref: str) -> str:
+        """A value as lower-case text, whatever its type (booleans give true/false)."""
+        return f"lower(CAST({ref} AS VARCHAR))"
+
     #: a numeric datetime part of a column ``{}``; the weekday as 0 (Sunday) ... 6
     parts = {"year": "EXTRACT(YEAR FROM {})", "month": "EXTRACT(MONTH FROM {})",
              "hour": "EXTRACT(HOUR FROM {})", "weekday": "EXTRACT(DOW FROM {})"}
@@ -108,6 +112,9 @@ class SQLite(Dialect):
             expr += f" * {2 ** step}" if step > 0 else f" / {2 ** -step}"
             power -= step
         return f"({expr} /* {shortest} */)"
+
+    def as_text(self, ref: str) -> str:
+        return f"lower({ref})"  # SQLite's lower() takes any value and gives its text
 
     # ISO-8601 text, as pandas' to_sql writes dates
     parts = {part: f"CAST(strftime('{code}', {{}}) AS INTEGER)"
@@ -165,12 +172,22 @@ def _column(d: Dialect, test: Test) -> str:
     ref = d.identifier(r.column)
     if r.part is not None:
         return d.parts[r.part].format(ref)
+    if r.booleans and test.op != "missing":
+        return d.as_text(ref)
     if r.numbers and _beyond_doubles(test):
         # rulekit reads numbers as doubles: 2**60 + 1 is 2**60 to it.  Near a threshold
         # or category that large, compare the double too (elsewhere rounding cannot
         # change a comparison, and the bare column keeps the SQL readable)
         return f"CAST({ref} AS {d.double})"
     return ref
+
+
+def _values(d: Dialect, test: Test, value) -> list:
+    """The literals a category test compares with: a boolean column is read through
+    its text (``rulekit._columns.as_boolean``), so True is every text meaning it."""
+    if test.reading.booleans and isinstance(value, bool):
+        return [d.text(t) for t, b in BOOLEAN_TEXT.items() if b is value]
+    return [_value(d, test, value)]
 
 
 def _value(d: Dialect, test: Test, value) -> str:
@@ -196,7 +213,7 @@ def condition(d: Dialect, test: Test) -> str:
     if test.op in ("<=", ">"):
         text = f"{col} {test.op} {d.number(test.value)}"
         return f"({text} AND {guard})" if guard and test.op == ">" else text
-    values = [_value(d, test, v) for v in test.value]
+    values = [literal for v in test.value for literal in _values(d, test, v)]
     if test.op == "in":
         if not values:
             return "FALSE"
