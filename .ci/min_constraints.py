@@ -12,8 +12,12 @@ oldest versions we claim to support install together and pass the smoke tests.
 
 import re
 import sys
-import tomllib
 from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser, as a package
+    import tomli as tomllib
 
 root = Path(__file__).resolve().parents[1]
 project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
