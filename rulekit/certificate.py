@@ -141,11 +141,9 @@ class Certificate:
         return math.inf if self.objective == 0 else gap / abs(self.objective)
 
     def to_dict(self) -> dict:
-        """Plain dict (JSON-ready) with the derived ``gap``, ``relative_gap`` and
-        ``proved_optimal``."""
+        """Plain dict (JSON-ready) with the derived ``gap`` and ``proved_optimal``."""
         return {"status": self.status, "objective": self.objective,
-                "lower_bound": self.lower_bound, "gap": self.gap,
-                "relative_gap": self.relative_gap, "scope": self.scope,
+                "lower_bound": self.lower_bound, "gap": self.gap, "scope": self.scope,
                 "proved_optimal": self.proved_optimal}
 
     def summary(self) -> str:
