@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["is_missing", "column_kind", "as_float", "weighted_quantiles", "candidate_cuts",
+__all__ = ["is_missing", "column_kind", "check_unique_columns", "refuse_bytes", "as_boolean",
+           "BOOLEAN_TEXT", "as_float", "weighted_quantiles", "candidate_cuts",
            "as_numbers", "category_weights", "category_codes", "category_key", "datetime_parts", "plain",
            "DATETIME_PARTS"]
 
@@ -55,7 +56,9 @@ def _object_kind(series: pd.Series) -> str:
             kinds.add("text")
         elif isinstance(v, numbers.Real):
             kinds.add("number")
-        elif isinstance(v, (str, bytes)):
+        elif isinstance(v, (bytes, bytearray, memoryview)):
+            raise ValueError(_bytes_advice(series.name))
+        elif isinstance(v, str):
             kinds.add("text")
         elif isinstance(v, (_dt.date, np.datetime64)):
             kinds.add("datetime")
@@ -72,6 +75,30 @@ def _object_kind(series: pd.Series) -> str:
             "list it in categorical_features to treat every value as a category"
         )
     return {"number": "numeric", "datetime": "datetime"}.get(kinds.pop() if kinds else "", "categorical")
+
+
+def _bytes_advice(name) -> str:
+    # bytes are refused rather than read: str(b"a") is "b'a'", which a database
+    # or the exported Python would compare with text and silently miss
+    return (f"column {name!r} holds bytes; decode them to text first, e.g. "
+            f"X[{name!r}].str.decode('utf-8')")
+
+
+def check_unique_columns(columns) -> None:
+    """A ValueError naming the duplicated column names, if any (compared as text,
+    as the binarizer reads them)."""
+    names = pd.Index([str(c) for c in columns])
+    if names.has_duplicates:
+        counts = names.value_counts()
+        shown = ", ".join(f"{name!r} ({int(k)} times)" for name, k in counts[counts > 1].items())
+        raise ValueError(f"X has duplicate column names: {shown}; give every column its own "
+                         "name")
+
+
+def refuse_bytes(values, name) -> None:
+    """A ValueError naming the column when ``values`` (present values) hold bytes."""
+    if any(isinstance(v, (bytes, bytearray, memoryview)) for v in values):
+        raise ValueError(_bytes_advice(name))
 
 
 def _duration_advice(name) -> str:
@@ -163,6 +190,32 @@ def as_numbers(cuts: np.ndarray, integral: bool) -> list:
     if integral or np.all(np.mod(cuts, 1) == 0):
         return [int(c) if float(c).is_integer() else float(c) for c in cuts]
     return [float(c) for c in cuts]
+
+
+#: how a value in a boolean column is read when it is not a boolean: through its
+#: text in lower case, as Python, SQLite, DuckDB and PostgreSQL all write it
+#: (``str(1.0)`` and ``CAST(1.0 AS VARCHAR)`` are both ``1.0``).  SQL has no
+#: other way to read a boolean stored as 0/1 (SQLite has no boolean type) or
+#: as text, so rulekit reads it the same way.
+BOOLEAN_TEXT = {"true": True, "1": True, "1.0": True,
+                "false": False, "0": False, "0.0": False, "-0.0": False, "-0": False}
+
+
+def as_boolean(value: Any) -> Any:
+    """A value of a boolean column as rulekit compares it.
+
+    Booleans (Python or numpy) stay as they are; any other present value whose
+    text in lower case is in :data:`BOOLEAN_TEXT` (``1``, ``0.0``, ``"True"``,
+    ``"false"``) becomes that boolean; anything else is returned unchanged (an
+    unseen category).  Missing values are left to the caller.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    try:
+        text = str(value).lower()
+    except Exception:  # a value without a text: an unseen category
+        return value
+    return BOOLEAN_TEXT.get(text, value)
 
 
 def category_key(value: Any) -> tuple:

@@ -43,6 +43,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d, validate_data
 
 from ._anytime import Anytime
+from ._columns import check_unique_columns
 from ._params import AnyOf, Boolean, CallableOrNone, Integer, Real, SeedLike, validate
 from .binarize import Binarizer, _plain
 from .evaluate import capture_counts
@@ -120,6 +121,8 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     # -- validation ---------------------------------------------------------
     def _validate_X(self, X, *, reset: bool):
         if isinstance(X, pd.DataFrame):
+            # the binarizer's own check, so an estimator and a loaded model say the same
+            check_unique_columns(X.columns)
             if not reset and hasattr(self, "feature_names_in_"):
                 missing = [c for c in self.feature_names_in_ if c not in X.columns]
                 if missing:
@@ -145,6 +148,11 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         y = column_or_1d(y, warn=True)
+        if y.dtype.kind == "S" or (y.dtype == object and any(
+                isinstance(v, (bytes, bytearray, memoryview)) for v in y)):
+            # str(b"a") is "b'a'": saved files and exports could not give the label back
+            raise ValueError("y holds bytes labels; decode them to text first, e.g. "
+                             "y.str.decode('utf-8')")
         check_consistent_length(X, y)
         if pd.isna(y).any():
             raise ValueError("y contains missing values (NaN/None); drop or label those rows")

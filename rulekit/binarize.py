@@ -256,6 +256,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
     # -- input handling ---------------------------------------------------
     def _frame(self, X, *, fitting: bool) -> pd.DataFrame:
         if isinstance(X, pd.DataFrame):
+            col.check_unique_columns(X.columns)
             frame = X.rename(columns=str)
             if not fitting and not self._from_array:
                 missing = [c for c in self.feature_names_in_ if c not in frame.columns]
@@ -439,6 +440,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         keep = w > 0
         present = ~missing & keep
         spec.has_missing = bool((missing & keep).any())
+        col.refuse_bytes(raw[present], spec.source)
         cats, weights = col.category_weights(raw[present], w[present])
         if len(cats) >= IDENTIFIER_MIN_VALUES and len(cats) >= IDENTIFIER_SHARE * present.sum():
             _warn(
@@ -619,7 +621,14 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 out[:, k] = present & (np.where(present, x, -np.inf) > cond.value)
 
     def _transform_categorical(self, s, series, missing, out) -> None:
-        codes = col.category_codes(series, list(s.values) + list(s.infrequent))
+        known = list(s.values) + list(s.infrequent)
+        if known and all(isinstance(v, (bool, np.bool_)) for v in known):
+            # a boolean column: 1, 0.0, "True"... are read as booleans, the rule every
+            # export follows (SQL cannot tell 1 from TRUE in SQLite)
+            values = series.to_numpy(dtype=object)
+            series = pd.Series([v if m else col.as_boolean(v) for v, m in zip(values, missing)],
+                               index=series.index, dtype=object, name=series.name)
+        codes = col.category_codes(series, known)
         present = ~missing
         unknown = present & (codes < 0)
         rare = codes >= len(s.values)

@@ -58,6 +58,11 @@ LIMIT_STATUSES = frozenset({"time_limit", "node_limit", "work_limit", "memory_li
                             "interrupted"})
 
 
+def _percent(share: float) -> str:
+    """A relative gap as a percentage with three significant digits."""
+    return "inf %" if math.isinf(share) else f"{100 * share:.3g} %"
+
+
 @dataclass(frozen=True)
 class Certificate:
     """The claim a search makes about the model it returns.
@@ -79,9 +84,14 @@ class Certificate:
     Attributes
     ----------
     gap : float or None
-        ``objective - lower_bound`` (0 when proved optimal), None without a bound.
+        ``objective - lower_bound`` (0 when proved optimal), None without a
+        bound.  It is in the learner's own objective units, which differ from
+        learner to learner (CORELS: a share of rows plus ``c`` per rule;
+        column generation: a weighted count of errors plus complexity).
     relative_gap : float or None
-        ``gap / objective`` (0 when both are 0).
+        ``gap / |objective|`` (0 when the gap is 0, ``inf`` for a positive gap
+        at objective 0): unitless, so it compares across learners.  ``str()``
+        shows it beside the gap.
     proved_optimal : bool
         True for ``optimal`` and ``optimal_relative``.
     stopped_early : bool
@@ -128,7 +138,9 @@ class Certificate:
         gap = self.gap
         if gap is None:
             return None
-        return 0.0 if gap == 0 else gap / abs(self.objective)
+        if gap == 0:
+            return 0.0
+        return math.inf if self.objective == 0 else gap / abs(self.objective)
 
     def to_dict(self) -> dict:
         """Plain dict (JSON-ready) with the derived ``gap`` and ``proved_optimal``."""
@@ -137,7 +149,7 @@ class Certificate:
                 "proved_optimal": self.proved_optimal}
 
     def summary(self) -> str:
-        """One line: status, objective, bound and gap."""
+        """One line: status, objective, bound, gap (in objective units) and relative gap."""
         if self.status == "infeasible":
             return "infeasible: the constraints admit no model"
         text = f"{self.status}: objective {self.objective:.6g}"
@@ -145,7 +157,8 @@ class Certificate:
             return text + " (proved)"
         if self.lower_bound is None:
             return text + ", no lower bound"
-        return text + f", lower bound {self.lower_bound:.6g}, gap {self.gap:.3g}"
+        return (text + f", lower bound {self.lower_bound:.6g}, gap {self.gap:.3g} in objective "
+                f"units = {_percent(self.relative_gap)} of the objective (relative gap)")
 
     def __str__(self) -> str:
         return self.summary() + (f"\n  over {self.scope}" if self.scope else "")

@@ -154,9 +154,9 @@ def _load_model(path: str):
     if not Path(path).is_file():
         raise CliError(f"no such file: {path}")
     try:
-        return load(path)
+        return load(path)  # its errors name the file and the field
     except ValueError as exc:
-        raise CliError(f"{path}: {exc}") from None
+        raise CliError(str(exc)) from None
 
 
 def cmd_predict(args) -> int:
@@ -205,9 +205,25 @@ def cmd_compare(args) -> int:
         import matplotlib
 
         matplotlib.use("Agg")
-        comp.plot().savefig(args.plot, dpi=120)
-        print(f"plot saved to {args.plot}")
+        path = _plot_path(args.plot)
+        comp.plot().savefig(path, dpi=120)
+        print(f"plot saved to {path}")
     return 0
+
+
+def _plot_path(text: str) -> Path:
+    """Where ``--plot`` writes: into a directory it names (an existing one, or any
+    path ending in a separator) as ``comparison.png``; else the file itself, with
+    ``.png`` added when it has no extension (what matplotlib would do, said aloud)."""
+    import os
+
+    path = Path(text)
+    if path.is_dir() or text.endswith(("/", os.sep)):
+        path.mkdir(parents=True, exist_ok=True)
+        return path / "comparison.png"
+    if not path.suffix:
+        return path.with_name(path.name + ".png")
+    return path
 
 
 def _fit_timed(est, X, y) -> float:
@@ -397,7 +413,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="comma-separated " + _known_models(baselines=True))
     p.add_argument("--cv", type=int, default=5, help="number of stratified folds (default 5)")
     p.add_argument("--n-jobs", dest="n_jobs", type=int, default=None, help="parallel fits")
-    p.add_argument("--plot", help="save accuracy-vs-size plot to this PNG file")
+    p.add_argument("--plot", help="save the accuracy-vs-size plot to this file (PNG unless "
+                   "its extension says otherwise), or into this directory as comparison.png")
     _add_model_options(p)
     p.set_defaults(func=cmd_compare)
 

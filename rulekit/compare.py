@@ -39,6 +39,7 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.tree import BaseDecisionTree
 
 from ._anytime import progress_bar
+from .certificate import _percent
 
 __all__ = ["compare_models", "Comparison", "baselines", "model_size"]
 
@@ -154,10 +155,11 @@ class Comparison:
         ``n_rules``, ``n_conditions`` (fold means), ``fit_time`` (mean
         seconds per fold), ``certificate`` (rulekit learners: how many folds
         ended with each certificate status, and the largest gap where a
-        fold has a bound but no proof).
+        fold has a bound but no proof: in the learner's objective units, then
+        as a share of the objective, which compares across learners).
     folds : DataFrame
         One row per (model, fold) with the raw scores, sizes and the
-        certificate's ``status`` and ``gap``.
+        certificate's ``status``, ``gap`` and ``relative_gap``.
     models : dict
         Each model refitted on all the data (empty when ``refit=False``).
     scoring : tuple of str
@@ -272,6 +274,8 @@ def _fold_task(name, estimator, X, y, train, test, scoring):
     cert = _certificate(est)
     row["status"] = cert.status if cert is not None else None
     row["gap"] = cert.gap if cert is not None else None
+    # gaps are in each learner's own units; the relative gap compares across learners
+    row["relative_gap"] = cert.relative_gap if cert is not None else None
     return row
 
 
@@ -308,6 +312,11 @@ def _certificate_summary(rows: pd.DataFrame) -> str:
     if gaps.notna().any():
         top = gaps.max()
         text += f"; max gap {top:,.0f}" if top >= 1000 else f"; max gap {top:.3g}"
+        if "relative_gap" in unproved:
+            # beside the gap, in its own units, the unitless share of the objective
+            share = pd.to_numeric(unproved["relative_gap"], errors="coerce").max()
+            if pd.notna(share):
+                text += f", max relative gap {_percent(share)}"
     unbounded = int((gaps.isna() & ~unproved["status"].isin(["heuristic", "infeasible"])).sum())
     if unbounded:
         text += f"; no bound in {unbounded}/{n}"

@@ -36,13 +36,17 @@ only) still load; their unseen categories are ignored, as they were then.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
+import secrets
 from pathlib import Path
 
 import numpy as np
 
 from .binarize import Binarizer, _plain
+from ._modelfile import check_file
 from .certificate import Certificate
 from .models import model_from_dict
 
@@ -203,9 +207,14 @@ class Predictor:
             raise ValueError("not a model saved by est.save() or 'rulekit fit --save' (expected "
                              f"a JSON object with \"format\": \"{FORMAT}\")")
         schema = d.get("schema", 1)
-        if schema not in (1, SCHEMA):
+        if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
+            raise ValueError(f"field 'schema': expected the integer 1 or {SCHEMA}, got "
+                             f"{schema!r} ({type(schema).__name__})")
+        if schema > SCHEMA:
             raise ValueError(f"model file schema {schema!r} is newer than this rulekit "
                              f"(reads schemas 1 and {SCHEMA}); upgrade rulekit")
+        # every field, before anything is built from them (rulekit/_modelfile.py)
+        check_file(d, schema=schema, newest=SCHEMA)
         model = model_from_dict(d["model"])
         if schema == 1:
             binarizer = Binarizer.from_conditions(model.conditions, d.get("feature_names"))
@@ -219,9 +228,32 @@ class Predictor:
                    params=d.get("params"), certificate=cert, metadata=d.get("metadata"))
 
     def save(self, path) -> Path:
-        """Write the model as JSON to ``path``; returns the path."""
+        """Write the model as JSON to ``path``; returns the path.
+
+        The write is atomic: the JSON goes to a temporary file in the same
+        folder, which then replaces ``path`` in one step (``os.replace``).  A
+        failed write (a full disk, a quota, an interrupt) leaves whatever was
+        at ``path`` before untouched, never a truncated model.
+        """
         path = Path(path)
-        path.write_text(json.dumps(self.to_dict(), indent=1))
+        text = json.dumps(self.to_dict(), indent=1)  # fails before any file is touched
+        # a new name beside the target (same file system, so os.replace is atomic);
+        # created with mode 0o666 so the umask applies as it would to a plain write
+        temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            if path.exists():
+                # the replaced file keeps its permissions
+                os.chmod(temp, path.stat().st_mode & 0o7777)
+            os.replace(temp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
         return path
 
 
@@ -239,17 +271,25 @@ def load(path) -> Predictor:
     FileNotFoundError
         No such file.
     ValueError
-        The file is not JSON, or not a rulekit model.
+        The file is not JSON, not a rulekit model, or one of its fields is
+        wrong; the message names the file and the field.  Every field is
+        checked before anything is built from it (``rulekit/_modelfile.py``).
     """
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no such file: {path}")
     try:
-        payload = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
+        payload = json.loads(path.read_bytes())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path} is not JSON: {exc}") from None
+    except RecursionError:
+        raise ValueError(f"{path} is not a rulekit model file: its JSON is nested too deeply "
+                         "to read") from None
     try:
         return Predictor.from_dict(payload)
-    except (KeyError, TypeError) as exc:
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    except (KeyError, TypeError, IndexError, AttributeError, RecursionError) as exc:
+        # check_file should have caught it; still one clear error, never a traceback
         raise ValueError(f"{path} is not a valid rulekit model file ({type(exc).__name__}: "
                          f"{exc})") from None

@@ -165,6 +165,8 @@ def test_handle_unknown_error_refuses_in_python_and_gives_null_in_sql():
 
 
 def test_booleans_are_not_numbers_and_one_is_one_point_zero():
+    # in a column of numbers True is not 1; in a boolean column 1 and "True" are read
+    # as True (issue 25: the one rule SQLite, which stores booleans as 0/1, can follow)
     X = pd.DataFrame({"flag": pd.Series([True, False] * 50, dtype=object),
                       "code": [1, 2, 3, 4] * 25})
     b = Binarizer(categorical_features=["code"], min_frequency=None, negations=True,
@@ -173,7 +175,7 @@ def test_booleans_are_not_numbers_and_one_is_one_point_zero():
                          "code": pd.Series([1.0, True, "1", 2, np.int64(3), np.nan], dtype=object)})
     flag_true = b.conditions_.index(rulekit.Condition("flag", "==", True))
     code_one = b.conditions_.index(rulekit.Condition("code", "==", 1))
-    for index, expect in ((flag_true, [True, False, False, False, False, False]),
+    for index, expect in ((flag_true, [True, True, True, False, False, False]),
                           (code_one, [True, False, False, False, False, False])):
         predictor = Predictor(RuleSet([(index,)], "dnf", b.conditions_, ["no", "yes"]), b)
         assert [v == "yes" for v in predictor.predict(rows)] == expect

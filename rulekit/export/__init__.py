@@ -48,6 +48,10 @@ def _parts(obj):
     else:
         raise TypeError("export needs a fitted rulekit estimator, a rulekit.Predictor or a "
                         f"rulekit model; got {type(obj).__name__}")
+    if who is not None and not (isinstance(who, str) and who.isascii() and who.isidentifier()):
+        # a loaded file's "estimator" field is text from outside: shown as a repr
+        # (no newline, no quote left bare), never as it is
+        who = repr(who)
     kind = {"RuleList": "rule list", "RuleSet": f"{getattr(model, 'form', '').upper()} rule set",
             "OneVsRestRuleSets": "one-vs-rest rule sets"}.get(model.kind, model.kind)
     title = f"{kind} learned by {who}" if who else kind

@@ -42,12 +42,16 @@ class Reading:
     numbers : bool
         The column holds numbers (a numeric column, or categories that are all
         numbers): where a database can store NaN, NaN is missing too.
+    booleans : bool
+        Every category is a boolean: other values are read through their text
+        (``rulekit._columns.as_boolean``: ``1`` and ``"True"`` are True).
     """
 
     column: str
     part: str | None
     numeric: bool
     numbers: bool
+    booleans: bool = False
 
     @property
     def name(self) -> str:
@@ -133,7 +137,9 @@ def _literal_tests(conditions) -> list:
         numeric = c.feature in thresholded
         holds_numbers = numeric or (bool(values.get(c.feature))
                                     and all(_is_number(v) for v in values[c.feature]))
-        reading = Reading(c.feature, None, numeric, holds_numbers)
+        listed = values.get(c.feature, [])
+        booleans = not numeric and bool(listed) and all(isinstance(v, bool) for v in listed)
+        reading = Reading(c.feature, None, numeric, holds_numbers, booleans)
         tests.append(_resolve(c, reading, frequent=None, infrequent=None))
     return tests
 
@@ -172,7 +178,8 @@ def _binarizer_tests(binarizer, used: set) -> tuple[list, dict]:
         numeric = spec["kind"] == "numeric"
         known = list(spec["values"]) + list(spec["infrequent"])
         holds_numbers = numeric or (bool(known) and all(_is_number(v) for v in known))
-        reading = Reading(spec["source"], spec["part"], numeric, holds_numbers)
+        booleans = not numeric and bool(known) and all(isinstance(v, bool) for v in known)
+        reading = Reading(spec["source"], spec["part"], numeric, holds_numbers, booleans)
         group = any(conditions[k].op in ("in", "not in") for k in block)
         rare = handle_unknown in ("warn", "infrequent_if_exist") and group
         for k in used.intersection(block):

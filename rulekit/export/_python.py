@@ -13,14 +13,23 @@ The helpers it carries follow the binarizer exactly
   floats (``1`` and ``1.0`` are one category), booleans apart from numbers;
 * dates: ``datetime``/``date`` objects (pandas ``Timestamp`` is one),
   ``numpy.datetime64`` and ISO-8601 text.
+
+No text from the data or from a model file reaches the source except as an
+escaped literal (``repr``) or inside the docstring with every backslash,
+quote and unprintable character escaped; local variable names are made
+from column names but reduced to ASCII letters, digits and ``_`` and kept
+apart from keywords, builtins and each other (``docs/security.md``).
 """
 
 from __future__ import annotations
 
+import builtins
 import keyword
+import math
 import re
+import unicodedata
 
-from .._columns import category_key
+from .._columns import BOOLEAN_TEXT, category_key
 from ._plan import Plan, Test, is_integral
 
 __all__ = ["python_source"]
@@ -62,6 +71,35 @@ def _category(value):
         return float(value)
     return str(value)
 ''',
+    "field": '''
+def _field(row, column):
+    """row[column]; a column fitted under an integer name (a DataFrame's default
+    labels 0, 1, ...) may also be given under that integer, as rulekit reads it."""
+    try:
+        return row[column]
+    except KeyError:
+        return row[int(column)]
+''',
+    "unseen": '''
+def _unseen(column, value):
+    """The error for a category not seen at fit time (handle_unknown="error")."""
+    return ValueError(f"column {column!r} holds a category not seen at fit time: {value!r}")
+''',
+    "boolean": '''
+def _boolean(value):
+    """A value of a boolean column: booleans as ("bool", value), and so is any value
+    whose text in lower case means one (1, 0.0, "True", "false"); None when missing."""
+    if _missing(value):
+        return None
+    if type(value).__module__ == "numpy":
+        value = value.item()
+    if isinstance(value, bool):
+        return ("bool", value)
+    text = str(value).lower()
+    if text in _BOOLEAN_TEXT:
+        return ("bool", _BOOLEAN_TEXT[text])
+    return text  # an unseen category
+''',
     "date": '''
 def _date(value):
     """A date or time as a datetime.datetime (midnight for a date); None when missing."""
@@ -78,12 +116,45 @@ def _date(value):
 }
 _IMPORTS = {"number": {"math"}, "category": {"numbers"}, "date": {"datetime"}}
 _RESERVED = {"row", "math", "numbers", "datetime", "predict", "predict_proba", "CLASSES",
-             "scores", "total", "best", "holds", "k"}
+             "scores", "total", "best", "holds", "k", "s", "text", "value"}
+#: names a local variable must not shadow: a column called ``float`` must not
+#: hide the builtin the helpers call
+_BUILTINS = frozenset(dir(builtins))
+
+
+def _float(value: float) -> str:
+    """An exact float literal; infinities (a category may be one) as float('inf')."""
+    value = float(value)
+    return repr(value) if math.isfinite(value) else f"float({repr(value)!r})"
 
 
 def _literal(value) -> str:
     """A Python literal for a label (exact: a float's repr round-trips)."""
-    return repr(value)
+    return _float(value) if isinstance(value, float) else repr(value)
+
+
+def _doc_text(text: str) -> str:
+    """``text`` as it may sit inside the module's (non-raw) triple-quoted docstring.
+
+    Backslashes and double quotes are escaped, so nothing can close the
+    docstring, and unprintable characters (newlines, NUL, line separators)
+    are written as escapes; the docstring still reads back as ``text``.
+    """
+    out = []
+    for ch in text:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(repr(ch)[1:-1])  # \n, \x00, \u2028...
+    return "".join(out)
+
+
+def _is_integer_name(column: str) -> bool:
+    return re.fullmatch(r"-?[0-9]+", column) is not None and str(int(column)) == column
 
 
 def _compound(text: str) -> bool:
@@ -91,7 +162,7 @@ def _compound(text: str) -> bool:
 
 
 def _number(value) -> str:
-    return str(int(value)) if is_integral(value) else repr(float(value))
+    return str(int(value)) if is_integral(value) else _float(value)
 
 
 def _key(value) -> str:
@@ -100,12 +171,20 @@ def _key(value) -> str:
     if kind == "bool":
         return f'("bool", {key!r})'
     if kind == "number":
-        return repr(float(key))
+        return _float(key)
     return repr(key)
 
 
 class _Names:
-    """Readable, distinct local variable names for the readings."""
+    """Readable, distinct local variable names for the readings.
+
+    A name is the column name folded to ASCII (NFKC first, so ``ｒow`` is read
+    as ``row``), other characters as ``_``, in lower case.  Python folds
+    identifiers by NFKC itself, so two non-ASCII names that look distinct
+    (``h`` and ``ℎ``) would be one variable; keeping to ASCII makes the
+    ``taken`` set the real test of distinctness.  Keywords, builtins and the
+    module's own names get an ``x_`` prefix.
+    """
 
     def __init__(self):
         self.taken = set(_RESERVED)
@@ -114,8 +193,10 @@ class _Names:
     def __call__(self, key, hint: str) -> str:
         if key in self.names:
             return self.names[key]
-        base = re.sub(r"\W+", "_", hint).strip("_").lower() or "column"
-        if base[0].isdigit() or keyword.iskeyword(base):
+        folded = unicodedata.normalize("NFKC", hint)
+        base = re.sub(r"[^0-9A-Za-z]+", "_", folded).strip("_").lower() or "column"
+        if (base[0].isdigit() or keyword.iskeyword(base) or keyword.issoftkeyword(base)
+                or base in _BUILTINS):
             base = "x_" + base
         name, n = base, 2
         while name in self.taken:
@@ -176,6 +257,13 @@ class _Writer:
         lines = [parts[0]] + [outer + p for p in parts[1:]]
         return "(\n" + "".join(f"{indent}    {line}\n" for line in lines) + f"{indent})"
 
+    def field(self, column: str) -> str:
+        """The expression reading ``column`` from ``row``."""
+        if _is_integer_name(column):
+            self.helpers.add("field")
+            return f"_field(row, {column!r})"
+        return f"row[{column!r}]"
+
     def read_columns(self) -> list:
         """Lines that read each column the model uses into a local variable."""
         lines, dates = [], {}
@@ -185,7 +273,7 @@ class _Writer:
                 self.helpers.add("date")
                 if r.column not in dates:
                     dates[r.column] = self.names(("date", r.column), r.column)
-                    lines.append(f"{dates[r.column]} = _date(row[{r.column!r}])")
+                    lines.append(f"{dates[r.column]} = _date({self.field(r.column)})")
                 d = dates[r.column]
                 if r.part == "weekday":
                     value = f'("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")[{d}.weekday()]'
@@ -194,16 +282,20 @@ class _Writer:
                     lines.append(f"{var} = math.nan if {d} is None else float({d}.{r.part})")
             elif r.numeric:
                 self.helpers.add("number")
-                lines.append(f"{var} = _number(row[{r.column!r}], {r.column!r})")
+                lines.append(f"{var} = _number({self.field(r.column)}, {r.column!r})")
+            elif r.booleans:
+                self.helpers.add("boolean")
+                lines.append(f"{var} = _boolean({self.field(r.column)})")
             else:
                 self.helpers.add("category")
-                lines.append(f"{var} = _category(row[{r.column!r}])")
+                lines.append(f"{var} = _category({self.field(r.column)})")
         for r, known in self.plan.strict.items():
             var = self.var(r)
             keys = ", ".join(_key(v) for v in known)
+            # the message is built at run time from literals: no f-string around a name
+            self.helpers.add("unseen")
             lines += [f"if {var} is not None and {var} not in ({keys}{',' if len(known) == 1 else ''}):",
-                      f"    raise ValueError(f\"column {r.name!r} holds a category not seen at fit "
-                      f"time: {{row[{r.column!r}]!r}}\")"]
+                      f"    raise _unseen({r.name!r}, {self.field(r.column)})"]
         return lines
 
     def decide(self) -> list:
@@ -280,16 +372,20 @@ def python_source(plan: Plan) -> str:
     imports = sorted(set().union(*(_IMPORTS.get(h, set()) for h in w.helpers)) | {"math"})
     columns = ", ".join(repr(c) for c in dict.fromkeys(r.column for r in plan.readings))
     doc = [
-        '"""' + (plan.title or "A rulekit model") + ", as standalone Python (standard library only).",
+        (plan.title or "A rulekit model") + ", as standalone Python (standard library only).",
         "",
         "predict(row) returns the predicted class; predict_proba(row) the class",
         "probabilities in the order of CLASSES.  ``row`` maps column names to values",
         f"and must hold the columns {columns}." if columns else "and may be empty.",
         "None, NaN, NaT and pandas.NA are missing values.",
-        '"""',
     ]
+    # every line escaped (names and the title come from data or a file): the
+    # docstring cannot be closed early, and reads back as the text above
+    doc = ['"""' + _doc_text(doc[0])] + [_doc_text(line) for line in doc[1:]] + ['"""']
     out = doc + [""] + [f"import {m}" for m in imports] + ["", f"CLASSES = [{', '.join(_literal(c) for c in plan.classes)}]"]
-    for name in ("missing", "number", "category", "date"):
+    if "boolean" in w.helpers:
+        out += ["", f"_BOOLEAN_TEXT = {BOOLEAN_TEXT!r}"]
+    for name in ("missing", "field", "number", "category", "boolean", "date", "unseen"):
         if name in w.helpers:
             out += ["", _HELPERS[name].rstrip("\n")]
     out += ["", ""] + decide + ["", ""] + api

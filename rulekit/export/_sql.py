@@ -34,7 +34,7 @@ import math
 from decimal import Decimal
 from fractions import Fraction
 
-from .._columns import category_key
+from .._columns import BOOLEAN_TEXT, category_key
 from ._plan import Plan, Test, is_integral
 
 __all__ = ["DIALECTS", "sql_outputs", "sql_select"]
@@ -75,6 +75,10 @@ class Dialect:
     def nan(self) -> str:
         return f"CAST('NaN' AS {self.double})"
 
+    def as_text(self, ref: str) -> str:
+        """A value as lower-case text, whatever its type (booleans give true/false)."""
+        return f"lower(CAST({ref} AS VARCHAR))"
+
     #: a numeric datetime part of a column ``{}``; the weekday as 0 (Sunday) ... 6
     parts = {"year": "EXTRACT(YEAR FROM {})", "month": "EXTRACT(MONTH FROM {})",
              "hour": "EXTRACT(HOUR FROM {})", "weekday": "EXTRACT(DOW FROM {})"}
@@ -108,6 +112,9 @@ class SQLite(Dialect):
             expr += f" * {2 ** step}" if step > 0 else f" / {2 ** -step}"
             power -= step
         return f"({expr} /* {shortest} */)"
+
+    def as_text(self, ref: str) -> str:
+        return f"lower({ref})"  # SQLite's lower() takes any value and gives its text
 
     # ISO-8601 text, as pandas' to_sql writes dates
     parts = {part: f"CAST(strftime('{code}', {{}}) AS INTEGER)"
@@ -148,12 +155,39 @@ def _category(d: Dialect, value) -> str:
     return d.text(str(value))
 
 
+#: integers from here on are not all doubles: rulekit compares such a value rounded to
+#: a double, a database compares the exact integer
+EXACT_LIMIT = 2 ** 53
+
+
+def _beyond_doubles(test: Test) -> bool:
+    """The test compares with a number that doubles cannot tell apart from its neighbours."""
+    values = test.value if isinstance(test.value, tuple) else (test.value,)
+    return any(category_key(v)[0] == "number" and abs(category_key(v)[1]) >= EXACT_LIMIT
+               for v in values if v is not None)
+
+
 def _column(d: Dialect, test: Test) -> str:
     r = test.reading
     ref = d.identifier(r.column)
-    if r.part is None:
-        return ref
-    return d.parts[r.part].format(ref)
+    if r.part is not None:
+        return d.parts[r.part].format(ref)
+    if r.booleans and test.op != "missing":
+        return d.as_text(ref)
+    if r.numbers and _beyond_doubles(test):
+        # rulekit reads numbers as doubles: 2**60 + 1 is 2**60 to it.  Near a threshold
+        # or category that large, compare the double too (elsewhere rounding cannot
+        # change a comparison, and the bare column keeps the SQL readable)
+        return f"CAST({ref} AS {d.double})"
+    return ref
+
+
+def _values(d: Dialect, test: Test, value) -> list:
+    """The literals a category test compares with: a boolean column is read through
+    its text (``rulekit._columns.as_boolean``), so True is every text meaning it."""
+    if test.reading.booleans and isinstance(value, bool):
+        return [d.text(t) for t, b in BOOLEAN_TEXT.items() if b is value]
+    return [_value(d, test, value)]
 
 
 def _value(d: Dialect, test: Test, value) -> str:
@@ -179,7 +213,7 @@ def condition(d: Dialect, test: Test) -> str:
     if test.op in ("<=", ">"):
         text = f"{col} {test.op} {d.number(test.value)}"
         return f"({text} AND {guard})" if guard and test.op == ">" else text
-    values = [_value(d, test, v) for v in test.value]
+    values = [literal for v in test.value for literal in _values(d, test, v)]
     if test.op == "in":
         if not values:
             return "FALSE"
@@ -242,6 +276,8 @@ def _outcome_case(d: Dialect, plan: Plan, values: list) -> str:
 def _label(d: Dialect, label) -> str:
     if isinstance(label, float):
         return d.real(label)
+    if isinstance(label, int) and not isinstance(label, bool) and -2 ** 63 <= label < 2 ** 63:
+        return str(label)  # a label is given back, not compared: every digit of it
     return _category(d, label)
 
 
@@ -299,7 +335,32 @@ def sql_outputs(plan: Plan, dialect: str) -> dict:
 
 
 def _indent(text: str, pad: str) -> str:
-    return text.replace("\n", "\n" + pad)
+    """Indent the line breaks of ``text`` that are SQL layout.
+
+    A break inside a quoted literal or identifier (a category ``'a<newline>b'``,
+    a column ``"x<newline>y"``) is part of the value and stays as it is.  The
+    writers emit no comments holding quotes, so quotes alone tell where
+    literals are; a doubled quote closes and reopens, which leaves the state
+    right.
+    """
+    out, quote = [], None
+    for ch in text:
+        if quote is not None:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\n":
+            out.append("\n" + pad)
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+def comment_text(text: str) -> str:
+    """``text`` safe in a ``--`` comment: unprintable characters (line breaks
+    among them, which would end the comment) written as escapes."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def sql_select(plan: Plan, table, dialect: str, *, proba: bool, keep) -> str:
@@ -316,7 +377,7 @@ def sql_select(plan: Plan, table, dialect: str, *, proba: bool, keep) -> str:
     items += [f"{_indent(expr, '  ')} AS {d.identifier(name)}" for name, expr in outputs.items()]
     parts = [table] if isinstance(table, str) else list(table)
     source = ".".join(d.identifier(str(p)) for p in parts)
-    head = f"-- {plan.title}\n" if plan.title else ""
+    head = f"-- {comment_text(plan.title)}\n" if plan.title else ""
     return head + "SELECT\n  " + ",\n  ".join(items) + f"\nFROM {source}"
 
 

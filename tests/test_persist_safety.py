@@ -1,0 +1,293 @@
+"""Saving never loses a model, loading never trusts a file (issue 25, items 9-13).
+
+A model file may be truncated, edited or crafted: :func:`rulekit.load` checks
+every field and answers one ``ValueError`` naming the file and the field.
+The command line turns that into one line on stderr.
+"""
+
+import copy
+import json
+import math
+import os
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rulekit
+from rulekit import BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier
+from rulekit.certificate import Certificate
+from rulekit.cli import main
+
+
+def small_frame(n=120, seed=0):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"age": rng.integers(18, 70, n).astype(float),
+                      "job": rng.choice(["clerk", "nurse", "pilot", "chef"], n, p=[.4, .3, .2, .1]),
+                      "when": pd.Timestamp("2020-01-01") + pd.to_timedelta(rng.integers(0, 500, n),
+                                                                           unit="D")})
+    X.loc[::11, "age"] = np.nan
+    y = np.where((X["age"].fillna(40) < 35) ^ (X["job"] == "pilot"), "yes", "no")
+    return X, y
+
+
+def fitted(kind="corels"):
+    X, y = small_frame()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if kind == "corels":
+            return CorelsClassifier(c=0.01, max_card=1).fit(X, y), X
+        if kind == "frl":
+            return FallingRuleListClassifier(n_iter=50, max_card=1, random_state=0).fit(X, y), X
+        return BooleanRuleCGClassifier(max_complexity=6).fit(X, y), X
+
+
+# -- 9: atomic save ---------------------------------------------------------------------------
+
+def test_a_failed_write_leaves_the_old_file_intact(tmp_path, monkeypatch):
+    est, X = fitted()
+    path = est.save(tmp_path / "m.json")
+    before = path.read_bytes()
+    real_fdopen = os.fdopen
+
+    class FullDisk:
+        """A file whose write fails half way, as on a full disk."""
+
+        def __init__(self, f):
+            self.f = f
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def write(self, text):
+            self.f.write(text[: len(text) // 2])
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fdopen", lambda *a, **k: FullDisk(real_fdopen(*a, **k)))
+    with pytest.raises(OSError, match="No space left"):
+        est.save(path)
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]  # no temporary left
+    assert list(rulekit.load(path).predict(X)) == list(est.predict(X))
+
+
+def test_a_write_beyond_the_file_size_limit_keeps_the_old_model(tmp_path):
+    """A real failed write, whatever the code writes with: the process may not write
+    files longer than 500 bytes (RLIMIT_FSIZE, as a quota would stop it)."""
+    est, X = fitted()
+    path = est.save(tmp_path / "m.json")
+    before = path.read_bytes()
+    assert len(before) > 500
+    script = (
+        "import resource, signal, sys, rulekit\n"
+        "model = rulekit.load(sys.argv[1])\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (500, 500))\n"
+        "try:\n"
+        "    model.save(sys.argv[1])\n"
+        "except OSError as exc:\n"
+        "    print('failed:', exc.errno)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("failed:")
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]
+
+
+def test_save_replaces_a_file_and_keeps_its_permissions(tmp_path):
+    est, X = fitted()
+    path = tmp_path / "m.json"
+    path.write_text("old")
+    os.chmod(path, 0o640)
+    est.save(path)
+    assert (path.stat().st_mode & 0o777) == 0o640
+    assert rulekit.load(path).estimator == "CorelsClassifier"
+
+
+# -- 10: the loader checks the whole file ------------------------------------------------------
+
+def _rules(d):
+    return d["model"]["rules"]
+
+
+#: (what is wrong, how to make it so, the field the error must name)
+CRAFTED = [
+    ("rules not a list", lambda d: d["model"].__setitem__("rules", "abc"), "model.rules"),
+    ("fractional index", lambda d: _rules(d)[0].__setitem__("conditions", [0.5]),
+     "model.rules[0].conditions[0]"),
+    ("index out of range", lambda d: _rules(d)[0].__setitem__("conditions", [10 ** 6]),
+     "model.rules[0].conditions[0]"),
+    ("boolean index", lambda d: _rules(d)[0].__setitem__("conditions", [True]),
+     "model.rules[0].conditions[0]"),
+    ("negative probability", lambda d: _rules(d)[0].__setitem__("probabilities", [-0.5, 1.5]),
+     "model.rules[0].probabilities[0]"),
+    ("NaN probability", lambda d: _rules(d)[0].__setitem__("probabilities", [math.nan, 1.0]),
+     "model.rules[0].probabilities[0]"),
+    ("probabilities not summing to 1", lambda d: _rules(d)[0].__setitem__(
+        "probabilities", [0.5, 0.6]), "model.rules[0].probabilities"),
+    ("negative count", lambda d: _rules(d)[0].__setitem__("counts", [-1, 3]),
+     "model.rules[0].counts[0]"),
+    ("prediction not a class", lambda d: _rules(d)[0].__setitem__("prediction", "maybe"),
+     "model.rules[0].prediction"),
+    ("unknown model type", lambda d: d["model"].__setitem__("type", "Forest"), "model.type"),
+    ("classes not a list", lambda d: d["model"].__setitem__("classes", {"a": 1}), "model.classes"),
+    ("infinite threshold", lambda d: [c.__setitem__("value", math.inf) for m in (
+        d["model"], d["binarizer"]) for c in m["conditions"] if c["op"] == "<="],
+     "model.conditions"),
+    ("unknown operator", lambda d: d["model"]["conditions"][0].__setitem__("op", "~"),
+     "model.conditions[0].op"),
+    ("model and binarizer disagree", lambda d: d["model"]["conditions"].pop(),
+     "model."),
+    ("binarizer parameter of the wrong type", lambda d: d["binarizer"]["params"].__setitem__(
+        "handle_unknown", 3), "binarizer.params"),
+    ("unknown binarizer parameter", lambda d: d["binarizer"]["params"].__setitem__("evil", 1),
+     "binarizer.params"),
+    ("column spans out of order", lambda d: d["binarizer"]["columns"][0].__setitem__("stop", 10 ** 6),
+     "binarizer.columns[0].first"),
+    ("column source unknown", lambda d: d["binarizer"]["columns"][0].__setitem__("source", "zz"),
+     "binarizer.columns[0].source"),
+    ("estimator not text", lambda d: d.__setitem__("estimator", ["X"]), "estimator"),
+    ("certificate status unknown", lambda d: d["certificate"].__setitem__("status", "great"),
+     "certificate.status"),
+    ("lower bound above objective", lambda d: d["certificate"].update(
+        status="feasible", objective=0.1, lower_bound=0.5), "certificate.lower_bound"),
+    ("metadata too deep", lambda d: d.__setitem__("metadata", {"a": json.loads("[" * 40 + "]" * 40)}),
+     "metadata"),
+    ("schema as text", lambda d: d.__setitem__("schema", "2"), "schema"),
+    ("schema as boolean", lambda d: d.__setitem__("schema", True), "schema"),
+    ("schema zero", lambda d: d.__setitem__("schema", 0), "schema"),
+]
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    est, X = fitted("frl")   # rules with stated probabilities
+    path = est.save(tmp_path_factory.mktemp("saved") / "m.json")
+    return json.loads(path.read_text()), X
+
+
+@pytest.mark.parametrize("what,damage,field", CRAFTED, ids=[c[0] for c in CRAFTED])
+def test_a_crafted_file_is_one_clear_error(saved, tmp_path, what, damage, field):
+    payload = copy.deepcopy(saved[0])
+    damage(payload)
+    path = tmp_path / "crafted.json"
+    path.write_text(json.dumps(payload))
+    with pytest.raises(ValueError) as info:
+        rulekit.load(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: ")
+    assert field in message, message
+    assert "newer" not in message or what == "schema newer"
+
+
+def test_schema_text_is_not_reported_as_newer(saved, tmp_path):
+    payload = dict(saved[0], schema="2")
+    (tmp_path / "m.json").write_text(json.dumps(payload))
+    with pytest.raises(ValueError, match=r"field 'schema': expected the integer 1 or 2, got '2'"):
+        rulekit.load(tmp_path / "m.json")
+    payload["schema"] = 3
+    (tmp_path / "m.json").write_text(json.dumps(payload))
+    with pytest.raises(ValueError, match="schema 3 is newer than this rulekit"):
+        rulekit.load(tmp_path / "m.json")
+
+
+def test_deeply_nested_json_is_a_clear_error(tmp_path):
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError, match="deep.json.*nested too deeply"):
+        rulekit.load(tmp_path / "deep.json")
+
+
+def test_an_intact_file_still_loads_and_predicts(saved, tmp_path):
+    payload, X = saved
+    (tmp_path / "m.json").write_text(json.dumps(payload))
+    loaded = rulekit.load(tmp_path / "m.json")
+    assert len(loaded.predict(X)) == len(X)
+
+
+@pytest.mark.parametrize("command", ["predict", "export"])
+@pytest.mark.parametrize("what,damage,field", CRAFTED[:6], ids=[c[0] for c in CRAFTED[:6]])
+def test_the_command_line_reports_a_crafted_file_in_one_line(saved, tmp_path, capsys, command,
+                                                              what, damage, field):
+    payload = copy.deepcopy(saved[0])
+    damage(payload)
+    path = tmp_path / "crafted.json"
+    path.write_text(json.dumps(payload))
+    saved[1].to_csv(tmp_path / "data.csv", index=False)
+    args = ([command, str(path), str(tmp_path / "data.csv")] if command == "predict"
+            else [command, str(path), "--to", "sql"])
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("rulekit: error: ")
+    assert str(path) in err and field in err and "Traceback" not in err
+
+
+# -- 11: duplicated columns -------------------------------------------------------------------
+
+def test_duplicated_columns_are_the_same_clear_error_for_a_loaded_model(tmp_path):
+    est, X = fitted()
+    loaded = rulekit.load(est.save(tmp_path / "m.json"))
+    doubled = pd.concat([X, X[["job"]]], axis=1)
+    messages = []
+    for model in (est, loaded):
+        for method in (model.predict, model.predict_proba):
+            with pytest.raises(ValueError, match="duplicate column names: 'job' \\(2 times\\)") as e:
+                method(doubled)
+            messages.append(str(e.value))
+    assert len(set(messages)) == 1
+
+
+# -- 12: compare --plot ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("target", ["dir", "dir/", "file.png", "noext"])
+def test_compare_plot_writes_where_it_says(tmp_path, capsys, monkeypatch, target):
+    X, y = small_frame(80)
+    X.drop(columns="when").assign(outcome=y).to_csv(tmp_path / "d.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    if target == "dir":
+        (tmp_path / "dir").mkdir()
+    assert main(["compare", "d.csv", "--target", "outcome", "--models", "cart", "--cv", "2",
+                 "--plot", target]) == 0
+    said = capsys.readouterr().out.strip().splitlines()[-1]
+    assert said.startswith("plot saved to ")
+    where = tmp_path / said[len("plot saved to "):]
+    assert where.is_file() and where.stat().st_size > 1000
+    expected = {"dir": "dir/comparison.png", "dir/": "dir/comparison.png",
+                "file.png": "file.png", "noext": "noext.png"}[target]
+    assert where == tmp_path / expected
+
+
+# -- 13: certificates in comparable units ---------------------------------------------------
+
+def test_certificates_show_a_relative_gap_beside_their_own_units():
+    corels = Certificate("time_limit", 0.3, 0.2962, "rule lists")
+    colgen = Certificate("feasible", 3074.0, 2413.0, "rule sets")
+    for cert in (corels, colgen):
+        text = str(cert)
+        assert "in objective units" in text and "relative gap" in text
+        assert cert.relative_gap == pytest.approx(cert.gap / cert.objective)
+    assert "1.27 %" in str(corels) and "21.5 %" in str(colgen)
+    assert Certificate("feasible", 0.0, -1.0).relative_gap == math.inf
+    assert Certificate("optimal", 0.2).relative_gap == 0.0
+
+
+def test_compare_models_shows_the_relative_gap():
+    X, y = small_frame(150, seed=3)
+    models = {"corels": CorelsClassifier(c=0.0001, max_card=2, max_nodes=30),
+              "cg": BooleanRuleCGClassifier(max_complexity=6)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        comparison = rulekit.compare_models(models, X, y, cv=2, refit=False)
+    assert "relative_gap" in comparison.folds
+    unproved = comparison.folds[comparison.folds["status"] == "node_limit"]
+    assert len(unproved) and unproved["relative_gap"].notna().all()
+    assert "max relative gap" in comparison.table.loc["corels", "certificate"]
+    assert "max relative gap" in comparison.to_markdown()
