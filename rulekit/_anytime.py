@@ -46,8 +46,7 @@ from dataclasses import dataclass, field
 
 from ._interrupt import DeferredInterrupt, is_interrupt
 
-__all__ = ["SearchState", "Anytime", "current_run", "default_max_memory", "process_rss_mb",
-           "progress_bar"]
+__all__ = ["SearchState", "Anytime", "current_run", "default_max_memory", "progress_bar"]
 
 _local = threading.local()
 _blas = None   # threadpoolctl's controller, made on first use (inspecting libraries costs ms)
@@ -79,20 +78,6 @@ def current_run() -> "Anytime | None":
     """The innermost open run of this thread, if any."""
     runs = _stack()
     return runs[-1] if runs else None
-
-
-def process_rss_mb() -> float | None:
-    """This process's resident memory now, in MB (None where it cannot be read).
-
-    Read from ``/proc/self/statm`` (Linux); ``resource`` only gives the peak,
-    and a limit needs what is held now.
-    """
-    try:
-        with open("/proc/self/statm") as f:
-            pages = int(f.read().split()[1])
-        return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
-    except (OSError, ValueError, IndexError, AttributeError):
-        return None
 
 
 def default_max_memory() -> float:

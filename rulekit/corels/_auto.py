@@ -46,6 +46,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..evaluate import first_match
+
 #: penalties tried, largest first (objective units: 0.01 = one percent of the rows per rule)
 C_PATH = (0.1, 0.05, 0.03, 0.02, 0.015, 0.01, 0.007, 0.005, 0.003, 0.002, 0.001)
 #: a rule must fix at least this many training rows to pay for itself: smaller c are not tried
@@ -138,14 +140,8 @@ def mining_card(n_conditions: int, n_rows: int, memory_mb: float | None = None) 
 
 def _predict_codes(result, A) -> np.ndarray:
     """Class codes a search result predicts for the rows of ``A`` (first match)."""
-    n = A.shape[0]
-    out = np.full(n, int(result.default_label), dtype=np.int64)
-    free = np.ones(n, dtype=bool)
-    for a, label in zip(result.prefix, result.rule_labels):
-        hit = free & A[:, a]
-        out[hit] = int(label)
-        free &= ~hit
-    return out
+    labels = np.array([*result.rule_labels, result.default_label], dtype=np.int64)
+    return labels[first_match(A, [(a,) for a in result.prefix])]
 
 
 class _Budget:
@@ -165,24 +161,19 @@ class _Budget:
         return used
 
 
-def search_memory(memory_left, held_bytes: int):
-    """The ``max_memory`` a search gets while the fit holds ``held_bytes`` of matrices.
+def with_memory_left(search_kw: dict, *held) -> dict:
+    """``search_kw`` whose ``max_memory`` (MB) is what the arrays in ``held`` leave.
 
-    ``memory_left`` is a number (MB, or "auto": passed as it is) or a callable
-    of the bytes held.  When nothing is left, a limit the engine will refuse
-    with the number it needs.
+    ``max_memory`` counts the antecedent matrices a fit holds during a search as
+    well as the search's own arrays (counted, not measured, so the same data
+    give the same model on any machine).  When nothing is left, the limit is
+    one the engine refuses with the number it needs.
     """
-    if not callable(memory_left):
-        return memory_left
-    return max(memory_left(held_bytes), 1e-6)
-
-
-def _memory(search_kw: dict, *held) -> dict:
-    """``search_kw`` with the ``max_memory`` left beside the arrays in ``held``."""
     limit = search_kw.get("max_memory")
-    if not callable(limit):
+    if limit is None or limit == "auto":
         return search_kw
-    return {**search_kw, "max_memory": search_memory(limit, sum(a.nbytes for a in held))}
+    left = limit - sum(a.nbytes for a in held) / 2**20
+    return {**search_kw, "max_memory": max(left, 1e-6)}
 
 
 def _remap(result, columns):
@@ -214,14 +205,12 @@ def _walk_path(A, y, cards, penalties, budget, search_kw):
                 return path, candidates, None
             columns = np.flatnonzero(usable & (cards <= card))
             sub = A if columns.size == A.shape[1] else A[:, columns]
-            held = A.nbytes + (0 if sub is A else sub.nbytes)
+            held = (A,) if sub is A else (A, sub)
             try:
-                result = search(sub, y, c, max_work=work,
-                                **{**search_kw, "max_memory": search_memory(
-                                    search_kw.get("max_memory"), held)})
+                result = search(sub, y, c, max_work=work, **with_memory_left(search_kw, *held))
             except MemoryLimitError as exc:
                 if not candidates:
-                    exc.held_mb = held / 2**20
+                    exc.held_mb = sum(a.nbytes for a in held) / 2**20
                     raise   # not even the first search fits: the error says what is needed
                 return path, candidates, "memory_limit"
             del sub
@@ -241,11 +230,10 @@ def _walk_path(A, y, cards, penalties, budget, search_kw):
 
 def _splits(n, y, random_state):
     """Validation splits: stratified k folds, or one stratified hold-out on large data."""
-    from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
+    from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedShuffleSplit
 
     if n <= LARGE_ROWS:
         repeats = SMALL_REPEATS if n <= SMALL_ROWS else 1
-        from sklearn.model_selection import RepeatedStratifiedKFold
         return list(RepeatedStratifiedKFold(n_splits=FOLDS, n_repeats=repeats,
                                             random_state=random_state).split(np.zeros(n), y))
     return list(StratifiedShuffleSplit(1, test_size=HOLDOUT, random_state=random_state)
@@ -275,7 +263,7 @@ def _cross_validate(A, y, candidates, budget, search_kw, splits):
                 block = A[np.ix_(train, cand.columns)]
                 try:
                     res = search(block, ytr, cand.c, max_work=work,
-                                 **_memory(search_kw, A, block))
+                                 **with_memory_left(search_kw, A, block))
                 except MemoryLimitError:
                     return "memory_limit"
                 del block
@@ -353,8 +341,8 @@ def select(A, y, cards, *, search_kw: dict, random_state, total_work=TOTAL_WORK,
     search_kw : dict
         Further keyword arguments of :func:`rulekit.corels.search` (policy,
         symmetry, bounds, max_memory, max_nodes, time_limit, verbose);
-        ``max_memory`` may be a callable: the MB left given the bytes of the
-        matrices held (see :func:`search_memory`).
+        ``max_memory`` in MB counts the matrices the path holds too (see
+        :func:`with_memory_left`).
     random_state : int
         Seed of the cross-validation folds.
     total_work, search_work : int

@@ -289,11 +289,10 @@ class CorelsClassifier(RuleClassifierBase):
                 self.c_, self.selection_ = params["c"], None
                 max_work = (_auto.TOTAL_WORK if params["max_work"] == "auto"
                             else params["max_work"])
-                options = self._search_options(params)
-                options["max_memory"] = _auto.search_memory(options["max_memory"], A.nbytes)
                 result = search(A, y, params["c"],
                                 reference=self._reference_predictions(B, y, params),
-                                max_work=max_work, **options)
+                                max_work=max_work,
+                                **_auto.with_memory_left(self._search_options(params), A))
                 columns = np.arange(A.shape[1])
         except MemoryLimitError as exc:
             held = exc.held_mb or A.nbytes / 2**20
@@ -306,12 +305,13 @@ class CorelsClassifier(RuleClassifierBase):
         self.result_ = result
         self.stats_ = result.stats
         self.trace_ = result.trace
+        mined_at_c = params["min_support"] is None or params["min_support"] <= self.c_
         status = result.status
-        if status == "optimal" and not (params["min_support"] is None
-                                        or params["min_support"] <= self.c_):
+        if status == "optimal" and not mined_at_c:
             status = "optimal_relative"   # mined above c: optimal over what was mined only
-        self.certificate_ = Certificate(status, result.objective, result.lower_bound,
-                                        self._scope(params, result, columns, cards, antecedents))
+        self.certificate_ = Certificate(
+            status, result.objective, result.lower_bound,
+            self._scope(params, result, columns, cards, antecedents, mined_at_c))
         codes = {label: k for k, label in enumerate(result.classes.tolist())}
         return self._rule_list(
             [antecedents.items[m] for m in result.prefix],
@@ -326,22 +326,13 @@ class CorelsClassifier(RuleClassifierBase):
         return default_max_memory() if params["max_memory"] == "auto" else params["max_memory"]
 
     def _search_options(self, params) -> dict:
-        limit = self._memory_limit_mb(params)
-
-        def memory_left(held_bytes: int) -> float:
-            # max_memory counts the antecedent matrices the fit holds during a search as
-            # well as the search's own arrays: the search gets what they leave.  Counted,
-            # not measured, so that the same data give the same model on any machine.
-            return limit - held_bytes / 2**20
-
+        # max_memory in MB: the path takes from it the matrices it holds (_auto.with_memory_left)
         return dict(policy=params["policy"], symmetry=params["symmetry"], bounds=params["bounds"],
-                    max_nodes=params["max_nodes"], max_memory=memory_left,
+                    max_nodes=params["max_nodes"], max_memory=self._memory_limit_mb(params),
                     time_limit=params["time_limit"], verbose=params["verbose"])
 
     def _select(self, A, y, cards, params):
         """The default: a certified path over ``c`` (and conditions per rule); see ``_auto``."""
-        if params["max_card"] != "auto":
-            cards = np.minimum(cards, params["max_card"])
         fixed_c = params["c"] != "auto"
         total = (_auto.TOTAL_WORK if params["max_work"] == "auto" else
                  (params["max_work"] or 2**62))
@@ -367,11 +358,10 @@ class CorelsClassifier(RuleClassifierBase):
         self.max_card_ = int(chosen.card)
         return chosen.result, chosen.columns
 
-    def _scope(self, params, result, columns, cards, antecedents) -> str:
+    def _scope(self, params, result, columns, cards, antecedents, mined_at_c) -> str:
         """The certificate's scope, in words."""
         c = self.c_
         card = int(cards[columns].max()) if columns.size else 1
-        mined_at_c = params["min_support"] is None or params["min_support"] <= c
         kind = {"reference": "thresholds from a boosted reference ensemble",
                 "quantile": "quantile thresholds"}[self._thresholds_used]
         n_cond = len(self.binarizer_.conditions_)
