@@ -535,3 +535,25 @@ def test_data_warnings_point_at_the_callers_line():
     with pytest.warns(DataWarning) as record:
         b.transform(pd.DataFrame({"c": ["q"]}))
     assert record[0].filename == __file__
+
+
+def test_reference_ensemble_stops_at_the_fits_time_limit():
+    """A time_limit covers the whole fit, the reference ensemble included: past the
+    deadline it keeps the stumps fitted so far (one), so its cuts are one split."""
+    import time as _time
+
+    from rulekit._anytime import Anytime
+    from rulekit._reference import REFERENCE_TREES, reference_cuts
+
+    rng = np.random.default_rng(0)
+    n = 400
+    numeric = {f"x{j}": rng.normal(size=n) for j in range(4)}
+    y = (numeric["x0"] + numeric["x1"] * numeric["x2"] + rng.normal(size=n) > 0).astype(int)
+    weights = np.ones(n)
+    free = reference_cuts(numeric, None, y, weights, n_thresholds=9)
+    assert sum(len(v) for v in free.values()) > 1  # 40 stumps use several splits
+    with Anytime("test", time_limit=1e-6):
+        _time.sleep(0.01)                            # the deadline has passed
+        late = reference_cuts(numeric, None, y, weights, n_thresholds=9)
+    assert sum(len(v) for v in late.values()) == 1
+    assert REFERENCE_TREES > 1

@@ -223,3 +223,44 @@ def test_max_memory_bounds_the_whole_fit(kw):
         assert status.startswith("ValueError") and "max_memory" in status, status
     else:
         assert status in ("optimal", "work_limit"), status
+
+
+def _candidate(c, status, correct):
+    """A path point with a given status and per-row validation outcome (1 = right)."""
+    from types import SimpleNamespace
+
+    from rulekit.corels._auto import Candidate
+
+    result = SimpleNamespace(status=status, prefix=(), rule_labels=(), default_label=0)
+    return Candidate(c, 1, np.arange(1), result, np.asarray(correct, dtype=bool))
+
+
+@pytest.mark.parametrize("n_right_proved, n_right_unproved, expect_unproved", [
+    # 1,000 validation rows; the certified list errs on 300 of them
+    (700, 700, False),   # no gain
+    (700, 712, False),   # 12 fewer mistakes: under a twentieth of 300 (15)
+    (700, 730, True),    # 30 fewer: a tenth, and far beyond two standard errors
+    # the certified list errs on 20: 3 fewer is more than a twentieth, but not clear of noise
+    (980, 983, False),
+    (980, 995, True),    # 15 fewer of 20
+])
+def test_an_uncertified_point_wins_only_a_clear_relative_gain(
+        n_right_proved, n_right_unproved, expect_unproved):
+    """The rule of the default, from its statement: an uncertified point is chosen over
+    the best certified one when it is right on more validation rows by more than two
+    standard errors of the paired per-row difference, and makes at least a twentieth
+    fewer mistakes than the certified one."""
+    from rulekit.corels._auto import _choose
+
+    n = 1000
+    proved = np.arange(n) < n_right_proved          # right on the first rows
+    # the uncertified list is right wherever the certified one is, and on some more
+    unproved = np.arange(n) < n_right_unproved
+    a = _candidate(0.01, "optimal", proved)
+    b = _candidate(0.005, "work_limit", unproved)
+    diff = unproved.astype(float) - proved.astype(float)
+    se = diff.std(ddof=1) / np.sqrt(n) if diff.any() else 0.0
+    clear = diff.mean() > 2 * se
+    useful = diff.sum() >= (n - n_right_proved) / 20
+    assert (clear and useful) == expect_unproved    # the cases say what they claim
+    assert (_choose([a, b]) is b) == expect_unproved
