@@ -6,8 +6,6 @@ The page itself (what a browser shows, the editor's clicks) is tested in
 
 import json
 import re
-import subprocess
-import sys
 import warnings
 
 import numpy as np
@@ -110,19 +108,39 @@ def test_payload_numbers_match_the_estimator(small):
     assert page_html(p).startswith("<!DOCTYPE html>")
 
 
-def test_cli_explore(small, tmp_path):
+def test_cli_explore(small, tmp_path, capsys):
+    # in-process (rulekit.cli.main): a subprocess would pay the imports again
+    from rulekit.cli import main
+
     X, y = small
     csv = tmp_path / "d.csv"
     X.assign(label=y).to_csv(csv, index=False)
     out = tmp_path / "page.html"
-    run = subprocess.run([sys.executable, "-m", "rulekit.cli", "explore", "--data", str(csv),
-                          "--target", "label", "--model", "corels", "--corels-c", "0.05",
-                          "--max-card", "1", "-o", str(out)],
-                         capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr
-    assert "explorer written to" in run.stdout
+    status = main(["explore", "--data", str(csv), "--target", "label", "--model", "corels",
+                   "--corels-c", "0.05", "--max-card", "1", "-o", str(out)])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    assert "explorer written to" in captured.out
     assert _data_block(out.read_text(encoding="utf-8"))["learner"] == "CorelsClassifier"
-    bad = subprocess.run([sys.executable, "-m", "rulekit.cli", "explore", "--data", str(csv),
-                          "--target", "label", "--model", "cart", "-o", str(out)],
-                         capture_output=True, text=True, timeout=600)
-    assert bad.returncode == 2 and "unknown model" in bad.stderr
+    status = main(["explore", "--data", str(csv), "--target", "label", "--model", "cart",
+                   "-o", str(out)])
+    assert status == 2 and "unknown model" in capsys.readouterr().err
+
+
+def test_editor_says_when_the_bound_does_not_cover_it(small):
+    X, y = small
+    est = CorelsClassifier(c=0.02, max_card=1, forbidden=["b"]).fit(X, y)
+    p = build_payload(est, X, y)
+    assert p["corels"]["bound_covers_editor"] is False
+    assert "constrained" in p["corels"]["bound_note"]
+
+
+def test_one_vs_rest_rule_sets_show_every_member(small):
+    X, y = small
+    y3 = np.where(X["a"] > 4, "hi", np.where(y == 1, "one", "zero"))
+    est = BooleanRuleCGClassifier(max_complexity=10).fit(X, y3)
+    p = build_payload(est, X, y3)
+    assert p["model"]["type"] == "OneVsRestRuleSets"
+    assert [len(m["clauses"]) for m in p["model"]["members"]] == \
+        [len(m.clauses) for m in est.model_.members]
+    assert len(p["cg"]["runs"]) == 3

@@ -113,7 +113,8 @@ def corels(compas, tmp_path_factory):
     assert est.certificate_.proved_optimal
     rset = est.rashomon_set(0.004)
     path = tmp_path_factory.mktemp("explore") / "corels.html"
-    est.explore(X, y, path, rashomon=rset)
+    page = est.explore(X, y, path, rashomon=rset)
+    assert len(page) < 2_000_000  # the budget for compas
     return est, rset, path
 
 
@@ -292,6 +293,8 @@ def test_frl_and_cg_views(browser, compas, tmp_path):
             for c, v in enumerate(r.counts):
                 assert int(o.value(f"frl-count-{k}-{c}")) == v
         assert o.number("frl-objective") == frl.certificate_.objective
+        lb = frl.certificate_.lower_bound
+        assert o.value("frl-lower-bound") == "null" if lb is None else o.number("frl-lower-bound") == lb
         assert int(o.value("frl-iterations")) == len(frl.best_objective_history_)
         o.screenshot("frl", tmp_path)
     finally:

@@ -138,7 +138,7 @@ def _data_rows(X, n: int) -> dict:
 
 def _model_rules(model, pool_index: dict, classes) -> dict:
     """The fitted model in the page's terms."""
-    from ..models import RuleList, RuleSet
+    from ..models import OneVsRestRuleSets, RuleList, RuleSet
 
     if isinstance(model, RuleList):
         stated = [None if r.probabilities is None else [float(p) for p in r.probabilities]
@@ -155,6 +155,9 @@ def _model_rules(model, pool_index: dict, classes) -> dict:
                 "default": {"prediction": _text(model.default.prediction),
                             "counts": [int(v) for v in model.default.counts],
                             "probabilities": stated[-1]}}
+    if isinstance(model, OneVsRestRuleSets):
+        return {"type": "OneVsRestRuleSets",
+                "members": [_model_rules(m, pool_index, classes) for m in model.members]}
     if isinstance(model, RuleSet):
         joiner = " and " if model.form == "dnf" else " or "
         return {"type": "RuleSet", "form": model.form,
@@ -202,6 +205,17 @@ def _corels(estimator, pool_index, B, codes, same) -> dict:
            "scope": cert.scope, "same_data": same}
     items = [tuple(r.conditions) for r in estimator.model_.rules]
     out["optimal"] = [pool_index.get(it, -1) for it in items]
+    # the bound holds for every list the editor can build only when the search was neither
+    # constrained (forbidden / required / fairness: the editor does not enforce them) nor
+    # relative to a reference model (its proof covers a class of lists, not all of them)
+    params = estimator.get_params(deep=False)
+    constrained = bool(params.get("forbidden") or params.get("required") or params.get("fairness"))
+    relative = bool(getattr(getattr(estimator, "result_", None), "reference", False))
+    out["bound_covers_editor"] = not constrained and not relative
+    out["bound_note"] = ("the search was constrained (forbidden, required or fairness), which "
+                         "this editor does not enforce" if constrained else
+                         "the proof is relative to a reference model and covers only some lists"
+                         if relative else "")
     stats = getattr(estimator, "stats_", None) or {}
     if "pruned" in stats:
         out["stats"] = {"nodes_expanded": int(stats.get("nodes_expanded", 0)),
@@ -224,6 +238,7 @@ def _frl(estimator) -> dict:
             "objective": [_finite(obj[i]) for i in keep], "n_iter": int(best.size),
             "sampled": len(keep) < best.size,
             "final": _finite(cert.objective), "status": cert.status,
+            "lower_bound": _finite(cert.lower_bound), "scope": cert.scope,
             "threshold": _finite(getattr(estimator, "threshold_", None)),
             "positive": _text(getattr(estimator, "positive_class_", estimator.classes_[-1]))}
 

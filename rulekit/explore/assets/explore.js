@@ -134,17 +134,28 @@
     g.appendChild(sv("line", {cls: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B}));
     g.appendChild(sv("line", {cls: "axis", x1: L, y1: T, x2: L, y2: H - B}));
     for (var t = 0; t <= 4; t++) {
-      var yv = y0 + (y1 - y0) * t / 4, xv = x0 + (x1 - x0) * t / 4;
+      var yv = y0 + (y1 - y0) * t / 4;
       g.appendChild(sv("line", {x1: L, x2: W - R, y1: Y(yv), y2: Y(yv), stroke: "#f0f2f5"}));
-      g.appendChild(sv("text", {x: L - 6, y: Y(yv) + 4, "text-anchor": "end", text: yv.toPrecision(4)}));
+      g.appendChild(sv("text", {x: L - 6, y: Y(yv) + 4, "text-anchor": "end", text: tick(yv)}));
+    }
+    // x ticks: at most five, on whole numbers when the axis counts something
+    var xticks = [];
+    if (opts.xint) {
+      var step = Math.max(1, Math.ceil((x1 - x0) / 4));
+      for (var xv = Math.ceil(x0); xv <= x1 + 1e-9; xv += step) xticks.push(xv);
+    } else {
+      for (var q = 0; q <= 4; q++) xticks.push(x0 + (x1 - x0) * q / 4);
+    }
+    xticks.forEach(function (xv) {
       g.appendChild(sv("text", {x: X(xv), y: H - B + 16, "text-anchor": "middle",
                                 text: opts.xint ? Math.round(xv).toLocaleString("en-US") : xv.toPrecision(3)}));
-    }
+    });
     g.appendChild(sv("text", {x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle", text: opts.xlabel || ""}));
-    (opts.hlines || []).forEach(function (h) {
+    (opts.hlines || []).forEach(function (h, i) {
       if (h.y === null) return;
       g.appendChild(sv("line", {x1: L, x2: W - R, y1: Y(h.y), y2: Y(h.y), stroke: h.color, "stroke-dasharray": "5 4", "stroke-width": 1.5}));
-      g.appendChild(sv("text", {x: W - R - 4, y: Y(h.y) - 4, "text-anchor": "end", text: h.name, style: "fill:" + h.color}));
+      // labels alternate right and left, so two lines at one height stay readable
+      g.appendChild(sv("text", {x: i % 2 ? L + 6 : W - R - 4, y: Y(h.y) - 4, "text-anchor": i % 2 ? "start" : "end", text: h.name, style: "fill:" + h.color}));
     });
     series.forEach(function (s) {
       var pts = s.points.filter(function (p) { return p[1] !== null; });
@@ -163,6 +174,11 @@
       legend.appendChild(el("span", null, el("i", {style: "background:" + s.color}), s.name));
     });
     return el("div", null, g, legend);
+  }
+
+  function tick(v) {
+    if (v !== 0 && Math.abs(v) < 1e-3) return v.toExponential(1);
+    return Math.abs(v) >= 1e4 ? Math.round(v).toLocaleString("en-US") : String(Number(v.toPrecision(4)));
   }
 
   // ---- page scaffolding ------------------------------------------------------------------
@@ -367,6 +383,8 @@
       "the certified lower bound; when the search was proved optimal, that bound is the optimum."}));
     if (!C.same_data) sec.appendChild(el("div", {cls: "warnbox", text: "These rows are not the ones the model was trained on: " +
       "the certificate is about the training rows, so the comparison below is only indicative."}));
+    if (!C.bound_covers_editor) sec.appendChild(el("div", {cls: "warnbox", testid: "bound-note", text: "The certificate does not bound every " +
+      "list you can build here: " + C.bound_note + ". A list may score below it."}));
     sec.appendChild(objBox);
     var grid = el("div", {cls: "grid"});
     grid.appendChild(el("div", {cls: "card"}, el("h2", {text: "Your rule list"}), toolbar, listBox,
@@ -401,7 +419,7 @@
       objBox.appendChild(el("div", {cls: "card", style: "margin-bottom:12px"}, sc,
         el("p", {cls: "note", testid: "edit-verdict", text: gap === null ? "" : Math.abs(gap) <= 1e-12 * Math.max(1, Math.abs(opt)) ?
           (C.proved ? "This list scores the certified optimum." : "This list scores as well as the best list found.") :
-          gap > 0 ? "Worse than the optimum by " + gap.toFixed(6) + " (" + Math.round(gap * N) / 1 + " mistake-equivalents of 1/n)." :
+          gap > 0 ? "Worse than the optimum by " + gap.toFixed(6) + ", the cost of " + Math.round(gap * N) + " mistakes (a rule costs c·n = " + Math.round(c * N) + ")." :
           "Below the best found: the search was stopped before it finished (" + C.status + ")."})));
     }
     function drawList() {
@@ -519,7 +537,8 @@
   // ---- view: falling rule list -----------------------------------------------------------
   function frlView(sec) {
     var F = D.frl, m = D.model, pk = D.classes.indexOf(F.positive);
-    sec.appendChild(el("div", {cls: "stats"}, stat("objective", F.final, "frl-objective", 6), stat("iterations", F.n_iter, "frl-iterations"),
+    sec.appendChild(el("div", {cls: "stats"}, stat("objective", F.final, "frl-objective", 6),
+      stat("lower bound", F.lower_bound, "frl-lower-bound", 6), stat("iterations", F.n_iter, "frl-iterations"),
       stat("rules", m.rules.length, "frl-rules"), F.threshold !== null ? stat("threshold on p(" + F.positive + ")", F.threshold, "frl-threshold", 3) : null));
     sec.appendChild(el("p", {cls: "note", text: "A falling rule list states, for each rule, the probability of the positive class (" + F.positive +
       "); the probabilities fall down the list, so the first rules are the riskiest groups."}));
@@ -549,7 +568,9 @@
                  {name: "list built in the iteration", color: "#adb5bd", points: F.iterations.map(function (x, i) { return [x, F.objective[i]]; }), line: false, dots: true, r: 1.6}],
                 {label: "objective against iteration", xlabel: "iteration", xint: true}),
       F.sampled ? el("p", {cls: "note", text: "Showing " + F.iterations.length + " of " + F.n_iter + " iterations, evenly spaced."}) : null,
-      el("p", {cls: "note", text: "A Monte-Carlo search: it proves nothing, so there is no lower bound here."}),
+      el("p", {cls: F.lower_bound === null ? "warnbox" : "infobox", testid: "frl-bound-note", text: F.lower_bound === null ?
+        "A Monte-Carlo search that stopped (" + F.status + ") without a lower bound: nothing is proved about how far this list is from the best." :
+        "Status " + F.status + ": the search also keeps a lower bound (" + F.lower_bound.toFixed(6) + "), over " + F.scope + "."}),
       el("details", null, el("summary", {text: "table"}), el("div", {cls: "scroll"}, table(["iteration", "objective", "best so far"],
         F.iterations.map(function (x, i) { return row([ntd(num(x, "frl-iter-" + i)), ntd(num(F.objective[i], "frl-obj-" + i)), ntd(num(F.best[i], "frl-best-" + i))]); }),
         {numeric: [0, 1, 2], testid: "frl-trace-table"})))));
@@ -584,13 +605,14 @@
         }), {numeric: [0, 1, 2, 5], testid: "cg-table-" + ri}))));
       sec.appendChild(card);
     });
-    if (m.type === "RuleSet") {
-      var joiner = m.form === "dnf" ? "OR" : "AND";
-      sec.appendChild(el("div", {cls: "card"}, el("h2", {text: "The clauses (" + m.form.toUpperCase() + ": predict " + m.positive + " when the formula holds)"}),
-        table(["", "clause"], m.clauses.map(function (cl, k) {
-          return row([el("span", {cls: "kw", text: k ? joiner : ""}), el("span", {cls: "cond", testid: "cg-clause-" + k, text: "(" + cl.text + ")"})]);
-        }), {testid: "cg-clauses"})));
-    }
+    var sets = m.type === "RuleSet" ? [m] : m.type === "OneVsRestRuleSets" ? m.members : [];
+    sets.forEach(function (rs, si) {
+      var joiner = rs.form === "dnf" ? "OR" : "AND", id = sets.length > 1 ? si + "-" : "";
+      sec.appendChild(el("div", {cls: "card", style: "margin-bottom:14px"}, el("h2", {text: "The clauses (" + rs.form.toUpperCase() + ": predict " + rs.positive + " when the formula holds)"}),
+        rs.clauses.length ? table(["", "clause"], rs.clauses.map(function (cl, k) {
+          return row([el("span", {cls: "kw", text: k ? joiner : ""}), el("span", {cls: "cond", testid: "cg-clause-" + id + k, text: "(" + cl.text + ")"})]);
+        }), {testid: "cg-clauses-" + si}) : el("p", {cls: "note", text: rs.form === "dnf" ? "No clause: the formula is false on every row." : "No clause: the formula is true on every row."})));
+    });
   }
 
   // ---- view: Rashomon set ------------------------------------------------------------------
@@ -656,12 +678,14 @@
     var x1 = Math.max.apply(null, xs.map(tx).concat([1])) * 1.08, y0 = Math.min.apply(null, ys), y1 = Math.max.apply(null, ys);
     var pad = (y1 - y0) * 0.15 || 0.01; y0 -= pad; y1 += pad;
     var X = function (v) { return L + tx(v) / x1 * (W - L - R); }, Y = function (v) { return T + (1 - (v - y0) / (y1 - y0)) * (H - T - B); };
-    var g = sv("svg", {viewBox: "0 0 " + W + " " + H, width: "100%", role: "img", "aria-label": s + " against conditions in the model"});
+    var g = sv("svg", {viewBox: "0 0 " + W + " " + H, width: "100%", style: "max-width:860px", role: "img", "aria-label": s + " against conditions in the model"});
     g.appendChild(sv("line", {cls: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B}));
     g.appendChild(sv("line", {cls: "axis", x1: L, y1: T, x2: L, y2: H - B}));
     for (var t = 0; t <= 4; t++) {
       var yv = y0 + (y1 - y0) * t / 4;
-      g.appendChild(sv("text", {x: L - 6, y: Y(yv) + 4, "text-anchor": "end", text: yv.toFixed(3)}));
+      g.appendChild(sv("text", {x: L - 6, y: Y(yv) + 4, "text-anchor": "end", text: yv.toPrecision(4)}));
+      var tv = x1 * t / 4, xv = logx ? Math.pow(10, tv) - 1 : tv;
+      g.appendChild(sv("text", {x: L + tv / x1 * (W - L - R), y: H - B + 16, "text-anchor": "middle", text: xv < 10 ? xv.toFixed(1) : Math.round(xv).toLocaleString("en-US")}));
     }
     g.appendChild(sv("text", {x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", text: "conditions in the model" + (logx ? " (log scale)" : "")}));
     var front = sized.filter(function (m) { return m.pareto; }).sort(function (a, b) { return a.n_conditions - b.n_conditions; });
@@ -712,6 +736,13 @@
     v.section = el("section", {cls: "view", id: "view-" + v.id, role: "tabpanel", "aria-labelledby": "tab-" + v.id, testid: "view-" + v.id});
     views.appendChild(v.section);
     v.build(v.section);
+  });
+  // arrow keys move between tabs (the WAI-ARIA tabs pattern)
+  tabs.addEventListener("keydown", function (e) {
+    var i = VIEWS.findIndex(function (v) { return v.tab === document.activeElement; });
+    if (i < 0 || (e.key !== "ArrowRight" && e.key !== "ArrowLeft")) return;
+    var next = VIEWS[(i + (e.key === "ArrowRight" ? 1 : VIEWS.length - 1)) % VIEWS.length];
+    showView(next.id); next.tab.focus(); e.preventDefault();
   });
   if (VIEWS.length) showView(VIEWS[0].id);
   document.body.setAttribute("data-ready", "true");
