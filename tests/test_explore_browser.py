@@ -96,6 +96,17 @@ class Opened:
             .filter(u => !/^(blob:|data:|#)/.test(u))""")
         assert external == []
 
+    def accessible_checks(self):
+        """Every number carries data-testid and data-value; every chart has a table beside it."""
+        bad = self.page.evaluate("""() => ({
+            numbers: Array.from(document.querySelectorAll('.num'))
+                .filter(e => !e.hasAttribute('data-testid') || !e.hasAttribute('data-value')).length,
+            charts: Array.from(document.querySelectorAll('svg[role=img]'))
+                .filter(s => !(s.closest('.card') && s.closest('.card').querySelector('table'))).length,
+            unlabelled: Array.from(document.querySelectorAll('svg[role=img]'))
+                .filter(s => !s.getAttribute('aria-label')).length})""")
+        assert bad == {"numbers": 0, "charts": 0, "unlabelled": 0}
+
     def close(self):
         self.context.close()
 
@@ -135,6 +146,7 @@ def test_page_is_offline_and_clean(opened, tmp_path):
         opened.tab(view)
         opened.screenshot(view, tmp_path)
     opened.offline_checks()
+    opened.accessible_checks()
 
 
 def test_data_view_shows_the_binarization(opened, corels, compas):
@@ -286,6 +298,7 @@ def test_frl_and_cg_views(browser, compas, tmp_path):
     try:
         o.tab("frl")
         o.offline_checks()
+        o.accessible_checks()
         rules = [*frl.model_.rules, frl.model_.default]
         pos = list(frl.classes_).index(frl.positive_class_)
         for k, r in enumerate(rules):
@@ -310,6 +323,7 @@ def test_frl_and_cg_views(browser, compas, tmp_path):
     try:
         o.tab("cg")
         o.offline_checks()
+        o.accessible_checks()
         res = cg.result_
         assert o.number("cg-objective-0") == res.objective
         shown_lb = o.value("cg-lower-bound-0")
@@ -338,6 +352,7 @@ def test_compare_view(browser, compas, tmp_path):
     o = Opened(browser, page.path)
     try:
         o.offline_checks()
+        o.accessible_checks()
         for k, (name, row) in enumerate(comp.table.iterrows()):
             assert o.page.get_by_test_id(f"cmp-name-{k}").text_content().startswith(str(name))
             assert o.number(f"cmp-score-{k}") == row["accuracy_mean"]

@@ -226,6 +226,7 @@ def _corels(estimator, pool_index, B, codes, same) -> dict:
         keep = _sampled(trace["best_objective"])
         out["trace"] = {k: [_finite(trace[k][i]) for i in keep]
                         for k in ("nodes", "best_objective", "lower_bound") if k in trace}
+        out["trace_sampled"] = len(keep) < len(trace["best_objective"])
     return out
 
 

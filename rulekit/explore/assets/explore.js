@@ -117,7 +117,7 @@
   // ---- charts ----------------------------------------------------------------------------
   // a line chart: series [{name, color, points:[[x,y]...], dots, dash}], hlines [{y, name, color}]
   function lineChart(series, opts) {
-    var W = opts.width || 620, H = opts.height || 250, L = 58, R = 14, T = 12, B = 34;
+    var W = opts.width || 620, H = opts.height || 250, L = 58, R = 30, T = 12, B = 34;
     var xs = [], ys = [];
     series.forEach(function (s) { s.points.forEach(function (p) { if (p[1] !== null) { xs.push(p[0]); ys.push(p[1]); } }); });
     (opts.hlines || []).forEach(function (h) { if (h.y !== null) ys.push(h.y); });
@@ -518,6 +518,8 @@
         lineChart([{name: "best objective (incumbent)", color: "#3b5bdb", points: pts("best_objective")},
                    {name: "lower bound of what is left", color: "#868e96", points: pts("lower_bound"), dash: "4 3"}],
                   {label: "objective against prefixes expanded", xlabel: "prefixes expanded", xint: true}),
+        el("p", {cls: "note", text: "Points: " + C.trace.nodes.length + " samples the search took of its progress as it ran (at moments set by " +
+          "the clock, so they differ from run to run" + (C.trace_sampled ? "; evenly thinned to fit the page" : "") + "). The search itself does not depend on them."}),
         el("details", null, el("summary", {text: "table"}), el("div", {cls: "scroll"}, table(["expanded", "best objective", "lower bound"],
           C.trace.nodes.map(function (x, i) { return row([ntd(num(x, "trace-nodes-" + i)), ntd(num(C.trace.best_objective[i], "trace-best-" + i)), ntd(num(C.trace.lower_bound[i], "trace-lb-" + i))]); }),
           {numeric: [0, 1, 2], testid: "trace-table"})))));
