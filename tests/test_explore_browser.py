@@ -79,6 +79,12 @@ class Opened:
     def number(self, testid: str) -> float:
         return float(self.value(testid))
 
+    def values(self, prefix: str) -> dict:
+        """data-value of every element whose data-testid starts with ``prefix`` (one round trip)."""
+        return self.page.evaluate("""p => Object.fromEntries(Array.from(
+            document.querySelectorAll('[data-testid^="' + p + '"]'))
+            .map(e => [e.getAttribute('data-testid'), e.getAttribute('data-value')]))""", prefix)
+
     def tab(self, name: str):
         self.page.get_by_test_id(f"tab-{name}").click()
 
@@ -163,10 +169,11 @@ def test_data_view_shows_the_binarization(opened, corels, compas):
         shown = [float(opened.value(f"threshold-{fi}-{k}")) for k in range(len(expected))]
         assert shown == expected, f
         assert opened.page.get_by_test_id(f"threshold-{fi}-{len(expected)}").count() == 0
-    for j in range(len(conds)):
-        assert int(opened.value(f"condition-support-{j}")) == int(B[:, j].sum())
-    for a, item in enumerate(est.antecedents_.items):
-        assert int(opened.value(f"ante-support-{a}")) == int(B[:, list(item)].all(axis=1).sum())
+    shown = opened.values("condition-support-")
+    assert shown == {f"condition-support-{j}": str(int(B[:, j].sum())) for j in range(len(conds))}
+    shown = opened.values("ante-support-")
+    assert shown == {f"ante-support-{a}": str(int(B[:, list(item)].all(axis=1).sum()))
+                     for a, item in enumerate(est.antecedents_.items)}
 
 
 def _objective(A, y, n_classes, prefix, c):
@@ -269,7 +276,7 @@ def test_twenty_seeded_hand_edits(opened, corels, compas, tmp_path):
     opened.offline_checks()
 
 
-def test_rashomon_view(opened, corels):
+def test_rashomon_view(opened, corels, compas):
     est, rset, _ = corels
     opened.tab("rashomon")
     assert int(opened.value("rset-count")) == len(rset)
@@ -280,6 +287,14 @@ def test_rashomon_view(opened, corels):
     shares = rset.disagreement().to_numpy()
     assert int(opened.value("rset-ambiguous")) == int((shares.max(axis=1) < 1).sum())
     assert int(opened.value("rset-filtered")) == len(rset)
+    X, _ = compas
+    B = est.binarizer_.transform(X)
+    k = min(len(rset), 20)
+    preds = [rset[i].predict(B) for i in range(k)]
+    shown = opened.values("rset-pair-")
+    for i in range(k):
+        for j in range(k):
+            assert float(shown[f"rset-pair-{i}-{j}"]) == np.mean(preds[i] != preds[j])
     # filter: the lists that use the first condition of the optimal list
     j = est.model_.rules[0].conditions[0]
     opened.page.get_by_test_id("rset-feature").select_option(str(j))

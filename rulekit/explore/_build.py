@@ -269,7 +269,11 @@ def _cg(estimator) -> dict:
     return {"runs": runs}
 
 
-def _rashomon(rset) -> dict:
+#: lists of a Rashomon set compared pairwise on the page (the first, best, ones)
+MAX_PAIRS = 20
+
+
+def _rashomon(rset, B) -> dict:
     from ..corels._rashomon_set import RashomonSet
 
     if not isinstance(rset, RashomonSet):
@@ -282,6 +286,9 @@ def _rashomon(rset) -> dict:
     items = rset.antecedents.items
     conds = [sorted({j for a in flat[off[i]:off[i + 1]] for j in items[a]})
              for i in range(min(len(rset), 2000))]
+    k = min(len(rset), MAX_PAIRS)
+    preds = np.array([np.asarray(rset[i].predict(B), dtype=object) for i in range(k)])
+    pairs = [[float(np.mean(preds[i] != preds[j])) for j in range(k)] for i in range(k)]
     dis = rset.disagreement()
     top = dis.max(axis=1).to_numpy()
     return {"count": len(rset), "complete": bool(rset.complete), "status": rset.status,
@@ -290,7 +297,7 @@ def _rashomon(rset) -> dict:
             "lengths": [int(v) for v in lengths[:2000]], "list_conditions": conds,
             "lists_shown": len(conds),
             "importance": [{"condition": str(k), "share": float(v)} for k, v in imp.items()],
-            "ambiguous": int((top < 1.0).sum()), "rows": int(top.size),
+            "ambiguous": int((top < 1.0).sum()), "rows": int(top.size), "pairs": pairs,
             "agreement_hist": np.histogram(top, bins=10, range=(0.0, 1.0))[0].tolist()}
 
 
@@ -357,7 +364,7 @@ def build_payload(estimator, X, y, *, rashomon=None, title=None) -> dict:
     if learner == "BooleanRuleCGClassifier":
         payload["cg"] = _cg(estimator)
     if rashomon is not None:
-        payload["rashomon"] = _rashomon(rashomon)
+        payload["rashomon"] = _rashomon(rashomon, B)
     return payload
 
 

@@ -665,6 +665,32 @@
       table(["agreement", "rows"], S.agreement_hist.map(function (v, b) {
         return row([el("span", {text: (b / 10).toFixed(1) + "–" + ((b + 1) / 10).toFixed(1)}), ntd(num(v, "rset-agree-" + b))]);
       }), {numeric: [1], testid: "rset-agreement"})));
+    // pairwise disagreement of the best lists: the share of rows two lists predict differently
+    var P = S.pairs, k = P.length;
+    if (k > 1) {
+      var cell = 18, off = 34, HW = off + k * cell + 4, top2 = 0;
+      P.forEach(function (r) { r.forEach(function (v) { top2 = Math.max(top2, v); }); });
+      var hm = sv("svg", {viewBox: "0 0 " + HW + " " + HW, width: "100%", style: "max-width:" + Math.max(260, HW * 1.2) + "px", role: "img",
+                          "aria-label": "share of rows on which two of the best lists disagree"});
+      for (var i = 0; i < k; i++) {
+        hm.appendChild(sv("text", {x: off - 4, y: off + i * cell + 13, "text-anchor": "end", text: "#" + (i + 1)}));
+        hm.appendChild(sv("text", {x: off + i * cell + cell / 2, y: off - 6, "text-anchor": "middle", text: String(i + 1)}));
+        for (var j = 0; j < k; j++) {
+          var v = P[i][j];
+          hm.appendChild(sv("rect", {x: off + j * cell, y: off + i * cell, width: cell - 1, height: cell - 1, fill: "#e15759",
+                                     "fill-opacity": top2 ? (0.08 + 0.92 * v / top2).toFixed(3) : 0.05},
+                            sv("title", {text: "lists " + (i + 1) + " and " + (j + 1) + ": " + (100 * v).toFixed(2) + "% of rows"})));
+        }
+      }
+      var mean = 0, cnt = 0;
+      for (i = 0; i < k; i++) for (j = i + 1; j < k; j++) { mean += P[i][j]; cnt++; }
+      grid.appendChild(el("div", {cls: "card"}, el("h2", {text: "How much the best lists disagree"}),
+        el("p", {cls: "note"}, "The " + k + " best lists, pairwise: the share of rows on which two of them predict differently. On average ",
+           num(mean / cnt, "rset-pair-mean", 4), "."), hm,
+        el("details", null, el("summary", {text: "table"}), el("div", {cls: "scroll"}, table([""].concat(P.map(function (_, j) { return "#" + (j + 1); })),
+          P.map(function (r, i) { return row([el("b", {text: "#" + (i + 1)})].concat(r.map(function (v, j) { return ntd(num(v, "rset-pair-" + i + "-" + j, 3)); }))); }),
+          {testid: "rset-pairs"})))));
+    }
     sec.appendChild(grid);
     drawFilter();
   }
