@@ -4,6 +4,7 @@ Every expected number is computed here from the estimator and numpy, never
 read back from the page's embedded data.  Without Playwright or chromium the
 tests skip, saying why; with ``CI=true`` a missing browser fails instead.
 
+``RULEKIT_CHROMIUM`` names another chromium binary (default: ``chromium`` on PATH).
 Set ``RULEKIT_EXPLORER_SCREENSHOTS=docs/images`` to write the documentation's
 screenshots (one per view); otherwise they go to a temporary folder.
 """
@@ -21,6 +22,7 @@ import rulekit
 from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier,
                      compare_models, datasets)
 from rulekit.evaluate import first_match
+from rulekit.explore._build import MAX_PAGE_BYTES
 
 
 def _need_browser():
@@ -131,7 +133,7 @@ def corels(compas, tmp_path_factory):
     rset = est.rashomon_set(0.004)
     path = tmp_path_factory.mktemp("explore") / "corels.html"
     page = est.explore(X, y, path, rashomon=rset)
-    assert len(page) < 2_000_000  # the issue's budget for compas
+    assert len(page) < MAX_PAGE_BYTES  # the issue's budget for compas
     return est, rset, path
 
 

@@ -27,7 +27,6 @@ from pathlib import Path
 import numpy as np
 
 from ..binarize import _plain
-from ..evaluate import capture_counts, first_match
 from ..mining import evaluate_antecedents
 
 __all__ = ["explore", "ExplorerPage", "build_payload", "page_html", "MAX_PAGE_BYTES"]
@@ -103,7 +102,7 @@ def _codes(estimator, y, n: int) -> np.ndarray:
     return codes
 
 
-def _features(conditions, B) -> list:
+def _features(conditions) -> list:
     """Each feature: its kind, thresholds and conditions (indices), in the binarizer's order."""
     out, where = [], {}
     for j, cond in enumerate(conditions):
@@ -198,7 +197,7 @@ def _pool(estimator, B, model) -> tuple[list, dict, dict]:
     return pool, index, info
 
 
-def _corels(estimator, pool_index, B, codes, same) -> dict:
+def _corels(estimator, pool_index, same) -> dict:
     cert = estimator.certificate_
     out = {"c": float(estimator.c_), "status": cert.status, "proved": bool(cert.proved_optimal),
            "objective": _finite(cert.objective), "lower_bound": _finite(cert.lower_bound),
@@ -339,7 +338,7 @@ def build_payload(estimator, X, y, *, rashomon=None, title=None) -> dict:
         "n": int(n), "classes": [_text(c) for c in estimator.classes_],
         "class_counts": np.bincount(codes, minlength=len(estimator.classes_)).tolist(),
         "labels": [_bits(codes == k) for k in range(len(estimator.classes_))],
-        "features": _features(conditions, B),
+        "features": _features(conditions),
         "conditions": [{"text": str(c), "feature": str(c.feature), "op": c.op,
                         "support": int(s), "bits": _bits(B[:, j])}
                        for j, (c, s) in enumerate(zip(conditions, B.sum(axis=0)))],
@@ -354,7 +353,7 @@ def build_payload(estimator, X, y, *, rashomon=None, title=None) -> dict:
     for entry in payload["pool"]:
         entry["text"] = " and ".join(str(conditions[j]) for j in entry["conditions"])
     if learner == "CorelsClassifier" and hasattr(estimator, "c_"):
-        payload["corels"] = _corels(estimator, pool_index, B, codes, same)
+        payload["corels"] = _corels(estimator, pool_index, same)
         # the saved-model file the editor's export starts from (rulekit.load reads it)
         saved = Predictor.from_estimator(estimator).to_dict()
         saved["certificate"] = None
