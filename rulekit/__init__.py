@@ -9,6 +9,7 @@ from .mining import AntecedentSet, mine_antecedents
 from .models import OneVsRestRuleSets, Rule, RuleList, RuleSet, model_from_dict
 from .persist import Predictor, load
 from . import export
+from .explore import ExplorerPage, explore
 
 __version__ = "0.1.0"
 
@@ -32,5 +33,7 @@ __all__ = [
     "Predictor",
     "load",
     "export",
+    "explore",
+    "ExplorerPage",
     "__version__",
 ]

@@ -304,6 +304,31 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
 
         return to_python(self)
 
+    def explore(self, X, y, path="explore.html", *, rashomon=None, title=None):
+        """Write the teaching explorer of this fitted model: one offline HTML page.
+
+        See :func:`rulekit.explore` (this is ``rulekit.explore(self, X, y, ...)``).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like
+            The training rows.
+        y : array-like
+            Their labels.
+        path : str, Path or None, default "explore.html"
+            Where to write the page; None writes nothing.
+        rashomon : RashomonSet, optional
+            Adds the Rashomon view (CORELS: ``self.rashomon_set(epsilon)``).
+        title : str, optional
+
+        Returns
+        -------
+        rulekit.ExplorerPage
+        """
+        from .explore import explore
+
+        return explore(self, X, y, path, rashomon=rashomon, title=title)
+
     def __str__(self) -> str:
         if hasattr(self, "model_"):
             return str(self.model_)

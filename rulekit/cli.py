@@ -6,6 +6,7 @@ Sub-commands::
     rulekit predict model.json DATA.csv [--output preds.csv]
     rulekit export model.json --to sql|python [--dialect sqlite] [--table T] [--output F]
     rulekit compare DATA.csv --target COL --models corels,cart,rf [--cv 5] [--plot out.png]
+    rulekit explore --data DATA.csv --target COL --model corels|frl|cg [options] -o page.html
     rulekit demo [compas|tictactoe|bank]
     rulekit compile [--learners corels,frl,...]
     rulekit datasets
@@ -208,6 +209,23 @@ def cmd_compare(args) -> int:
         path = _plot_path(args.plot)
         comp.plot().savefig(path, dpi=120)
         print(f"plot saved to {path}")
+    return 0
+
+
+#: --model of `rulekit explore`: the three families (cg lets validation choose DNF or CNF)
+EXPLORE_MODELS = ("corels", "frl", "softfrl", "cg", "cg-dnf", "cg-cnf")
+
+
+def cmd_explore(args) -> int:
+    if args.model not in EXPLORE_MODELS:
+        raise CliError(f"rulekit explore: unknown model {args.model!r}; choose one of: "
+                       + ", ".join(EXPLORE_MODELS))
+    X, y = _read_csv(args.data, args.target)
+    est = _learner(args.model, _options(args))
+    est.set_params(**({"verbose": args.verbose} if "verbose" in est.get_params() else {}))
+    est.fit(X, y)
+    page = est.explore(X, y, args.output)
+    print(f"explorer written to {page.path} ({len(page) / 1e6:.2f} MB); open it in a browser")
     return 0
 
 
@@ -417,6 +435,16 @@ def build_parser() -> argparse.ArgumentParser:
                    "its extension says otherwise), or into this directory as comparison.png")
     _add_model_options(p)
     p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("explore", help="fit a model and write the teaching explorer (one offline "
+                       "HTML page)")
+    p.add_argument("--data", required=True, help="CSV file with a header row")
+    p.add_argument("--target", required=True, help="name of the label column")
+    p.add_argument("--model", required=True, help="learner: " + ", ".join(EXPLORE_MODELS))
+    p.add_argument("-o", "--output", default="explore.html",
+                   help="the HTML file to write (default explore.html)")
+    _add_model_options(p)
+    p.set_defaults(func=cmd_explore)
 
     p = sub.add_parser("demo", help="learn and print a model on a bundled dataset")
     p.add_argument("dataset", nargs="?", default="compas", help="one of: " + ", ".join(DEMOS))

@@ -233,6 +233,23 @@ class Comparison:
 
         return plot_comparison(self, score=score, size=size, ax=ax)
 
+    def explore(self, path="compare.html", *, title=None):
+        """The Compare view of the explorer: score against size, in one offline HTML page.
+
+        Parameters
+        ----------
+        path : str, Path or None, default "compare.html"
+            Where to write the page; None writes nothing.
+        title : str, optional
+
+        Returns
+        -------
+        rulekit.ExplorerPage
+        """
+        from .explore import explore_comparison
+
+        return explore_comparison(self, path, title=title)
+
 
 def _fmt(v, digits):
     if isinstance(v, float):
