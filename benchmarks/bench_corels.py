@@ -87,10 +87,11 @@ print(json.dumps(dict(status=cert.status, objective=cert.objective, lower_bound=
 """
 
 
-def run_child_rusage(cmd: list, timeout: float | None) -> dict:
+def run_child_rusage(cmd: list, timeout: float | None, preexec_fn=None) -> dict:
     """Run one command; reap it with ``os.wait4`` to get its own rusage."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=preexec_fn)
     deadline = None if timeout is None else t0 + timeout
     out_chunks = []
     err_chunks = []

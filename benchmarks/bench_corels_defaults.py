@@ -3,7 +3,8 @@
 Usage (from the repository root, in a venv with rulekit)::
 
     RULEKIT_SHARED_DATA=/path/to/shared/data python benchmarks/bench_corels_defaults.py \\
-        [--datasets compas,heart] [--folds 5] [--out corels_defaults.csv]
+        [--datasets compas,heart] [--folds 5] [--out corels_defaults.jsonl] [--no-cv]
+        [--cpp /path/to/corels_cli [--cpp-time-limit 60] [--cpp-max-mb 4096]]
 
 For each data set:
 
@@ -13,6 +14,15 @@ For each data set:
 * 5-fold stratified CV (shuffled, ``random_state=0``: the folds of
   ``bench_defaults.py``): test accuracy mean and standard error, the folds'
   statuses, the median fit CPU seconds; CART depth 4 on the same folds.
+
+* with ``--cpp``: the reference C++ CORELS (PyPI ``corels`` 1.1.29's core through
+  ``benchmarks/corels_reference_driver.cpp``; ``RESULTS_corels.md`` says how to
+  build it) on exactly the antecedents the chosen search of that fit used (its
+  columns of ``antecedents_``, after the minimum-support filter), the same class
+  codes and ``c``, lower-bound policy and prefix permutation map, with the
+  equivalent-points minority file; its status, objective, CPU s (the child's own,
+  and of its search alone) and peak RSS, beside rulekit's search CPU s of that one point
+  (``stats_["cpu_time"]``).  Binary targets only.
 
 "Before" is the table of ``benchmarks/RESULTS.md`` ("Every learner with its
 defaults"): ``CorelsClassifier(time_limit=60)`` at commit 879e60e / b3f307d,
@@ -26,6 +36,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -71,22 +82,105 @@ CorelsClassifier(c=0.1, max_card=1).fit(X.iloc[warm], y[warm])  # numba's cache,
 t = os.times(); c0 = t.user + t.system; w0 = time.perf_counter()
 est = CorelsClassifier().fit(X, y)
 t = os.times()
-print(json.dumps(dict(cpu=t.user + t.system - c0, wall=time.perf_counter() - w0,
+row = dict(cpu=t.user + t.system - c0, wall=time.perf_counter() - w0,
     rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     status=est.certificate_.status, c=est.c_, max_card=est.max_card_,
     rules=len(est.model_.rules), gap=est.certificate_.gap,
     conditions=len(est.binarizer_.conditions_), antecedents=len(est.antecedents_.items),
-    certificate=str(est.certificate_))))
+    certificate=str(est.certificate_))
+dump = {dump!r}
+if dump:  # after the figures above: the chosen search's antecedent matrix, for C++ CORELS
+    from rulekit import bitset
+    sel = est.selection_
+    cols = sel.chosen.columns if sel is not None else np.arange(len(est.antecedents_.items))
+    assert set(est.result_.prefix) <= set(cols.tolist())
+    A = bitset.unpack(est.antecedents_.packed[cols], len(y)).T
+    np.savez(dump, A=A, y=np.unique(y, return_inverse=True)[1].ravel(), c=est.c_)
+    where = {{int(col): k for k, col in enumerate(cols)}}
+    row["prefix"] = [where[a] for a in est.result_.prefix]   # columns of the dumped matrix
+    row.update(search_status=est.result_.status, search_cpu=est.stats_["cpu_time"],
+               objective=est.result_.objective, lower_bound=est.result_.lower_bound,
+               n_classes=len(est.classes_), searched=len(cols),
+               searched_distinct=len(np.unique(est.antecedents_.packed[cols], axis=0)))
+print(json.dumps(row))
 """
 
 
-def one_fit(name: str) -> dict:
-    code = ONE_FIT.format(bench=str(Path(__file__).resolve().parent), name=name)
+def one_fit(name: str, dump: str | None = None) -> dict:
+    code = ONE_FIT.format(bench=str(Path(__file__).resolve().parent), name=name, dump=dump)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=os.environ)
     if out.returncode != 0:
         raise RuntimeError(out.stderr[-3000:])
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+#: the C++ driver's node limit: never the binding one (its memory cap comes first)
+CPP_MAX_NODES = 1_000_000_000
+#: objectives closer than this are the same
+AGREE = 1e-9
+
+
+def run_cpp(cli: str, dump: str, time_limit: float, max_mb: float | None) -> dict:
+    """C++ CORELS (``corels_reference_driver.cpp``) on the antecedent matrix in ``dump``.
+
+    The chosen search's matrix (exactly its columns, in order), the class codes
+    and ``c``; lower-bound policy (2) and the prefix permutation map (1), as
+    rulekit's defaults.  CPU s is the child's own (``os.wait4``), peak RSS its
+    ``VmHWM`` (the driver prints it); ``max_mb`` caps its address space (``RLIMIT_AS``).
+    """
+    import resource
+
+    import corels_files
+    from bench_corels import run_child_rusage
+
+    data = np.load(dump)
+    A, y, c = data["A"], data["y"], float(data["c"])
+    if y.max() > 1:
+        return dict(status="multi-class: C++ CORELS is binary-only")
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (int(max_mb * 2**20),) * 2)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        files = corels_files.write(tmp, "train", A, y)
+        minor = int(corels_files.minority(A, y).sum())
+        cmd = [cli, *map(str, files), repr(c), "2", "1", str(CPP_MAX_NODES), str(time_limit)]
+        row = run_child_rusage(cmd, time_limit + 120, preexec_fn=cap if max_mb else None)
+    row["minority"] = minor
+    if "error" in row:
+        memory = max_mb and ("bad_alloc" in row["error"] or row["peak_mb"] > 0.9 * max_mb)
+        row["status"] = f"memory limit ({max_mb:g} MB)" if memory else f"error: {row['error']}"
+        return row
+    # the driver's own VmHWM: ru_maxrss of a child also counts this process's peak, which
+    # fork and exec carry over
+    row["peak_mb_rusage"], row["peak_mb"] = row["peak_mb"], row.pop("peak_rss_mb")
+    n = len(y)
+    # run_corels_end: accuracy = 1 - min_objective + c * rules (the default rule not counted)
+    row.update(status="time limit" if row["early"] else "optimal",
+               objective=(1.0 - row["accuracy"]) + c * row["rules"],
+               mistakes=int(round((1.0 - row["accuracy"]) * n)))
+    return row
+
+
+def agreement(full: dict, cpp: dict) -> str:
+    """How the two objectives compare, given which of the two searches certified."""
+    if "objective" not in cpp or "objective" not in full:
+        return "-"
+    rk, cc = full["objective"], cpp["objective"]
+    rk_opt, cc_opt = full["search_status"] == "optimal", cpp["status"] == "optimal"
+    if rk_opt and cc_opt:
+        if abs(rk - cc) > AGREE:
+            return f"NO ({cc - rk:+.3g})"
+        return "yes, same list" if full.get("prefix") == cpp.get("prefix") else "yes"
+    if rk_opt:   # C++ stopped: its best list cannot beat a certified optimum
+        return "C++ best >= optimum" if cc >= rk - AGREE else f"NO: C++ below ({cc - rk:+.3g})"
+    if cc_opt:   # rulekit stopped: its bound <= the optimum <= its best list
+        ok = full["lower_bound"] - AGREE <= cc <= rk + AGREE
+        return "rulekit bound <= optimum <= best" if ok else "NO: outside rulekit's bounds"
+    # neither: both best lists lie above rulekit's valid lower bound
+    ok = cc >= full["lower_bound"] - AGREE
+    return "neither certified" + ("" if ok else "; NO: C++ below rulekit's bound")
 
 
 def _cpu():
@@ -118,6 +212,15 @@ def main(argv=None):
     p.add_argument("--datasets", default=",".join(BEFORE))
     p.add_argument("--folds", type=int, default=5)
     p.add_argument("--out", help="JSON lines, one per data set (resumable)")
+    p.add_argument("--no-cv", action="store_true",
+                   help="skip the cross-validation of CORELS and CART (the one fit only)")
+    p.add_argument("--cpp", metavar="CORELS_CLI",
+                   help="C++ CORELS driver (benchmarks/corels_reference_driver.cpp, built as "
+                        "RESULTS_corels.md says): run it on the antecedents of the chosen search")
+    p.add_argument("--cpp-time-limit", type=float, default=60.0,
+                   help="wall-clock seconds for each C++ run (the driver's own limit)")
+    p.add_argument("--cpp-max-mb", type=float, default=4096.0,
+                   help="address-space cap of each C++ run in MB (0: none)")
     args = p.parse_args(argv)
     sets = bench_defaults.datasets()
     done = {}
@@ -132,17 +235,39 @@ def main(argv=None):
         X = X.reset_index(drop=True)
         y = np.asarray(y)
         folds = list(StratifiedKFold(args.folds, shuffle=True, random_state=0).split(X, y))
-        row = dict(dataset=name, n=len(y), full=one_fit(name),
-                   cv=cross_validate(CorelsClassifier, X, y, folds),
-                   cart=cross_validate(lambda: clone(baselines(0)["CART depth 4"]), X, y, folds))
+        with tempfile.TemporaryDirectory() as tmp:
+            dump = os.path.join(tmp, "chosen.npz") if args.cpp else None
+            row = dict(dataset=name, n=len(y), full=one_fit(name, dump))
+            if args.cpp:
+                row["cpp"] = run_cpp(args.cpp, dump, args.cpp_time_limit, args.cpp_max_mb)
+        if not args.no_cv:
+            row.update(cv=cross_validate(CorelsClassifier, X, y, folds),
+                       cart=cross_validate(lambda: clone(baselines(0)["CART depth 4"]), X, y,
+                                           folds))
         done[name] = row
         if args.out:
             with open(args.out, "a") as f:
                 f.write(json.dumps(row) + "\n")
-        print(f"{name:14s} {row['full']['status']:11s} cpu {row['full']['cpu']:6.2f} s "
-              f"rss {row['full']['rss_mb']:5.0f} MB  cv {row['cv']['acc']:5.1f} "
-              f"({row['cv']['se']:.1f})  cart {row['cart']['acc']:5.1f}", flush=True)
-    print(table([done[k] for k in args.datasets.split(",") if k in done]))
+        line = (f"{name:14s} {row['full']['status']:11s} cpu {row['full']['cpu']:6.2f} s "
+                f"rss {row['full']['rss_mb']:5.0f} MB")
+        if "cv" in row:
+            line += (f"  cv {row['cv']['acc']:5.1f} ({row['cv']['se']:.1f})  "
+                     f"cart {row['cart']['acc']:5.1f}")
+        if "cpp" in row:
+            cpp = row["cpp"]
+            line += f"  C++ {cpp['status']}"
+            if "cpu" in cpp:
+                line += f" cpu {cpp['cpu']:.2f} s"
+            if "objective" in cpp:
+                line += (f" obj {cpp['objective']:.6f} (rulekit {row['full']['objective']:.6f}: "
+                         f"{agreement(row['full'], cpp)})")
+        print(line, flush=True)
+    rows = [done[k] for k in args.datasets.split(",") if k in done]
+    if any("cv" in r for r in rows):
+        print(table([r for r in rows if "cv" in r]))
+    if any("cpp" in r for r in rows):
+        print()
+        print(cpp_table([r for r in rows if "cpp" in r]))
 
 
 def table(rows) -> str:
@@ -171,6 +296,57 @@ def table(rows) -> str:
                      r["dataset"] for r in rows
                      if r["cv"]["acc"] < BEFORE[r["dataset"]][0] - BEFORE[r["dataset"]][1])
                      or "none"))
+    return "\n".join(lines)
+
+
+def cpp_table(rows) -> str:
+    """rulekit's chosen search beside C++ CORELS on the same antecedents.
+
+    C++ CPU s is its whole process (``os.wait4``: reading the files too); its search
+    CPU s runs from ``run_corels_begin`` to ``run_corels_end`` (the driver's
+    ``std::clock``).  rulekit's search CPU s is ``stats_["cpu_time"]`` of the chosen
+    search (the compiled loop; grouping rows and packing come before it).  A ratio
+    after a C++ time limit is a lower bound (">").
+    """
+    lines = ["| data set | rows | antecedents searched (distinct) | c | rulekit: status "
+             "| rulekit: search CPU s | rulekit: objective | C++: status | C++: CPU s "
+             "| C++: search CPU s | C++: peak RSS MB | C++: objective "
+             "| C++ CPU / rulekit search CPU | C++ search CPU / rulekit search CPU "
+             "| objectives |",
+             "|" + "---|" * 15]
+    ratios = []
+    for r in rows:
+        f, cpp = r["full"], r["cpp"]
+        head = (f"| {r['dataset']} | {r['n']} | {f['searched']} ({f['searched_distinct']}) | "
+                f"{f['c']:g} | {f['search_status']} | {f['search_cpu']:.3f} | "
+                f"{f['objective']:.6f} | {cpp['status']} | ")
+        if "objective" not in cpp:
+            cpu = f"{cpp['cpu']:.2f}" if "cpu" in cpp else "-"
+            lines.append(head + f"{cpu} | - | - | - | - | - | - |")
+            continue
+        more = "" if cpp["status"] == "optimal" else "> "
+        ratio = [x / f["search_cpu"] if f["search_cpu"] > 0 else float("inf")
+                 for x in (cpp["cpu"], cpp["search_cpu"])]
+        if cpp["status"] == "optimal" and np.all(np.isfinite(ratio)):
+            ratios.append(ratio)
+        lines.append(
+            head + f"{cpp['cpu']:.2f} | {cpp['search_cpu']:.3f} | {cpp['peak_mb']:.0f} | "
+            f"{cpp['objective']:.6f} | {more}{ratio[0]:.1f} | {more}{ratio[1]:.1f} | "
+            f"{agreement(f, cpp)} |")
+    both = [r for r in rows if r["full"]["search_status"] == "optimal"
+            and r["cpp"].get("status") == "optimal"]
+    agree = sum(agreement(r["full"], r["cpp"]).startswith("yes") for r in both)
+    lines.append("")
+    text = (f"C++ certified on {sum(r['cpp'].get('status') == 'optimal' for r in rows)} of "
+            f"{len(rows)}; both certified on {len(both)}, objectives equal (within {AGREE:g}) "
+            f"on {agree} of them")
+    if ratios:
+        ratios = np.array(ratios)
+        med, geo = np.median(ratios, axis=0), np.exp(np.log(ratios).mean(axis=0))
+        text += (f"; where C++ certified, C++ CPU / rulekit search CPU: median {med[0]:.1f}, "
+                 f"geometric mean {geo[0]:.1f}; C++ search CPU / rulekit search CPU: median "
+                 f"{med[1]:.1f}, geometric mean {geo[1]:.1f}")
+    lines.append(text)
     return "\n".join(lines)
 
 

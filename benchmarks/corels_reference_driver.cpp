@@ -3,7 +3,11 @@
 //   g++ -O3 -std=c++11 -I. -I.. corels_reference_driver.cpp rulelib.cpp run.cpp pmap.cpp utils.cpp \
 //       corels.cpp cache.cpp time.cpp -o corels_cli
 // Usage: corels_cli train.out train.label train.minor c policy map max_nodes time_limit
+// Prints one JSON line: accuracy, rules (the default rule not counted), early (1: stopped at
+// time_limit), prefix (0-based lines of the .out file), search_cpu (CPU s from run_corels_begin
+// to run_corels_end, files read before), peak_rss_mb (VmHWM of this process).
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -52,6 +56,7 @@ int main(int argc, char **argv) {
     make_default(&rules[0].truthtable, nsamples);
     double c = atof(argv[4]), limit = atof(argv[8]);
     size_t max_nodes = strtoull(argv[7], NULL, 10);
+    std::clock_t cpu0 = std::clock();  // the search alone: files read, before the tree is built
     if (run_corels_begin(c, (char *)"", atoi(argv[5]), atoi(argv[6]), 0, 0, (int)rules.size(), 2,
                          nsamples, rules.data(), labels.data(), minor.data()) != 0)
         return 1;
@@ -66,6 +71,17 @@ int main(int argc, char **argv) {
     }
     int *rl = NULL, *cls = NULL, n = 0;
     double acc = run_corels_end(&rl, &n, &cls, early);
-    printf("{\"accuracy\": %.12f, \"rules\": %d, \"early\": %d}\n", acc, n, early);
+    double search_cpu = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
+    // this process's own peak RSS (getrusage's ru_maxrss also counts the parent's peak
+    // carried over by fork and exec); -1 where /proc is missing
+    long hwm_kb = -1;
+    std::ifstream status("/proc/self/status");
+    std::string key;
+    while (status >> key) {
+        if (key == "VmHWM:") { status >> hwm_kb; break; }
+    }
+    printf("{\"accuracy\": %.12f, \"rules\": %d, \"early\": %d, \"prefix\": [", acc, n, early);
+    for (int i = 0; i < n; i++) printf(i ? ", %d" : "%d", rl[i] - 1);  // columns of the .out file
+    printf("], \"search_cpu\": %.6f, \"peak_rss_mb\": %.1f}\n", search_cpu, hwm_kb / 1024.0);
     return 0;
 }
