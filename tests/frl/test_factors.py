@@ -22,8 +22,11 @@ def _instance(seed=0, n=700, d=25):
 
 
 @pytest.mark.parametrize("C1", [None, 0.5])
-def test_factored_search_equals_matrix_search(C1):
-    B, items, A, y = _instance()
+@pytest.mark.parametrize("n, d", [(700, 25), (60, 12)])
+def test_factored_search_equals_matrix_search(C1, n, d):
+    # 60 rows: rules soon capture every positive some condition holds on,
+    # which the factored count skips without counting
+    B, items, A, y = _instance(n=n, d=d)
     plain = search(A, y, w=1.5, C=1e-3, C1=C1, n_iter=400, random_state=3)
     fact = search(A, y, w=1.5, C=1e-3, C1=C1, n_iter=400, random_state=3, factors=(B, items))
     assert len(plain.prefix) >= 2          # a list, not the else clause alone
