@@ -194,10 +194,14 @@ def _push(buf, count, value):
 
 
 @njit(cache=True)
-def _child(children, node_count, node, l, n_ante, max_nodes):
+def _child(children, node_count, node, l, n_ante, max_nodes, n_children, root_child):
     """Node id of prefix ``node`` + antecedent ``l`` (created on demand).
 
-    Returns -1 (nothing remembered below) when the memo is full.
+    Returns -1 (nothing remembered below) when the memo is full.  Keeps
+    ``n_children`` (children per node) and ``root_child`` (the root's
+    children by antecedent) beside the dict, so that :func:`_apply_memo`
+    looks nothing up for nodes without children and reads the root's from
+    an array.
     """
     if node < 0:
         return -1
@@ -209,12 +213,15 @@ def _child(children, node_count, node, l, n_ante, max_nodes):
     nid = node_count[0]
     node_count[0] += 1
     children[key] = nid
+    n_children[node] += 1
+    if node == 0:
+        root_child[l] = nid
     return nid
 
 
 @njit(cache=True)
 def _apply_memo(cand, weight, bounds, n_cand, children, node_lb, node, n_ante,
-                incumbent, stop_after, cand_pen):
+                incumbent, stop_after, cand_pen, n_children, root_child):
     """Raise candidate bounds by the children's node bounds and drop those no
     longer below the incumbent.  Returns ``(n_kept, least bound seen)``."""
     low = np.inf
@@ -223,13 +230,21 @@ def _apply_memo(cand, weight, bounds, n_cand, children, node_lb, node, n_ante,
             if bounds[i] < low:
                 low = bounds[i]
         return n_cand, low
+    # most nodes have no child yet: nothing to look up (the root's children
+    # are read from an array: the root is visited by every iteration)
+    lookup = n_children[node] > 0
     k = 0
     for i in range(n_cand):
         b = bounds[i]
-        key = node * n_ante + cand[i]
-        if key in children:
-            c = children[key]
-            if c in node_lb and node_lb[c] > b:
+        if lookup:
+            c = -1
+            if node == 0:
+                c = root_child[cand[i]]
+            else:
+                key = node * n_ante + cand[i]
+                if key in children:
+                    c = children[key]
+            if c >= 0 and c in node_lb and node_lb[c] > b:
                 b = node_lb[c]
         if b < low:
             low = b
@@ -350,7 +365,7 @@ def candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer, penalty
 def chunk(P, Q, items, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
           w, C, C1, lam, stop_prob, rng, n_iters,
           best_prefix, best_len, best_obj, obj_out, best_out,
-          children, node_lb, node_count, max_nodes):
+          children, node_lb, node_count, max_nodes, n_children, root_child):
     """Run up to ``n_iters`` iterations of Algorithm FRL (``C1 is None``) or softFRL.
 
     ``P``/``Q``/``items``: the antecedents as factors (see the module
@@ -430,7 +445,8 @@ def chunk(P, Q, items, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg
                                 penalty, depth, w, C, C1, n, lam, incumbent, cand, weight,
                                 stop_after, cand_pen, bounds, pruned_low)
             n_cand, low = _apply_memo(cand, weight, bounds, n_cand, children, node_lb,
-                                      node, n_ante, incumbent, stop_after, cand_pen)
+                                      node, n_ante, incumbent, stop_after, cand_pen,
+                                      n_children, root_child)
             if C1 is not None:
                 closed = (numer + _risk_numerator(rp, rn, w)) / n + C * depth + C1 * (
                     penalty + max(rp / (rp + rn) - alpha_min, 0.0))
@@ -441,7 +457,8 @@ def chunk(P, Q, items, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg
                 break
             j = _draw(rng, weight, n_cand)
             l = cand[j]
-            node = _child(children, node_count, node, l, n_ante, max_nodes)
+            node = _child(children, node_count, node, l, n_ante, max_nodes, n_children,
+                          root_child)
             p = pc[l]
             q = qc[l]
             prefix[depth] = l

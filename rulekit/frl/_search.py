@@ -313,6 +313,10 @@ class _Run:
         self.node_lb = typed.Dict.empty(types.int64, types.float64)
         self.node_count = np.ones(1, np.int64)
         self.max_nodes = _MAX_MEMO_NODES if p["prefix_memo"] else 0
+        # children per node and the root's children by antecedent (see _kernels._child);
+        # np.zeros of the 1M-node table costs nothing until nodes are made
+        self.n_children = np.zeros(max(self.max_nodes, 1), np.int32)
+        self.root_child = np.full(max(n_ante, 1), -1, np.int64)
         self._saved = None
 
     def lower_bound(self) -> float | None:
@@ -334,7 +338,8 @@ class _Run:
             d.P, d.Q, d.items, d.full_p, d.full_n, d.root_p, d.root_q, d.root_active, d.n_pos, d.n_neg,
             p["w"], p["C"], p["C1"], p["curiosity_lambda"], p["stop_prob"], self.rng, k,
             self.best_prefix, self.best_len, self.best_obj, obj_out, best_out,
-            self.children, self.node_lb, self.node_count, self.max_nodes)
+            self.children, self.node_lb, self.node_count, self.max_nodes, self.n_children,
+            self.root_child)
         self.batches.append((obj_out[:n_done], best_out[:n_done], sizes, offsets))
         self._saved = None
         self.done += n_done
