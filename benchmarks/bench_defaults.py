@@ -223,6 +223,8 @@ def _one(job):
 
 
 def summarize(frame: pd.DataFrame) -> pd.DataFrame:
+    if "rss_mb" not in frame:            # a CSV written before peak RSS was recorded
+        frame = frame.assign(rss_mb=np.nan)
     g = frame.groupby(["dataset", "model"], sort=False)
     out = g.agg(acc=("acc", "mean"), acc_se=("acc", lambda v: v.std(ddof=1) / np.sqrt(len(v))),
                 bacc=("bacc", "mean"), auc=("auc", "mean"), rules=("rules", "mean"),
