@@ -5,7 +5,7 @@ Usage (from the repository root, in a venv with rulekit and the peers)::
     pip install -e '.[bench]' imodels wittgenstein six
     RULEKIT_SHARED_DATA=/path/to/shared/data python benchmarks/bench_defaults.py \\
         [--datasets compas,heart] [--models corels,cart4] [--folds 5] [--out FILE]
-        [--corels-time-limit 600]
+        [--corels-time-limit 600] [--isolate] [--max-folds K]
 
 What a user who changes no parameter gets: each rulekit learner constructed
 with no arguments, scikit-learn's CART (depth 4), random forest and logistic
@@ -18,15 +18,25 @@ runs it in a venv of its own on the same folds.
 Data: the 13 data sets of ``bench_colgen.py`` plus the bundled compas.  Folds:
 stratified, shuffled, ``random_state=0``.  For each (data set, model): mean
 test accuracy, balanced accuracy and ROC AUC, model size (rules and
-conditions, as printed), and the median fit CPU seconds (user + system of
-this process and its children, since PuLP runs CBC as a subprocess).
+conditions, as printed), the fit CPU seconds (user + system of this process
+and its children, since PuLP runs CBC as a subprocess; median and maximum over
+the folds) and the peak RSS.
+
+Peak RSS: with ``--isolate`` every fit runs in a fresh Python process (data
+loaded, one fit, one prediction), and the figure is that process's peak
+resident set (``ru_maxrss``), imports and data included: what a user running
+one fit sees.  Without it the fits share this process, and the figure is this
+process's peak so far, an upper bound that only grows along the run.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
+import resource
+import subprocess
 import sys
 import time
 import warnings
@@ -153,31 +163,73 @@ def _cpu():
     return t.user + t.system + t.children_user + t.children_system
 
 
+def _peak_rss_mb():
+    """Peak resident set of this process and of its waited-for children, in MB (Linux: KB)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(own, kids) / 1024.0
+
+
+def fit_one(name, make, X, y, tr, te):
+    """Fit on ``tr``, score on ``te``: the row of one fold (CPU s, peak RSS, scores)."""
+    est = make()
+    c0, w0 = _cpu(), time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est.fit(X.iloc[tr], y[tr])
+    cpu, wall = _cpu() - c0, time.perf_counter() - w0
+    pred = est.predict(X.iloc[te])
+    proba = est.predict_proba(X.iloc[te])[:, 1]
+    cert = getattr(getattr(est, "certificate_", None), "status", "")
+    rules, conds = size_of(est)
+    return dict(model=name, acc=accuracy_score(y[te], pred),
+                bacc=balanced_accuracy_score(y[te], pred),
+                auc=roc_auc_score(y[te], proba), rules=rules, conditions=conds,
+                cpu=cpu, wall=wall, rss_mb=_peak_rss_mb(), status=cert)
+
+
 def run(name, make, X, y, folds):
     rows = []
     for k, (tr, te) in enumerate(folds):
-        est = make()
-        c0, w0 = _cpu(), time.perf_counter()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            est.fit(X.iloc[tr], y[tr])
-        cpu, wall = _cpu() - c0, time.perf_counter() - w0
-        pred = est.predict(X.iloc[te])
-        proba = est.predict_proba(X.iloc[te])[:, 1]
-        cert = getattr(getattr(est, "certificate_", None), "status", "")
-        rules, conds = size_of(est)
-        rows.append(dict(model=name, fold=k, acc=accuracy_score(y[te], pred),
-                         bacc=balanced_accuracy_score(y[te], pred),
-                         auc=roc_auc_score(y[te], proba), rules=rules, conditions=conds,
-                         cpu=cpu, wall=wall, status=cert))
+        rows.append(dict(fold=k, **fit_one(name, make, X, y, tr, te)))
     return rows
 
 
+def run_isolated(ds, name, n_folds, folds_to_run, corels_time_limit):
+    """Each fold's fit in a fresh process (so its peak RSS is the fit's own)."""
+    rows = []
+    for k in folds_to_run:
+        job = json.dumps(dict(dataset=ds, model=name, folds=n_folds, fold=k,
+                              corels_time_limit=corels_time_limit))
+        out = subprocess.run([sys.executable, __file__, "--one", job], capture_output=True,
+                             text=True)
+        if out.returncode != 0:
+            raise RuntimeError(f"{ds} / {name} fold {k} failed:\n{out.stderr[-3000:]}")
+        rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return rows
+
+
+def _one(job):
+    """Child of ``--isolate``: load one data set, fit one fold, print its row as JSON."""
+    job = json.loads(job)
+    X, y = datasets()[job["dataset"]]()
+    X, y = X.reset_index(drop=True), np.asarray(y)
+    folds = list(StratifiedKFold(job["folds"], shuffle=True, random_state=0).split(X, y))
+    tr, te = folds[job["fold"]]
+    make = models([job["model"]], job["corels_time_limit"])[job["model"]]
+    row = fit_one(job["model"], make, X, y, tr, te)
+    print(json.dumps(dict(fold=job["fold"], **{k: (None if isinstance(v, float) and np.isnan(v)
+                                                   else v) for k, v in row.items()})))
+
+
 def summarize(frame: pd.DataFrame) -> pd.DataFrame:
+    if "rss_mb" not in frame:            # a CSV written before peak RSS was recorded
+        frame = frame.assign(rss_mb=np.nan)
     g = frame.groupby(["dataset", "model"], sort=False)
     out = g.agg(acc=("acc", "mean"), acc_se=("acc", lambda v: v.std(ddof=1) / np.sqrt(len(v))),
                 bacc=("bacc", "mean"), auc=("auc", "mean"), rules=("rules", "mean"),
                 conditions=("conditions", "mean"), cpu_med=("cpu", "median"),
+                cpu_max=("cpu", "max"), rss_max=("rss_mb", "max"),
                 statuses=("status", lambda v: ",".join(sorted(set(
                     s for s in v if isinstance(s, str) and s)))))
     return out.reset_index()
@@ -185,12 +237,12 @@ def summarize(frame: pd.DataFrame) -> pd.DataFrame:
 
 def to_markdown(summary: pd.DataFrame) -> str:
     lines = ["| dataset | model | accuracy % (se) | balanced acc % | AUC | rules | conditions "
-             "| fit CPU s (median) | certificate |", "|" + "---|" * 9]
+             "| fit CPU s (median / max) | peak RSS MB | certificate |", "|" + "---|" * 10]
     for r in summary.itertuples(index=False):
         size = lambda v: "" if pd.isna(v) else f"{v:.1f}"  # noqa: E731
         lines.append(f"| {r.dataset} | {r.model} | {100 * r.acc:.1f} ({100 * r.acc_se:.1f}) | "
                      f"{100 * r.bacc:.1f} | {r.auc:.3f} | {size(r.rules)} | {size(r.conditions)} | "
-                     f"{r.cpu_med:.2f} | {r.statuses} |")
+                     f"{r.cpu_med:.2f} / {r.cpu_max:.2f} | {r.rss_max:.0f} | {r.statuses} |")
     return "\n".join(lines)
 
 
@@ -202,7 +254,13 @@ def main(argv=None):
     parser.add_argument("--out", help="append fold rows to this CSV (resumable)")
     parser.add_argument("--corels-time-limit", type=float, default=600.0,
                         help="time_limit of each CORELS fit (seconds)")
+    parser.add_argument("--isolate", action="store_true",
+                        help="every fit in a fresh process: its own peak RSS")
+    parser.add_argument("--max-folds", type=int, help="run only the first K folds")
+    parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.one:
+        return _one(args.one)
     sets = datasets()
     if args.datasets:
         sets = {k: sets[k] for k in args.datasets.split(",")}
@@ -212,22 +270,30 @@ def main(argv=None):
         old = pd.read_csv(args.out)
         done = set(zip(old["dataset"], old["model"]))
     all_rows = []
+    n_run = args.folds if args.max_folds is None else min(args.folds, args.max_folds)
     for ds, load in sets.items():
-        X, y = load()
-        X = X.reset_index(drop=True)
-        y = np.asarray(y)
-        folds = list(StratifiedKFold(args.folds, shuffle=True, random_state=0).split(X, y))
+        if not args.isolate:
+            X, y = load()
+            X = X.reset_index(drop=True)
+            y = np.asarray(y)
+            folds = list(StratifiedKFold(args.folds, shuffle=True, random_state=0).split(X, y))
         for name, make in chosen.items():
             if (ds, name) in done:
                 continue
-            rows = [dict(dataset=ds, **r) for r in run(name, make, X, y, folds)]
+            if args.isolate:
+                rows = run_isolated(ds, name, args.folds, range(n_run), args.corels_time_limit)
+            else:
+                rows = run(name, make, X, y, folds[:n_run])
+            rows = [dict(dataset=ds, **r) for r in rows]
             all_rows += rows
             if args.out:
                 pd.DataFrame(rows).to_csv(args.out, mode="a", header=not Path(args.out).exists(),
                                           index=False)
             s = pd.DataFrame(rows)
             print(f"{ds:14s} {name:28s} acc {100 * s.acc.mean():5.1f}  auc {s.auc.mean():.3f}  "
-                  f"cpu med {s.cpu.median():7.2f}", flush=True)
+                  f"cpu med {s.cpu.median():7.2f} max {s.cpu.max():7.2f}  "
+                  f"peak RSS {s.rss_mb.max():6.0f} MB  per fit "
+                  + " ".join(f"{c:.2f}" for c in s.cpu), flush=True)
     frame = pd.read_csv(args.out) if args.out else pd.DataFrame(all_rows)
     print(to_markdown(summarize(frame)))
 

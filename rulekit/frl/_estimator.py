@@ -109,11 +109,16 @@ class _FallingBase(RuleClassifierBase):
                 UserWarning,
                 stacklevel=4,
             )
+        # pairs are counted from their conditions (same result, a fraction of
+        # the memory traffic); longer antecedents from the antecedent matrix
+        factors = None
+        if antecedents.items and max(len(item) for item in antecedents.items) <= 2:
+            factors = (B, antecedents.items)
         result = search(
             A, y_pos, w=w, C=params["C"], C1=C1, n_iter=params["n_iter"],
             curiosity_lambda=params["curiosity_lambda"], stop_prob=params["stop_prob"],
             random_state=params["random_state"], time_limit=params["time_limit"],
-            verbose=params["verbose"],
+            verbose=params["verbose"], factors=factors,
         )
         self._store(result, pos)
         self.certificate_ = self._certificate(result, len(antecedents), params)

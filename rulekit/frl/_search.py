@@ -225,29 +225,81 @@ def _make_rng(random_state) -> np.random.Generator:
 # --- the search -----------------------------------------------------------
 
 class _Packed:
-    """The data as the kernel reads it: per-class bit vectors and root counts."""
+    """The data as the kernel reads it: per-class bit vectors of the factors and root counts.
 
-    def __init__(self, A, yb, soft):
+    Without ``factors`` each antecedent is its own factor (``P[l]``, ``Q[l]``
+    are antecedent ``l``); with ``factors = (B, items)`` the factors are
+    ``B``'s columns and antecedent ``l`` is the AND of the columns in
+    ``items[l]`` (see :mod:`._kernels`).
+    """
+
+    def __init__(self, A, yb, soft, factors=None):
         n_ante = A.shape[1]
         self.n_pos = int(yb.sum())
         self.n_neg = int(yb.shape[0] - self.n_pos)
-        # P over the positive rows, Q over the negative rows (antecedent-major)
-        A_t = np.ascontiguousarray(A.T)
-        self.P = pack(A_t[:, yb]) if n_ante else np.zeros((0, n_words(self.n_pos)), np.uint64)
-        self.Q = pack(A_t[:, ~yb]) if n_ante else np.zeros((0, n_words(self.n_neg)), np.uint64)
+        if factors is None:
+            F = A
+            self.items = np.column_stack([np.arange(n_ante, dtype=np.int64),
+                                          np.full(n_ante, -1, dtype=np.int64)])
+        else:
+            F, self.items = factors
+        # P over the positive rows, Q over the negative rows (factor-major)
+        F_t = np.ascontiguousarray(F.T)
+        n_f = F_t.shape[0]
+        self.P = pack(F_t[:, yb]) if n_f else np.zeros((0, n_words(self.n_pos)), np.uint64)
+        self.Q = pack(F_t[:, ~yb]) if n_f else np.zeros((0, n_words(self.n_neg)), np.uint64)
         self.full_p = pack(np.ones(self.n_pos, dtype=bool))
         self.full_n = pack(np.ones(self.n_neg, dtype=bool))
-        self.root_p = np.asarray(popcount(self.P), dtype=np.int64).reshape(n_ante)
-        self.root_q = np.asarray(popcount(self.Q), dtype=np.int64).reshape(n_ante)
+        self.root_p = self._root_counts(self.P)
+        self.root_q = self._root_counts(self.Q)
         # antecedents that can never be a candidate in any list are left out early
         self.root_active = (self.root_p > 0) if not soft else (self.root_p + self.root_q > 0)
+
+    def _root_counts(self, M):
+        """Rows of ``M``'s class each antecedent captures (blocks of antecedents: bounded memory)."""
+        a, b = self.items[:, 0], self.items[:, 1]
+        out = np.zeros(a.shape[0], dtype=np.int64)
+        for lo in range(0, a.shape[0], 4096):
+            sl = slice(lo, lo + 4096)
+            words = M[a[sl]]
+            pair = b[sl] >= 0
+            words[pair] &= M[b[sl][pair]]
+            out[sl] = popcount(words) if words.shape[0] else 0
+        return out
+
+
+def _check_factors(factors, A):
+    """``factors = (B, items)`` as the kernel takes them, or ValueError/TypeError."""
+    try:
+        B, items = factors
+    except (TypeError, ValueError):
+        raise TypeError("factors must be a pair (B, items)") from None
+    B = _check_matrix(B)
+    if B.shape[0] != A.shape[0]:
+        raise ValueError(f"factors: B has {B.shape[0]} rows but A has {A.shape[0]}")
+    if len(items) != A.shape[1]:
+        raise ValueError(f"factors: {len(items)} items for the {A.shape[1]} columns of A")
+    sizes = np.fromiter((len(item) for item in items), dtype=np.int64, count=len(items))
+    out = np.full((len(items), 2), -1, dtype=np.int64)
+    bad = np.flatnonzero((sizes < 1) | (sizes > 2))
+    if bad.size == 0:
+        for size in (1, 2):
+            rows = np.flatnonzero(sizes == size)
+            if rows.size:
+                out[rows, :size] = np.asarray([items[l] for l in rows]).reshape(-1, size)
+        bad = np.flatnonzero((((out < 0) & (np.arange(2) < sizes[:, None]))
+                              | (out >= B.shape[1])).any(axis=1))[:1]
+    if bad.size:
+        raise ValueError(f"factors: item {bad[0]} must hold one or two column indices of B "
+                         f"(0..{B.shape[1] - 1}), got {tuple(items[bad[0]])!r}")
+    return B, out
 
 
 class _Run:
     """Incumbent, prefix memo and trace batches of one search, kept between steps."""
 
     def __init__(self, data: _Packed, p: dict, rng):
-        n_ante = data.P.shape[0]
+        n_ante = data.items.shape[0]
         self.data, self.p, self.rng = data, p, rng
         self.best_prefix = np.zeros(max(n_ante, 1), dtype=np.int64)
         self.best_len = np.zeros(1, dtype=np.int64)
@@ -261,6 +313,10 @@ class _Run:
         self.node_lb = typed.Dict.empty(types.int64, types.float64)
         self.node_count = np.ones(1, np.int64)
         self.max_nodes = _MAX_MEMO_NODES if p["prefix_memo"] else 0
+        # children per node and the root's children by antecedent (see _kernels._child);
+        # np.zeros of the 1M-node table costs nothing until nodes are made
+        self.n_children = np.zeros(max(self.max_nodes, 1), np.int32)
+        self.root_child = np.full(max(n_ante, 1), -1, np.int64)
         self._saved = None
 
     def lower_bound(self) -> float | None:
@@ -279,10 +335,11 @@ class _Run:
         # goes back to this copy so that result and trace agree
         self._saved = (self.best_prefix.copy(), self.best_len.copy(), self.best_obj.copy())
         n_done, sizes, offsets = _kernels.chunk(
-            d.P, d.Q, d.full_p, d.full_n, d.root_p, d.root_q, d.root_active, d.n_pos, d.n_neg,
+            d.P, d.Q, d.items, d.full_p, d.full_n, d.root_p, d.root_q, d.root_active, d.n_pos, d.n_neg,
             p["w"], p["C"], p["C1"], p["curiosity_lambda"], p["stop_prob"], self.rng, k,
             self.best_prefix, self.best_len, self.best_obj, obj_out, best_out,
-            self.children, self.node_lb, self.node_count, self.max_nodes)
+            self.children, self.node_lb, self.node_count, self.max_nodes, self.n_children,
+            self.root_child)
         self.batches.append((obj_out[:n_done], best_out[:n_done], sizes, offsets))
         self._saved = None
         self.done += n_done
@@ -301,7 +358,7 @@ class _Run:
 
 def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
            random_state=0, time_limit=None, callback=None, verbose=0,
-           prefix_memo=True) -> FRLResult:
+           prefix_memo=True, factors=None) -> FRLResult:
     """Monte-Carlo search for a falling or softly falling rule list.
 
     Each iteration builds one compatible rule list top-down: it stops when
@@ -357,6 +414,16 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
         but fewer iterations are spent rebuilding known lists, and the
         root's bound gives a valid lower bound.  ``False`` runs the paper's
         algorithm exactly.
+    factors : tuple (B, items) or None, default=None
+        What ``A`` is made of, when it is known: ``B`` a boolean (n_samples,
+        d) matrix and ``items`` one tuple of one or two column indices of
+        ``B`` per column of ``A``, whose AND that column is (as
+        :func:`rulekit.mine_antecedents` builds them).  The search then
+        counts on ``B``'s columns, which stay in the CPU's cache, instead of
+        reading all of ``A`` for every rule it draws: the same counts and
+        the same result, several times faster on many antecedents.  It is
+        the caller's promise that ``A`` equals the ANDs; ``A`` itself is
+        only read for the final list's counts.
 
     Returns
     -------
@@ -387,7 +454,9 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
         w=w, C=C, C1=C1, n_iter=n_iter, curiosity_lambda=curiosity_lambda,
         stop_prob=stop_prob, prefix_memo=prefix_memo, random_state=random_state,
         time_limit=time_limit, callback=callback, verbose=verbose), "frl.search")
-    state = _Run(_Packed(A, yb, p["C1"] is not None), p, _make_rng(p["random_state"]))
+    if factors is not None:
+        factors = _check_factors(factors, A)
+    state = _Run(_Packed(A, yb, p["C1"] is not None, factors), p, _make_rng(p["random_state"]))
     with Anytime("frl", unit="iterations", time_limit=p["time_limit"], callback=p["callback"],
                  verbose=p["verbose"], total=p["n_iter"]) as run:
         stop = run.drive(lambda budget: state.step(budget, run))
