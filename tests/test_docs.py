@@ -13,7 +13,37 @@ TUTORIALS = sorted((ROOT / "docs" / "tutorials").glob("*.py"))
 
 
 def test_there_are_tutorials():
-    assert len(TUTORIALS) >= 5
+    assert len(TUTORIALS) >= 6
+
+
+def test_notebooks_match_their_scripts():
+    """Each tutorial's committed notebook has its script's cells, and no outputs.
+
+    The .py (jupytext percent format) is the source; scripts/sync_notebooks.py writes
+    the .ipynb.  .ci/run executes the notebooks from the installed wheel.
+    """
+    jupytext = pytest.importorskip("jupytext")
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import sync_notebooks
+    finally:
+        sys.path.pop(0)
+    notebooks = sorted((ROOT / "docs" / "tutorials").glob("*.ipynb"))
+    assert [p.stem for p in notebooks] == [p.stem for p in TUTORIALS], (
+        "every tutorial script needs its notebook: run python scripts/sync_notebooks.py")
+    for script, path in zip(TUTORIALS, notebooks):
+        text = script.read_text()
+        assert text.startswith("# ---\n# jupyter:") and "formats: ipynb,py:percent" in text, (
+            f"{script.name}: not a jupytext-paired percent script")
+        assert "\n# %% [markdown]\n" in text, f"{script.name}: no prose cell"
+        committed = jupytext.read(path)
+        assert sync_notebooks.cells(committed) == sync_notebooks.cells(sync_notebooks.notebook(script)), (
+            f"{path.name} differs from {script.name}: run python scripts/sync_notebooks.py")
+        for cell in committed.cells:
+            if cell.cell_type == "code":
+                assert not cell.outputs and cell.execution_count is None, (
+                    f"{path.name} holds outputs: run python scripts/sync_notebooks.py")
+        assert committed.metadata["kernelspec"]["name"] == "python3"
 
 
 @pytest.mark.parametrize("script", TUTORIALS, ids=lambda p: p.stem)
