@@ -384,7 +384,11 @@ class CorelsClassifier(RuleClassifierBase):
         cols = chosen.columns
         sub = A if cols.size == A.shape[1] else A[:, cols]
         kept = chosen.result
-        res = search(sub, y, chosen.c, max_work=kept.stats.get("work") or None,
+        # a search that finished needs no budget (with its own spent work as the cap it
+        # would stop while popping its last, stale queue entries); one that ran out stops
+        # at the same round with the work it spent as the budget
+        work = kept.stats.get("work") if kept.status == "work_limit" else None
+        res = search(sub, y, chosen.c, max_work=work,
                      trace=params["trace"],
                      **_auto.with_memory_left(self._search_options(params), A, sub))
         prefix = tuple(int(cols[a]) for a in res.prefix)

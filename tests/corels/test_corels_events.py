@@ -1,6 +1,7 @@
 """The search's event log (``trace="events"``): its counts are the engine's counters."""
 
 import collections
+import warnings
 
 import numpy as np
 import pytest
@@ -104,9 +105,12 @@ def test_estimator_records_a_small_compas_fit(compas):
 def test_auto_records_the_chosen_search(compas):
     X, y = compas
     X, y = X[:600], y[:600]
-    est = CorelsClassifier(max_card=1, n_thresholds=3, thresholds="quantile",
-                           trace="events").fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # the recorded search repeats the chosen
+        est = CorelsClassifier(max_card=1, n_thresholds=3, thresholds="quantile",
+                               trace="events").fit(X, y)
     chosen = est.selection_.chosen.result
+    assert est.result_.status == chosen.status
     assert est.c_ == chosen.c and est.result_.prefix == chosen.prefix
     assert est.result_.objective == chosen.objective
     assert {k: v for k, v in est.stats_.items() if k not in _TIMES} == \
