@@ -14,9 +14,10 @@ import pytest
 
 import rulekit
 from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier,
-                     SoftFallingRuleListClassifier)
+                     SoftFallingRuleListClassifier, datasets)
 from rulekit.cli import _warmup_data
 from rulekit.explore import build_payload, page_html
+from rulekit.explore._build import MAX_EVENTS, MAX_PAGE_BYTES
 
 
 def _data_block(page: str) -> dict:
@@ -144,3 +145,28 @@ def test_one_vs_rest_rule_sets_show_every_member(small):
     assert [len(m["clauses"]) for m in p["model"]["members"]] == \
         [len(m.clauses) for m in est.model_.members]
     assert len(p["cg"]["runs"]) == 3
+
+
+def test_replay_of_a_full_log_is_sampled_within_budget(tmp_path):
+    """A compas fit whose event log fills its cap: the page samples it and says so."""
+    X, y = datasets.load_compas(return_X_y=True)
+    est = CorelsClassifier(c=0.002, max_card=1, n_thresholds=9, thresholds="quantile",
+                           trace="events").fit(X, y)
+    ev = est.result_.events
+    assert ev["truncated"] > 0 and len(ev["kind"]) == ev["cap"] + 1
+    page = est.explore(X, y, tmp_path / "big.html")
+    assert len(page) < MAX_PAGE_BYTES
+    replay = _data_block(page.html)["corels"]["replay"]
+    assert replay["sampled"] and replay["truncated"] == ev["truncated"]
+    assert replay["shown"] <= MAX_EVENTS + int((ev["kind"] == "best").sum())
+    assert replay["total"] == len(ev["kind"])
+    # counts are over the whole log, the "tree size" of each shown event too
+    kinds = np.asarray(ev["kind"])
+    assert replay["counts"]["expand"] == int((kinds == "expand").sum())
+    for r, count in replay["counts"]["prune"].items():
+        assert count == int((np.asarray(ev["reason"])[kinds == "prune"] == r).sum())
+    expanded = np.cumsum(kinds == "expand")
+    assert replay["events"]["x"] == [int(expanded[i]) for i in replay["events"]["i"]]
+    assert replay["events"]["i"] == sorted(replay["events"]["i"])
+    # deterministic: the same page twice
+    assert est.explore(X, y, None).html == page.html

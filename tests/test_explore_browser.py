@@ -128,7 +128,8 @@ def compas():
 def corels(compas, tmp_path_factory):
     """A small certified CORELS fit on compas (the page is tested, not the search)."""
     X, y = compas
-    est = CorelsClassifier(c=0.01, max_card=1, n_thresholds=4, thresholds="quantile").fit(X, y)
+    est = CorelsClassifier(c=0.01, max_card=1, n_thresholds=4, thresholds="quantile",
+                           trace="events").fit(X, y)
     assert est.certificate_.proved_optimal
     rset = est.rashomon_set(0.004)
     path = tmp_path_factory.mktemp("explore") / "corels.html"
@@ -215,6 +216,53 @@ def test_editor_starts_at_the_certified_list(opened, corels, compas):
     assert int(opened.value("search-expanded")) == est.stats_["nodes_expanded"]
     for reason, count in est.stats_["pruned"].items():
         assert int(opened.value(f"pruned-{reason}")) == count
+
+
+def test_search_replay_agrees_with_the_engine(opened, corels, tmp_path):
+    """The replay's counts are the event log's and the engine's; the scrubber grows the tree."""
+    est, _, _ = corels
+    ev = est.result_.events
+    kinds = np.asarray(ev["kind"])
+    reasons = np.asarray(ev["reason"])
+    opened.tab("search")
+    shown = opened.values("replay-pruned-")
+    for reason, count in est.stats_["pruned"].items():
+        assert int(reasons[kinds == "prune"].tolist().count(reason)) == count
+        assert int(shown[f"replay-pruned-{reason}"]) == count
+        assert int(opened.value(f"pruned-{reason}")) == count
+    assert int(opened.value("replay-expanded")) == est.stats_["nodes_expanded"]
+    assert int(opened.value("replay-expanded")) == int((kinds == "expand").sum())
+    assert int(opened.value("replay-total")) == len(kinds)
+    # every event is on this page (a small fit): dots drawn = expansions so far
+    scrub = opened.page.get_by_test_id("replay-scrubber")
+    seen = set()
+    for at in (0, 1, 37, len(kinds) // 3, len(kinds) // 2, len(kinds) - 1):
+        scrub.evaluate("(e, v) => { e.value = String(v); e.dispatchEvent(new Event('input')); }", at)
+        i = int(opened.value("replay-event-index"))
+        assert i == at
+        expected = int((kinds[: i + 1] == "expand").sum())
+        assert int(opened.value("replay-tree-nodes")) == expected
+        assert int(opened.value("replay-tree-drawn")) == expected
+        visible = opened.page.evaluate("""() => Array.from(document.querySelectorAll(
+            '[data-testid=replay-tree] circle[display=inline]')).length""")
+        assert visible == expected
+        seen.add(expected)
+    assert len(seen) >= 4  # the scrubber moved the tree
+    # the best so far at the end is the certified list's objective
+    assert opened.number("replay-incumbent") == pytest.approx(est.certificate_.objective)
+    # the log table filters by reason
+    reason = max(est.stats_["pruned"], key=est.stats_["pruned"].get)
+    opened.page.get_by_test_id("replay-filter-reason").select_option(label=reason)
+    assert int(opened.value("replay-log-rows")) == est.stats_["pruned"][reason]
+    opened.page.get_by_test_id("replay-filter-reason").select_option(label="all reasons")
+    where = Path(os.environ.get("RULEKIT_EXPLORER_SCREENSHOTS") or tmp_path)
+    where.mkdir(parents=True, exist_ok=True)
+    scrub.evaluate("(e, v) => { e.value = String(v); e.dispatchEvent(new Event('input')); }",
+                   int(len(kinds) * 0.6))
+    card = opened.page.locator("h2:has-text('Search replay')").locator("..")
+    card.screenshot(path=str(where / "explorer-replay.png"))
+    opened.offline_checks()
+    opened.accessible_checks()
 
 
 def test_twenty_seeded_hand_edits(opened, corels, compas, tmp_path):

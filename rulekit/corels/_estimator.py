@@ -130,6 +130,18 @@ class CorelsClassifier(RuleClassifierBase):
     verbose : int, default=0
         1 or more: a progress bar on stderr (nodes, best objective, lower
         bound, gap, memory, rate).
+    trace : {None, "events"}, default=None
+        ``"events"``: record the search as an event log (``result_.events``:
+        each expansion with its lower bound, each prune with the bound that
+        made it, each new best list; see :func:`rulekit.corels.search`), as
+        the teaching explorer's search replay shows it.  With ``c="auto"``
+        or ``max_card="auto"`` only the chosen search is recorded: after the
+        path, that one search is run again with the same columns, ``c`` and
+        work budget (the search is deterministic, so it finds the same list
+        and bound), and ``result_``, ``stats_`` and ``trace_`` are that run's.
+        Not available with ``forbidden``, ``required`` or ``fairness``.
+        None (default): nothing is recorded and the search runs the kernel
+        compiled without the log.
 
     Attributes
     ----------
@@ -177,6 +189,7 @@ class CorelsClassifier(RuleClassifierBase):
         **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
         "thresholds": Options("auto", "quantile", "reference"),
         **pick(COMMON_PARAMETERS, "random_state", "verbose"),
+        **pick(SEARCH_PARAMETERS, "trace"),
         "forbidden": Instance((list, tuple), "a list of column names or conditions",
                               allow_none=True),
         "required": Instance((list, tuple), "a list of column names or conditions",
@@ -196,7 +209,7 @@ class CorelsClassifier(RuleClassifierBase):
                  handle_unknown="warn", thresholds="auto", policy="lower_bound",
                  symmetry="permutation", bounds="all", max_nodes=None, max_memory="auto",
                  reference=None, max_work="auto", time_limit=None, random_state=0, verbose=0,
-                 forbidden=None, required=None, fairness=None):
+                 forbidden=None, required=None, fairness=None, trace=None):
         self.c = c
         self.max_work = max_work
         self.max_card = max_card
@@ -219,6 +232,7 @@ class CorelsClassifier(RuleClassifierBase):
         self.forbidden = forbidden
         self.required = required
         self.fairness = fairness
+        self.trace = trace
 
     def _fit(self, X, y, sample_weight):
         # the fairness groups come from the raw column, which may be forbidden as a feature
@@ -279,6 +293,9 @@ class CorelsClassifier(RuleClassifierBase):
         cards = np.array([len(item) for item in antecedents.items], dtype=np.int64)
         self.max_card_ = int(cards.max()) if cards.size else 1
         if params["forbidden"] or params["required"] or params["fairness"]:
+            if params["trace"] is not None:
+                raise ValueError("trace='events' records the CORELS search; the constrained "
+                                 "search (forbidden, required, fairness) has no event log")
             self.c_ = _auto.CONSTRAINED_C if params["c"] == "auto" else params["c"]
             self.selection_ = None
             return self._fit_constrained(B, A, y, antecedents, params)
@@ -291,7 +308,7 @@ class CorelsClassifier(RuleClassifierBase):
                             else params["max_work"])
                 result = search(A, y, params["c"],
                                 reference=self._reference_predictions(B, y, params),
-                                max_work=max_work,
+                                max_work=max_work, trace=params["trace"],
                                 **_auto.with_memory_left(self._search_options(params), A))
                 columns = np.arange(A.shape[1])
         except MemoryLimitError as exc:
@@ -356,7 +373,33 @@ class CorelsClassifier(RuleClassifierBase):
                 ConvergenceWarning, stacklevel=4)
         self.c_ = chosen.c
         self.max_card_ = int(chosen.card)
+        if params["trace"] is not None:
+            return self._replay_chosen(A, y, chosen, params), chosen.columns
         return chosen.result, chosen.columns
+
+    def _replay_chosen(self, A, y, chosen, params):
+        """The chosen search of the path again, recording its event log (``trace``)."""
+        from dataclasses import replace
+
+        cols = chosen.columns
+        sub = A if cols.size == A.shape[1] else A[:, cols]
+        kept = chosen.result
+        # a search that finished needs no budget (with its own spent work as the cap it
+        # would stop while popping its last, stale queue entries); one that ran out stops
+        # at the same round with the work it spent as the budget
+        work = kept.stats.get("work") if kept.status == "work_limit" else None
+        res = search(sub, y, chosen.c, max_work=work,
+                     trace=params["trace"],
+                     **_auto.with_memory_left(self._search_options(params), A, sub))
+        prefix = tuple(int(cols[a]) for a in res.prefix)
+        if prefix != kept.prefix or res.status != kept.status:  # pragma: no cover - determinism
+            warnings.warn("CorelsClassifier: the recorded search did not repeat the chosen one; "
+                          "result_ keeps the chosen search, its events the recorded one",
+                          RuntimeWarning, stacklevel=5)
+            return replace(kept, events=res.events)
+        events = dict(res.events, prefix=[tuple(int(cols[a]) for a in p)
+                                          for p in res.events["prefix"]])
+        return replace(res, prefix=prefix, events=events)
 
     def _scope(self, params, result, columns, cards, antecedents, mined_at_c) -> str:
         """The certificate's scope, in words."""

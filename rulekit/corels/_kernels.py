@@ -799,6 +799,58 @@ def next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, tar
     return True
 
 
+# --- the event log (trace="events") ----------------------------------------------
+#
+# Recording is opt-in: the kernels below take a last argument ``ev`` that is None
+# for an ordinary search.  Numba compiles one specialization per argument type;
+# with ``ev`` typed None every ``if ev is not None:`` block is removed at compile
+# time, so the machine code of a search that does not record is that of the
+# kernel without the log.  A recording search passes ``ev = (evi, evf, evp, evn)``:
+# ``evi`` int32 (cap, 4) = kind, reason (an ``S_PR_*`` index for prunes), offset
+# and length of the event's prefix in ``evp`` (int32 antecedents); ``evf`` float64
+# (cap) the event's value in samples; ``evn`` int64: events used, prefix words
+# used, events lost because a buffer was full.
+EV_EXPAND = 0  # a prefix expanded; value: its lower bound (mistakes + lam*K + b0)
+EV_PRUNE = 1  # a child prefix pruned; reason S_PR_*; value: the bound that failed
+EV_BEST = 2  # a new best list (incumbent); value: its objective
+
+
+@njit(cache=True)
+def record_event(ev, kind, reason, path, K, s, value):
+    """Append one event whose prefix is ``path[:K]`` (+ ``s`` when ``s >= 0``)."""
+    evi, evf, evp, evn = ev
+    i = evn[0]
+    o = evn[1]
+    L = K + 1 if s >= 0 else K
+    if i >= evi.shape[0] or o + L > evp.shape[0]:
+        evn[2] += 1
+        return
+    evi[i, 0] = kind
+    evi[i, 1] = reason
+    evi[i, 2] = o
+    evi[i, 3] = L
+    evf[i] = value
+    for d in range(K):
+        evp[o + d] = path[d]
+    if s >= 0:
+        evp[o + K] = s
+    evn[0] = i + 1
+    evn[1] = o + L
+
+
+@njit(cache=True)
+def _cheap_reason(cfg, lam, tol, best, best_k, BQ, lbQ, KQ):
+    """The counter :func:`_cheap_bounds` incremented for a pruned child, and the bound."""
+    use_eq = cfg[G_EQPTS] != 0
+    if cfg[G_PLEN] and not can_beat(lam * (KQ + 1), KQ + 1, best, best_k, tol):
+        return S_PR_PLEN, lam * (KQ + 1)
+    if cfg[G_HIER] and not can_beat(lbQ, KQ, best, best_k, tol):
+        return (S_PR_EQPTS if use_eq and can_beat(BQ, KQ, best, best_k, tol)
+                else S_PR_HIER), lbQ
+    return (S_PR_EQPTS if use_eq and can_beat(BQ + lam, KQ + 1, best, best_k, tol)
+            else S_PR_LOOK), lbQ + lam
+
+
 # --- expansion ------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
@@ -824,7 +876,8 @@ def _cheap_bounds(cfg, S, lam, tol, best, best_k, BQ, lbQ, KQ):
 
 
 @njit(cache=True)
-def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_parent, pool):
+def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_parent, pool,
+                       ev=None):
     """Evaluate every child of the prefix in ``ws`` (path, inpfx, u set).
 
     One long loop on purpose: it is the innermost loop of the search (every
@@ -871,6 +924,8 @@ def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_paren
             continue
         if use_rejprop and (pmask[s >> 6] >> np.uint64(s & 63)) & np.uint64(1):
             S[S_PR_REJPROP] += 1  # only inherited bits can be set for s here
+            if ev is not None:
+                record_event(ev, EV_PRUNE, S_PR_REJPROP, path, K, s, 0.0)
             continue
         if NL == 1:
             # the common case, one packed word: a scalar sum, fields read on demand
@@ -883,6 +938,8 @@ def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_paren
         # support of s in the context of the prefix (Thm "Lower bound on antecedent support")
         if use_minsup and nv <= lam + tol:
             S[S_PR_MINSUP] += 1
+            if ev is not None:
+                record_event(ev, EV_PRUNE, S_PR_MINSUP, path, K, s, float(nv))
             if use_rejprop:
                 pmask[s >> 6] |= np.uint64(1) << np.uint64(s & 63)
                 n_rejected += 1
@@ -913,6 +970,8 @@ def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_paren
         # Thm "Lower bound on accurate antecedent support"
         if use_minacc and nc <= lam + tol:
             S[S_PR_MINACC] += 1
+            if ev is not None:
+                record_event(ev, EV_PRUNE, S_PR_MINACC, path, K, s, float(nc))
             if use_rejprop:
                 pmask[s >> 6] |= np.uint64(1) << np.uint64(s & 63)
                 n_rejected += 1
@@ -933,6 +992,8 @@ def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_paren
             F[F_BEST] = score
             S[S_BEST_UPDATES] += 1
             improved = True
+            if ev is not None:
+                record_event(ev, EV_BEST, 0, path, KQ, -1, score)
         if extendable:
             # the cheap bounds now, with the best so far (it only gets lower)
             BQ = pmist + nv - nc + lam * KQ
@@ -940,6 +1001,9 @@ def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_paren
             if _cheap_bounds(cfg, S, lam, tol, F[F_BEST], S[S_BEST_K], BQ, lbQ, KQ) >= 0:
                 clist[ncand] = s
                 ncand += 1
+            elif ev is not None:
+                why, v = _cheap_reason(cfg, lam, tol, F[F_BEST], S[S_BEST_K], BQ, lbQ, KQ)
+                record_event(ev, EV_PRUNE, why, path, K, s, v)
     if NL == 1 and ncand > 0:
         for i in range(nt):
             t = tlist[i]
@@ -971,7 +1035,7 @@ def _child_key(policy, N, BQ, lb, score, KQ, ncap):
 
 @njit(cache=True)
 def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, pmist, nt, ncand,
-                    zh, last, last_label):
+                    zh, last, last_label, ev=None):
     """Bound the candidate children; collect the survivors (key, bound, antecedent).
 
     The symmetry-aware map is consulted when a child is built, not here: an
@@ -1033,6 +1097,9 @@ def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, p
         lbQ = BQ + b0
         ext = _cheap_bounds(cfg, S, lam, tol, best, best_k, BQ, lbQ, KQ)
         if ext < 0:
+            if ev is not None:
+                why, v = _cheap_reason(cfg, lam, tol, best, best_k, BQ, lbQ, KQ)
+                record_event(ev, EV_PRUNE, why, path, K, s, v)
             continue
         if s < last and sym != SYM_NONE and not use_ref:
             swap = tv[s, V_CLS + last_label] == nc
@@ -1044,6 +1111,8 @@ def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, p
                         break
             if swap:
                 S[S_PR_SYM] += 1
+                if ev is not None:
+                    record_event(ev, EV_PRUNE, S_PR_SYM, path, K, s, lbQ)
                 continue
         if use_gain:
             e1 = next_rule_excess(tv, s, C, umd, gpre, gsuf, gtop)
@@ -1062,12 +1131,16 @@ def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, p
             v = lbQ + min(lam + e1, 2 * lam)
             if not can_beat(v, KQ + 1, best, best_k, tol):
                 S[S_PR_GAIN] += 1
+                if ev is not None:
+                    record_event(ev, EV_PRUNE, S_PR_GAIN, path, K, s, v)
                 continue
             ext = max(ext, v)
         if use_ref:
             v = BQ + lam + (uref - tv[s, MIN + 1])
             if not can_beat(v, KQ + 1, best, best_k, tol):
                 S[S_PR_REF] += 1
+                if ev is not None:
+                    record_event(ev, EV_PRUNE, S_PR_REF, path, K, s, v)
                 continue
             ext = max(ext, v)
         dm = (ucnt[C] - nv) - _max_rest(ucnt, tv, s, C)
@@ -1090,7 +1163,7 @@ def _max_rest(ucnt, tv, s, C):
 
 
 @njit(cache=True)
-def expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, ready):
+def expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, ready, ev=None):
     """Expand node ``c``: evaluate its children, store the survivors, queue it.
 
     ``ready``: ``path``, ``inpfx`` and ``u`` already describe ``c`` (as
@@ -1130,11 +1203,13 @@ def expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, ready):
     parent = nodes[c, C_PARENT]
     pslot_parent = nodes[parent, C_REJ] if parent >= 0 else -1
     pmist = nodes[c, C_MIST]
+    if ev is not None:
+        record_event(ev, EV_EXPAND, 0, path, K, -1, pmist + F[F_LAM] * K + nodes[c, C_B0])
     nt, ncand, n_rejected, improved = _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K,
-                                                         pmist, pslot_parent, pool)
+                                                         pmist, pslot_parent, pool, ev)
     last = path[K - 1] if ready and K > 0 else -1
     ns = _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, pmist, nt,
-                         ncand, zh, last, nodes[c, C_LABEL])
+                         ncand, zh, last, nodes[c, C_LABEL], ev)
     for d in range(K):
         inpfx[path[d]] = False
     S[S_EXPANDED] += 1
@@ -1202,7 +1277,7 @@ def _skip_rest(nodes, S, p):
 
 
 @njit(cache=True)
-def build_child(A, lut, valid, zob, cfg, st, S, F, ws, p, s):
+def build_child(A, lut, valid, zob, cfg, st, S, F, ws, p, s, ev=None):
     """Make the waiting child ``p + s`` a node, unless the map says it cannot win.
 
     Returns the new node, or -1 when a better equivalent prefix exists.
@@ -1254,6 +1329,8 @@ def build_child(A, lut, valid, zob, cfg, st, S, F, ws, p, s):
                 for d in range(K):
                     inpfx[path[d]] = False
                 S[S_PR_SYM] += 1
+                if ev is not None:
+                    record_event(ev, EV_PRUNE, S_PR_SYM, path, K, s, score)
                 return -1
             S[S_SUPERSEDED] += 1
             # the new prefix wins: retire the old one and its subtree
@@ -1363,7 +1440,7 @@ def _room(cfg, st, S):
 
 
 @njit(cache=True)
-def run(A, lut, valid, zob, cfg, st, S, F, best_prefix, budget, ws):
+def run(A, lut, valid, zob, cfg, st, S, F, best_prefix, budget, ws, ev=None):
     """Expand up to ``budget`` prefixes; return an ``R_*`` code.
 
     Each round pops the front of the queue: the root (expanded in place), or
@@ -1392,7 +1469,7 @@ def run(A, lut, valid, zob, cfg, st, S, F, best_prefix, budget, ws):
         if (nodes[p, C_FLAGS] & FL_EXPANDED) == 0:  # the root
             nodes[p, C_FLAGS] &= ~FL_QUEUE
             nodes[p, C_REF] -= 1
-            improved = expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, p, False)
+            improved = expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, p, False, ev)
         else:
             i = nodes[p, C_DNEXT]
             s = dante[i]
@@ -1410,9 +1487,9 @@ def run(A, lut, valid, zob, cfg, st, S, F, best_prefix, budget, ws):
                 _queue(nodes, hkey, hseq, hnode, S, cfg, p, np.float64(dkey[nodes[p, C_DNEXT]]))
             improved = False
             if useful:
-                c = build_child(A, lut, valid, zob, cfg, st, S, F, ws, p, s)
+                c = build_child(A, lut, valid, zob, cfg, st, S, F, ws, p, s, ev)
                 if c >= 0:
-                    improved = expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, True)
+                    improved = expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, True, ev)
                     release_ref(nodes, free, pool_free, S, c)
             else:
                 S[S_DROPPED] += 1

@@ -47,6 +47,19 @@ class CorelsResult:
     reference : bool
         Whether a reference model bounded the search (the proof is then
         relative to it; ``certificate.scope`` says how).
+    events : dict of ndarray or None
+        The search's event log when it was asked for (``trace="events"``),
+        else None.  ``kind`` (``"expand"``, ``"prune"``, ``"best"`` per
+        event), ``reason`` (a key of ``stats["pruned"]`` for prunes, else
+        ``""``), ``prefix`` (tuple of antecedent indices: the expanded
+        prefix, the pruned child, or the new best list), ``value`` (in
+        objective units: an expanded prefix's lower bound, the bound that
+        failed — or for ``min_support``/``min_accurate_support`` the support
+        as a fraction of N —, or the new best objective), ``expanded`` (the
+        expansions done when the event happened), plus ``cap`` and
+        ``truncated`` (events lost once the log held ``cap``; then its
+        counts fall short of ``stats``).  The first event is the empty
+        list as the initial best.
     """
 
     prefix: tuple
@@ -62,6 +75,7 @@ class CorelsResult:
     stats: dict = field(default_factory=dict)
     trace: dict = field(default_factory=dict)
     reference: bool = False
+    events: dict | None = None
 
     @property
     def certificate(self) -> Certificate:

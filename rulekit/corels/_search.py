@@ -154,7 +154,13 @@ SEARCH_PARAMETERS = {
     "time_limit": Real(0, None, closed="neither", allow_none=True),
     "callback": CallableOrNone(),
     "verbose": Integer(0),
+    "trace": Options("events", allow_none=True),
 }
+#: Most events a recording search keeps (``trace="events"``); later ones are counted only.
+EVENT_CAP = 200_000
+#: Antecedent indices the log's prefixes may take in all.
+_PREFIX_WORDS = 8 * EVENT_CAP
+_EVENT_KINDS = ("expand", "prune", "best")
 _MAX_TRACE = 512
 #: A counted set costs about this many 64-bit words of overhead (bounds, map look-ups,
 #: queue) beside its own words: measured on this project's benchmark machine, one
@@ -242,8 +248,14 @@ def _trivial_result(A, codes, classes, c, stats_keys) -> CorelsResult:
 class _Run:
     """One search: the problem, its state, the trace, and the step the driver calls."""
 
-    def __init__(self, problem, state: State, fixed: int):
+    def __init__(self, problem, state: State, fixed: int, events: bool = False):
         self.pb, self.st, self.fixed = problem, state, fixed
+        # the event log's buffers (None: the kernel's non-recording specialization)
+        self.ev = None
+        self.ev_expanded = []  # (events recorded, expansions done) after each kernel call
+        if events:
+            self.ev = (np.zeros((EVENT_CAP, 4), np.int32), np.zeros(EVENT_CAP, np.float64),
+                       np.zeros(_PREFIX_WORDS, np.int32), np.zeros(4, np.int64))
         m, cfg = problem.m, problem.cfg
         self.ws = workspace(m, int(cfg[kr.G_W]), int(cfg[kr.G_WM]), problem.n_classes)
         self.best_prefix = np.zeros(m + 1, dtype=np.int64)
@@ -292,8 +304,12 @@ class _Run:
         """Run the kernel for ``budget`` expansions; None to go on, else a stop status."""
         st, pb = self.st, self.pb
         while True:
-            code = kr.run(pb.Ap, pb.lut, pb.valid, pb.zob, pb.cfg, st.arrays(), st.S, st.F,
-                          self.best_prefix, budget, self.ws)
+            if self.ev is None:
+                code = kr.run(pb.Ap, pb.lut, pb.valid, pb.zob, pb.cfg, st.arrays(), st.S, st.F,
+                              self.best_prefix, budget, self.ws)
+            else:
+                code = kr.run(pb.Ap, pb.lut, pb.valid, pb.zob, pb.cfg, st.arrays(), st.S, st.F,
+                              self.best_prefix, budget, self.ws, self.ev)
             self.peak_bytes = max(self.peak_bytes, self.nbytes())
             if code in (kr.R_GROW_NODES, kr.R_GROW_HEAP, kr.R_GROW_MAP, kr.R_GROW_POOL,
                         kr.R_GROW_ARENA):
@@ -326,7 +342,7 @@ class _Run:
 
 def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all",
            max_nodes=None, max_memory="auto", reference=None, max_work=None, time_limit=None,
-           callback=None, verbose=0) -> CorelsResult:
+           callback=None, verbose=0, trace=None) -> CorelsResult:
     """Find a certifiably optimal rule list by branch and bound (CORELS).
 
     Minimizes ``R(d) = mistakes(d) / N + c * K`` over rule lists ``d`` whose
@@ -382,6 +398,14 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
         children); returning True stops the search (status ``"interrupted"``).
     verbose : int
         1 or more: a progress bar on stderr.
+    trace : {None, "events"}
+        ``"events"``: record the search as an event log (expansions, prunes
+        with the bound that made them, new best lists) in the result's
+        ``events`` (:class:`CorelsResult`).  At most :data:`EVENT_CAP` events
+        are kept; later ones are counted in ``events["truncated"]``.  The
+        recording search runs a separately compiled specialization of the
+        kernel: a search without ``trace`` runs the same machine code as
+        before the log existed, and costs nothing more.
 
     Returns
     -------
@@ -413,13 +437,16 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     p = validate(SEARCH_PARAMETERS, dict(
         c=c, policy=policy, symmetry=symmetry, bounds=bounds, max_nodes=max_nodes,
         max_memory=max_memory, reference=reference, max_work=max_work, time_limit=time_limit,
-        callback=callback, verbose=verbose), "corels.search")
+        callback=callback, verbose=verbose, trace=trace), "corels.search")
     refmiss = check_reference(p["reference"], np.asarray(y))
     c = p["c"]
     lam, empty = c * n, n - int(np.bincount(codes).max())
     if len(classes) == 1 or m == 0 or lam > empty + 1e-9 * n:
         # any rule costs more than the empty list's mistakes: it is optimal
-        return _trivial_result(A, codes, classes, c, _COUNTERS)
+        res = _trivial_result(A, codes, classes, c, _COUNTERS)
+        if p["trace"] == "events":
+            object.__setattr__(res, "events", _empty_events(res.objective))
+        return res
     max_nodes = 2**31 - 2 if p["max_nodes"] is None else min(p["max_nodes"], 2**31 - 2)
     problem = prepare(A, codes, classes, c, chosen=p["bounds"], policy=POLICIES[p["policy"]],
                       symmetry=SYMMETRIES[p["symmetry"]], max_nodes=max_nodes, refmiss=refmiss)
@@ -427,7 +454,7 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     fixed = problem.nbytes() + sum(a.nbytes for a in workspace(
         problem.m, int(problem.cfg[kr.G_W]), int(problem.cfg[kr.G_WM]), len(classes)))
     state = _initial_state(problem, p["max_memory"], fixed)
-    this = _Run(problem, state, fixed)
+    this = _Run(problem, state, fixed, events=p["trace"] == "events")
     this.record(0.0)
     with Anytime("corels", unit="nodes", time_limit=p["time_limit"], callback=p["callback"],
                  verbose=p["verbose"]) as run:
@@ -465,4 +492,31 @@ def _result(this: _Run, A, codes, classes, c, status: str) -> CorelsResult:
         lower_bound=objective if proved else min(lb_units / n, objective), status=status,
         classes=classes, counts=counts, c=c, stats=stats,
         trace={k: np.asarray(v, dtype=float) for k, v in this.trace.items()},
-        reference=this.pb.cfg[kr.G_REFB] != 0)
+        reference=this.pb.cfg[kr.G_REFB] != 0, events=_events(this))
+
+
+def _empty_events(objective: float) -> dict:
+    return {"kind": np.array(["best"]), "reason": np.array([""]), "prefix": [()],
+            "value": np.array([objective]), "expanded": np.array([0], np.int64),
+            "cap": EVENT_CAP, "truncated": 0}
+
+
+def _events(this: _Run) -> dict | None:
+    """The recorded event log in the caller's terms (antecedent indices, objective units)."""
+    if this.ev is None:
+        return None
+    evi, evf, evp, evn = this.ev
+    pb, n = this.pb, this.pb.n
+    k = int(evn[0])
+    names = {idx: key for key, idx in _PRUNED.items()}
+    kinds = evi[:k, 0]
+    prefixes = [()] + [tuple(int(pb.keep[a]) for a in evp[o:o + L])
+                       for o, L in zip(evi[:k, 2].tolist(), evi[:k, 3].tolist())]
+    value = np.concatenate(([pb.empty_mistakes / n], evf[:k] / n))
+    # an event's value in samples is mistakes + lam*K (+ b0): objective units divide by N
+    expanded = np.concatenate(([0], np.cumsum(kinds == kr.EV_EXPAND)))
+    return {"kind": np.array(["best"] + [_EVENT_KINDS[v] for v in kinds.tolist()]),
+            "reason": np.array([""] + [names[r] if t == kr.EV_PRUNE else ""
+                                       for t, r in zip(kinds.tolist(), evi[:k, 1].tolist())]),
+            "prefix": prefixes, "value": value, "expanded": expanded.astype(np.int64),
+            "cap": EVENT_CAP, "truncated": int(evn[2])}

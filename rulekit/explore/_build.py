@@ -40,6 +40,9 @@ MAX_CELLS = 120_000
 MAX_POINTS = 600
 #: the size the page aims to stay under (the issue's budget for compas)
 MAX_PAGE_BYTES = 2_000_000
+#: events of a recorded search (``trace="events"``) the replay carries; a longer log is
+#: sampled evenly (first and last kept, every new best list kept) and the page says so
+MAX_EVENTS = 4000
 
 _ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
             "\u2029": "\\u2029"}
@@ -226,7 +229,51 @@ def _corels(estimator, pool_index, same) -> dict:
         out["trace"] = {k: [_finite(trace[k][i]) for i in keep]
                         for k in ("nodes", "best_objective", "lower_bound") if k in trace}
         out["trace_sampled"] = len(keep) < len(trace["best_objective"])
+    events = getattr(getattr(estimator, "result_", None), "events", None)
+    if events is not None and "pruned" in stats:
+        ante = getattr(estimator, "antecedents_", None)
+        out["replay"] = _replay(events, stats["pruned"], None if ante is None else ante.items,
+                                estimator.binarizer_.conditions_)
     return out
+
+
+def _replay(events, pruned_names, items, conditions) -> dict:
+    """The search replay: counts over the whole event log, and the events the page shows.
+
+    Columns of ``events`` (one entry per shown event): ``i`` its number in the log,
+    ``k`` kind (0 expand, 1 prune, 2 new best), ``r`` the prune reason (index into
+    ``reasons``, -1 otherwise), ``p`` the prefix as antecedent numbers, ``v`` the value
+    (objective units), ``x`` expansions in the log up to and including the event.
+    """
+    kind = np.asarray(events["kind"])
+    total = len(kind)
+    codes = {"expand": 0, "prune": 1, "best": 2}
+    reasons = list(pruned_names)
+    rindex = {r: i for i, r in enumerate(reasons)}
+    is_prune = kind == "prune"
+    counts = {"expand": int((kind == "expand").sum()), "best": int((kind == "best").sum()),
+              "prune": {r: int((np.asarray(events["reason"])[is_prune] == r).sum())
+                        for r in reasons}}
+    keep = set(_sampled(kind, MAX_EVENTS)) | set(np.flatnonzero(kind == "best").tolist())
+    keep = sorted(keep)
+    expanded = np.asarray(events["expanded"])
+    labels = {}
+    for i in keep:
+        for a in events["prefix"][i]:
+            if a not in labels:
+                labels[a] = (" and ".join(str(conditions[j]) for j in items[a])
+                             if items is not None else str(a))
+    return {
+        "total": total, "shown": len(keep), "sampled": len(keep) < total,
+        "truncated": int(events.get("truncated", 0)), "cap": int(events.get("cap", 0)),
+        "reasons": reasons, "counts": counts,
+        "labels": {str(a): t for a, t in labels.items()},
+        "events": {"i": keep, "k": [codes[str(kind[i])] for i in keep],
+                   "r": [rindex.get(str(events["reason"][i]), -1) for i in keep],
+                   "p": [list(events["prefix"][i]) for i in keep],
+                   "v": [_finite(events["value"][i]) for i in keep],
+                   "x": [int(expanded[i]) for i in keep]},
+    }
 
 
 def _frl(estimator) -> dict:

@@ -528,12 +528,191 @@
       var reasons = Object.keys(C.stats.pruned);
       var total = reasons.reduce(function (s, r) { return s + C.stats.pruned[r]; }, 0) || 1;
       sec.appendChild(el("div", {cls: "card", style: "margin-top:14px"}, el("h2", {text: "Prefixes pruned, by reason"}),
-        table(["reason", "pruned", ""], reasons.map(function (r) {
+        table(C.replay ? ["reason", "pruned (engine)", "in the event log", ""] : ["reason", "pruned", ""], reasons.map(function (r) {
           return row([el("code", {text: r}), ntd(num(C.stats.pruned[r], "pruned-" + r)),
-            el("td", null, el("span", {cls: "barwrap", "aria-hidden": "true"}, el("span", {cls: "bar", style: "width:" + (100 * C.stats.pruned[r] / total).toFixed(1) + "%"})))]);
-        }), {numeric: [1], testid: "pruned-table", label: "pruned by reason"}),
-        el("p", {cls: "note", text: "A step-by-step replay of the search (its event log) is not recorded yet; these are the search's final counts."})));
+            C.replay ? ntd(num(C.replay.counts.prune[r], "replay-pruned-" + r)) : null,
+            el("td", null, el("span", {cls: "barwrap", "aria-hidden": "true"}, el("span", {cls: "bar", style: "width:" + (100 * C.stats.pruned[r] / total).toFixed(1) + "%"})))].filter(Boolean));
+        }), {numeric: C.replay ? [1, 2] : [1], testid: "pruned-table", label: "pruned by reason"}),
+        el("p", {cls: "note", text: C.replay ? "The engine's counters and the event log's counts, side by side: they agree when the log was not cut short." :
+          "A step-by-step replay of the search was not recorded; these are the search's final counts. Fit with CorelsClassifier(trace=\"events\") to record it."})));
     }
+    if (C.replay) replayView(sec, C);
+  }
+
+  // ---- the search replay (trace="events") -------------------------------------------------
+  var KINDS = ["expand", "prune", "new best"];
+  function replayView(sec, C) {
+    var R = C.replay, E = R.events, n = E.i.length;
+    function ptext(p) {
+      if (!p.length) return "(empty list)";
+      return p.map(function (a) { return R.labels[String(a)] || ("#" + a); }).join("  \u25b8  ");
+    }
+    function pkey(p) { return p.join(","); }
+    var card = el("div", {cls: "card", style: "margin-top:14px"}, el("h2", {text: "Search replay"}));
+    sec.appendChild(card);
+    var facts = "The event log holds " + R.total.toLocaleString("en-US") + " events: every prefix expanded (with its lower bound), every child pruned (with the bound that pruned it) and every new best list.";
+    if (R.truncated) facts += " The log was full after " + R.cap.toLocaleString("en-US") + " events; " + R.truncated.toLocaleString("en-US") + " later events were counted by the engine but not recorded, so the log's counts fall short of the engine's.";
+    if (R.sampled) facts += " This page shows " + R.shown.toLocaleString("en-US") + " of them, chosen evenly through the log (first and last kept, every new best list kept); counts and the tree-size number below are over the whole log.";
+    card.appendChild(el("p", {cls: R.truncated || R.sampled ? "infobox" : "note", testid: "replay-note", text: facts}));
+    card.appendChild(el("div", {cls: "stats"}, stat("events in the log", R.total, "replay-total"),
+      stat("expansions in the log", R.counts.expand, "replay-expanded"),
+      stat("prunes in the log", R.reasons.reduce(function (t, r) { return t + R.counts.prune[r]; }, 0), "replay-pruned"),
+      stat("new best lists", R.counts.best, "replay-best"), stat("events shown", R.shown, "replay-shown")));
+
+    // -- the scrubber and the growing prefix tree --
+    var slider = el("input", {type: "range", min: 0, max: Math.max(0, n - 1), step: 1, value: String(n - 1), testid: "replay-scrubber",
+                              "aria-label": "event of the replay", style: "width:100%"});
+    var now = el("div", {cls: "stats"});
+    var nowText = el("p", {cls: "note", testid: "replay-event-text"});
+    // layout: expanded prefixes in depth-first (lexicographic) order left to right, depth downwards
+    var exp = [];
+    for (var j = 0; j < n; j++) if (E.k[j] === 0) exp.push(j);
+    var order = exp.slice().sort(function (a, b) {
+      var p = E.p[a], q = E.p[b];
+      for (var t = 0; t < Math.min(p.length, q.length); t++) if (p[t] !== q[t]) return p[t] - q[t];
+      return p.length - q.length;
+    });
+    var rank = {}, depth = 0, byKey = {};
+    order.forEach(function (j, r) { rank[j] = r; depth = Math.max(depth, E.p[j].length); byKey[pkey(E.p[j])] = j; });
+    var TW = 900, TH = 40 + 46 * depth;
+    function TX(j) { return 20 + (order.length > 1 ? rank[j] / (order.length - 1) : 0.5) * (TW - 40); }
+    function TY(len) { return 24 + len * 46; }
+    var tree = sv("svg", {viewBox: "0 0 " + TW + " " + TH, width: "100%", style: "max-width:" + TW + "px", role: "img",
+                          "aria-label": "prefix tree up to the chosen event", testid: "replay-tree"});
+    tree.appendChild(sv("title", {text: "The prefix tree: one dot per expanded prefix, its depth the number of rules"}));
+    for (var d = 0; d <= depth; d++) tree.appendChild(sv("text", {x: 2, y: TY(d) - 8, text: d === 0 ? "empty list" : d + (d === 1 ? " rule" : " rules")}));
+    var edges = sv("g", {stroke: "#c5cde0", "stroke-width": 0.8}), dots = sv("g");
+    tree.appendChild(edges); tree.appendChild(dots);
+    var shapes = {};
+    exp.forEach(function (j) {
+      var p = E.p[j], parent = byKey[pkey(p.slice(0, -1))];
+      var line = (p.length && parent !== undefined) ? sv("line", {x1: TX(parent), y1: TY(p.length - 1), x2: TX(j), y2: TY(p.length)}) : null;
+      if (line) edges.appendChild(line);
+      var dot = sv("circle", {cx: TX(j), cy: TY(p.length), r: exp.length > 600 ? 1.6 : 3, fill: "#4e79a7"});
+      dot.appendChild(sv("title", {text: ptext(p) + " \u2014 lower bound " + fmt(E.v[j], 4)}));
+      dots.appendChild(dot);
+      shapes[j] = [dot, line];
+    });
+    var mark = sv("g"), bestPath = sv("polyline", {fill: "none", stroke: "#2b8a3e", "stroke-width": 2.2, "stroke-linejoin": "round"});
+    tree.appendChild(bestPath); tree.appendChild(mark);
+    function bestUpTo(pos) { for (var q = pos; q >= 0; q--) if (E.k[q] === 2) return q; return -1; }
+    function draw(pos) {
+      var drawn = 0;
+      exp.forEach(function (j) {
+        var on = j <= pos, sh = shapes[j];
+        sh[0].setAttribute("display", on ? "inline" : "none");
+        if (sh[1]) sh[1].setAttribute("display", on ? "inline" : "none");
+        if (on) drawn++;
+      });
+      clear(mark);
+      var p = E.p[pos], b = bestUpTo(pos);
+      // the incumbent as a path down the tree (through its expanded prefixes when drawn)
+      var pts = [];
+      if (b >= 0) for (var t = 0; t <= E.p[b].length; t++) {
+        var jj = byKey[pkey(E.p[b].slice(0, t))];
+        if (jj !== undefined && jj <= pos) pts.push(TX(jj).toFixed(1) + "," + TY(t));
+      }
+      bestPath.setAttribute("points", pts.join(" "));
+      var parent = byKey[pkey(E.k[pos] === 0 ? p : p.slice(0, -1))];
+      if (parent !== undefined) {
+        var color = ["#f28e2b", "#e15759", "#2b8a3e"][E.k[pos]];
+        var cx = TX(parent), cy = TY(E.k[pos] === 0 ? p.length : p.length - 1);
+        mark.appendChild(sv("circle", {cx: cx, cy: cy, r: 7, fill: "none", stroke: color, "stroke-width": 2.5}));
+        if (E.k[pos] !== 0) mark.appendChild(sv("line", {x1: cx, y1: cy, x2: cx, y2: cy + 30, stroke: color, "stroke-width": 2, "stroke-dasharray": E.k[pos] === 1 ? "3 2" : null}));
+      }
+      clear(now);
+      add(now, [stat("event", E.i[pos], "replay-event-index"), stat("kind", KINDS[E.k[pos]], "replay-event-kind"),
+                stat("tree size (prefixes expanded)", E.x[pos], "replay-tree-nodes", undefined, true),
+                stat("dots drawn", drawn, "replay-tree-drawn"),
+                stat(E.k[pos] === 0 ? "its lower bound" : E.k[pos] === 1 ? (R.reasons[E.r[pos]].indexOf("support") >= 0 ? "its support (share of N)" : "bound that failed") : "objective", E.v[pos], "replay-event-value", 6),
+                b >= 0 ? stat("best so far", E.v[b], "replay-incumbent", 6) : null]);
+      nowText.textContent = (E.k[pos] === 1 ? "Pruned by " + R.reasons[E.r[pos]] + ": " : E.k[pos] === 2 ? "New best list: " : "Expanded: ") + ptext(p);
+    }
+    slider.addEventListener("input", function () { draw(Number(slider.value)); });
+    var step = function (delta, label, tid) {
+      return el("button", {cls: "sm", type: "button", text: label, testid: tid, on: {click: function () {
+        slider.value = String(Math.min(n - 1, Math.max(0, Number(slider.value) + delta))); draw(Number(slider.value)); }}});
+    };
+    var nextBest = el("button", {cls: "sm", type: "button", text: "next new best \u00bb", testid: "replay-next-best", on: {click: function () {
+      for (var q = Number(slider.value) + 1; q < n; q++) if (E.k[q] === 2) { slider.value = String(q); draw(q); return; } }}});
+    card.appendChild(el("h3", {text: "The prefix tree, growing"}));
+    card.appendChild(el("p", {cls: "note", text: "Drag the slider through the events. Each dot is an expanded prefix (left to right in depth-first order, one row per number of rules); the ring marks the current event (orange: expansion, red: a child pruned below it, green: a new best list) and the green path is the best list so far."}));
+    card.appendChild(el("div", {cls: "toolbar"}, step(-100, "\u00ab 100", "replay-back100"), step(-1, "\u2039 1", "replay-back"),
+                        step(1, "1 \u203a", "replay-forward"), step(100, "100 \u00bb", "replay-forward100"), nextBest));
+    card.appendChild(slider);
+    card.appendChild(now);
+    card.appendChild(nowText);
+    card.appendChild(el("div", {cls: "scroll", style: "max-height:none"}, tree));
+    card.appendChild(el("p", {cls: "note", text: "Table alternative: the event log below, filtered to the expansions, lists the same prefixes in the same order."}));
+    draw(n - 1);
+
+    // -- incumbent and lower bound, meeting at the certificate --
+    var bests = [];
+    for (var q = 0; q < n; q++) if (E.k[q] === 2) bests.push([E.x[q], E.v[q]]);
+    var last = R.counts.expand;
+    if (bests.length) bests.push([Math.max(last, bests[bests.length - 1][0]), bests[bests.length - 1][1]]);
+    var stepPts = [];
+    bests.forEach(function (pt, t) { if (t) stepPts.push([pt[0], bests[t - 1][1]]); stepPts.push(pt); });
+    var series = [{name: "best objective (new best lists in the log)", color: "#2b8a3e", points: stepPts}];
+    if (C.trace && C.trace.nodes) series.push({name: "lower bound of what is left (sampled by the engine)", color: "#868e96", dash: "4 3", dots: true, r: 2.5,
+      points: C.trace.nodes.map(function (x, i) { return [x, C.trace.lower_bound[i]]; })});
+    card.appendChild(el("h3", {text: "The incumbent falls, the lower bound rises: they meet at the certificate"}));
+    card.appendChild(lineChart(series, {label: "best objective and lower bound against prefixes expanded", xlabel: "prefixes expanded", xint: true,
+      hlines: [{y: C.objective, name: "certified objective " + fmt(C.objective, 5), color: "#3b5bdb"}]}));
+    card.appendChild(el("details", null, el("summary", {text: "table: the new best lists"}), el("div", {cls: "scroll"},
+      table(["event", "expanded so far", "objective", "list"], (function () {
+        var rows = [];
+        for (var q = 0; q < n; q++) if (E.k[q] === 2) rows.push(row([ntd(num(E.i[q], "replay-best-event-" + rows.length)), ntd(num(E.x[q], "replay-best-x-" + rows.length)),
+          ntd(num(E.v[q], "replay-best-value-" + rows.length, 6)), el("span", {cls: "cond", text: ptext(E.p[q])})]));
+        return rows;
+      })(), {numeric: [0, 1, 2], testid: "replay-best-table"}))));
+
+    // -- the event log: filter, sort --
+    card.appendChild(el("h3", {text: "The event log"}));
+    var kindSel = el("select", {"aria-label": "kind of event", testid: "replay-filter-kind"},
+      el("option", {value: "", text: "all kinds"}), KINDS.map(function (k, i) { return el("option", {value: String(i), text: k}); }));
+    var reasonSel = el("select", {"aria-label": "prune reason", testid: "replay-filter-reason"},
+      el("option", {value: "", text: "all reasons"}), R.reasons.map(function (r, i) { return el("option", {value: String(i), text: r}); }));
+    var textIn = el("input", {type: "search", placeholder: "filter prefixes", "aria-label": "filter prefixes", testid: "replay-filter-text"});
+    var sortKey = "i", sortDir = 1, LIMIT = 400;
+    var holder = el("div", {cls: "scroll"}), countLine = el("p", {cls: "note"});
+    var ptexts = E.p.map(ptext);
+    function drawLog() {
+      var k = kindSel.value, r = reasonSel.value, q = textIn.value.toLowerCase();
+      var idx = [];
+      for (var t = 0; t < n; t++) {
+        if (k !== "" && E.k[t] !== Number(k)) continue;
+        if (r !== "" && E.r[t] !== Number(r)) continue;
+        if (q && ptexts[t].toLowerCase().indexOf(q) < 0) continue;
+        idx.push(t);
+      }
+      var col = {i: E.i, x: E.x, v: E.v}[sortKey];
+      idx.sort(function (a, b) { return sortDir * ((col[a] === null ? Infinity : col[a]) - (col[b] === null ? Infinity : col[b])) || a - b; });
+      clear(countLine);
+      add(countLine, [num(idx.length, "replay-log-rows"), " events match", idx.length > LIMIT ? " (the first " + LIMIT + " are listed)" : "", "."]);
+      clear(holder);
+      var head = [["i", "event"], ["x", "expanded so far"], [null, "kind"], [null, "reason"], ["v", "value"], [null, "prefix"]];
+      var t2 = table(head.map(function (h) { return h[1] + (h[0] === sortKey ? (sortDir > 0 ? " \u25b2" : " \u25bc") : ""); }),
+        idx.slice(0, LIMIT).map(function (t) {
+          return row([ntd(num(E.i[t], "replay-log-i-" + t)), ntd(num(E.x[t], "replay-log-x-" + t)), KINDS[E.k[t]], E.r[t] >= 0 ? el("code", {text: R.reasons[E.r[t]]}) : "",
+                      ntd(num(E.v[t], "replay-log-v-" + t, 6)), el("span", {cls: "cond", text: ptexts[t]})], {"data-kind": String(E.k[t])});
+        }), {numeric: [0, 1, 4], testid: "replay-log", label: "event log"});
+      // sortable headers: the numeric columns
+      Array.prototype.forEach.call(t2.querySelectorAll("th"), function (th, c) {
+        var key = head[c][0];
+        if (!key) return;
+        th.style.cursor = "pointer";
+        th.setAttribute("aria-sort", key === sortKey ? (sortDir > 0 ? "ascending" : "descending") : "none");
+        th.addEventListener("click", function () { if (sortKey === key) sortDir = -sortDir; else { sortKey = key; sortDir = 1; } drawLog(); });
+      });
+      holder.appendChild(t2);
+    }
+    [kindSel, reasonSel].forEach(function (s2) { s2.addEventListener("change", drawLog); });
+    textIn.addEventListener("input", drawLog);
+    card.appendChild(el("div", {cls: "toolbar"}, kindSel, reasonSel, textIn, el("span", {cls: "muted", text: "click a numeric header to sort"})));
+    card.appendChild(countLine);
+    card.appendChild(holder);
+    drawLog();
   }
 
   // ---- view: falling rule list -----------------------------------------------------------
