@@ -9,6 +9,7 @@ Set ``RULEKIT_EXPLORER_SCREENSHOTS=docs/images`` to write the documentation's
 screenshots (one per view); otherwise they go to a temporary folder.
 """
 
+import contextlib
 import json
 import os
 import shutil
@@ -117,6 +118,20 @@ class Opened:
 
     def close(self):
         self.context.close()
+
+
+@contextlib.contextmanager
+def checked_view(browser, path, tab=None):
+    """The page at ``path`` on ``tab``, past the offline and accessibility checks; closed after."""
+    o = Opened(browser, path)
+    try:
+        if tab is not None:
+            o.tab(tab)
+        o.offline_checks()
+        o.accessible_checks()
+        yield o
+    finally:
+        o.close()
 
 
 @pytest.fixture(scope="module")
@@ -359,11 +374,7 @@ def test_frl_and_cg_views(browser, compas, tmp_path):
     X, y = X.iloc[::4], y.iloc[::4]
     path = tmp_path / "frl.html"
     frl.explore(X, y, path)
-    o = Opened(browser, path)
-    try:
-        o.tab("frl")
-        o.offline_checks()
-        o.accessible_checks()
+    with checked_view(browser, path, "frl") as o:
         rules = [*frl.model_.rules, frl.model_.default]
         pos = list(frl.classes_).index(frl.positive_class_)
         for k, r in enumerate(rules):
@@ -375,8 +386,6 @@ def test_frl_and_cg_views(browser, compas, tmp_path):
         assert o.value("frl-lower-bound") == "null" if lb is None else o.number("frl-lower-bound") == lb
         assert int(o.value("frl-iterations")) == len(frl.best_objective_history_)
         o.screenshot("frl", tmp_path)
-    finally:
-        o.close()
     Xt, yt = datasets.load_tictactoe(return_X_y=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -384,11 +393,7 @@ def test_frl_and_cg_views(browser, compas, tmp_path):
                                      time_limit=10).fit(Xt, yt)
     path = tmp_path / "cg.html"
     cg.explore(Xt, yt, path)
-    o = Opened(browser, path)
-    try:
-        o.tab("cg")
-        o.offline_checks()
-        o.accessible_checks()
+    with checked_view(browser, path, "cg") as o:
         res = cg.result_
         assert o.number("cg-objective-0") == res.objective
         shown_lb = o.value("cg-lower-bound-0")
@@ -403,8 +408,6 @@ def test_frl_and_cg_views(browser, compas, tmp_path):
             text = o.page.get_by_test_id(f"cg-clause-{k}").text_content()
             assert text == "(" + " and ".join(cg.model_.condition_text(j) for j in clause) + ")"
         o.screenshot("cg", tmp_path)
-    finally:
-        o.close()
 
 
 def test_compare_view(browser, compas, tmp_path):
@@ -414,14 +417,9 @@ def test_compare_view(browser, compas, tmp_path):
               "CART depth 4": rulekit.baselines(0)["CART depth 4"]}
     comp = compare_models(models, X.iloc[::3], y.iloc[::3], cv=3, refit=False)
     page = comp.explore(tmp_path / "compare.html")
-    o = Opened(browser, page.path)
-    try:
-        o.offline_checks()
-        o.accessible_checks()
+    with checked_view(browser, page.path) as o:
         for k, (name, row) in enumerate(comp.table.iterrows()):
             assert o.page.get_by_test_id(f"cmp-name-{k}").text_content().startswith(str(name))
             assert o.number(f"cmp-score-{k}") == row["accuracy_mean"]
             assert o.number(f"cmp-conds-{k}") == row["n_conditions"]
         o.screenshot("compare", tmp_path)
-    finally:
-        o.close()
