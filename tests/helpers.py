@@ -46,3 +46,28 @@ from pathlib import Path  # noqa: E402
 #: read it only where the package's own copy is not the thing under test.
 SHARED_DATA = Path(os.environ.get(
     "RULEKIT_SHARED_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data"))
+
+
+def feature_shares(models, B, conditions):
+    """Each list's share of rows decided by a rule testing each feature, by hand.
+
+    For the Rashomon set's importance ranges: walks every list's rules over the
+    binarized rows ``B`` (first rule whose conditions all hold captures the
+    row).  Returns ``(features, shares, tests)``: the feature names in
+    condition order, a lists x features array of shares and a boolean array
+    saying which list has a rule testing which feature.
+    """
+    import numpy as np
+
+    features = list(dict.fromkeys(c.feature for c in conditions))
+    shares = np.zeros((len(models), len(features)))
+    tests = np.zeros(shares.shape, dtype=bool)
+    for i, model in enumerate(models):
+        free = np.ones(B.shape[0], dtype=bool)
+        for rule in model.rules:
+            fires = free & np.all(B[:, list(rule.conditions)], axis=1)
+            for f in {conditions[j].feature for j in rule.conditions}:
+                shares[i, features.index(f)] += fires.sum() / B.shape[0]
+                tests[i, features.index(f)] = True
+            free &= ~fires
+    return features, shares, tests

@@ -25,6 +25,8 @@ from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListC
 from rulekit.evaluate import first_match
 from rulekit.explore._build import MAX_PAGE_BYTES
 
+from helpers import feature_shares
+
 
 def _need_browser():
     why = None
@@ -360,11 +362,28 @@ def test_rashomon_view(opened, corels, compas):
     for i in range(k):
         for j in range(k):
             assert float(shown[f"rset-pair-{i}-{j}"]) == np.mean(preds[i] != preds[j])
+    # each feature's importance range, from every list's own captures
+    features, shares, tests = feature_shares(list(rset), B, est.binarizer_.conditions_)
+    shown_names = [opened.page.get_by_test_id(f"rset-fimp-name-{k}").text_content()
+                   for k in range(int(tests.any(axis=0).sum()))]
+    assert sorted(shown_names) == sorted(f for k, f in enumerate(features) if tests[:, k].any())
+    for k, name in enumerate(shown_names):
+        col = shares[:, features.index(name)]
+        assert opened.number(f"rset-fimp-min-{k}") == pytest.approx(col.min(), abs=1e-12)
+        assert opened.number(f"rset-fimp-mean-{k}") == pytest.approx(col.mean(), abs=1e-12)
+        assert opened.number(f"rset-fimp-max-{k}") == pytest.approx(col.max(), abs=1e-12)
+        assert opened.number(f"rset-fimp-lists-{k}") == pytest.approx(
+            tests[:, features.index(name)].mean(), abs=1e-12)
     # filter: the lists that use the first condition of the optimal list
     j = est.model_.rules[0].conditions[0]
-    opened.page.get_by_test_id("rset-feature").select_option(str(j))
+    opened.page.get_by_test_id("rset-condition").select_option(str(j))
     uses = sum(any(j in rl.rules[k].conditions for k in range(len(rl.rules))) for rl in rset)
     assert int(opened.value("rset-filtered")) == uses
+    # and by feature: the lists with a rule testing the feature of that condition
+    feature = est.binarizer_.conditions_[j].feature
+    opened.page.get_by_test_id("rset-condition").select_option("-1")
+    opened.page.get_by_test_id("rset-feature").select_option(str(features.index(feature)))
+    assert int(opened.value("rset-filtered")) == int(tests[:, features.index(feature)].sum())
 
 
 def test_frl_and_cg_views(browser, compas, tmp_path):

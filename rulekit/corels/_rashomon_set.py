@@ -229,6 +229,70 @@ class RashomonSet:
                            name="weighted usage" if weighted else "share of lists")
         return series[series > 0].sort_values(ascending=False, kind="stable")
 
+    def feature_importance(self) -> pd.DataFrame:
+        """Each feature's importance in every list, summarised as a range over the set.
+
+        The importance of a feature in one list is the share of training rows
+        whose prediction is made by a rule that tests the feature (the rule
+        that captures the row; the default rule tests nothing).  Good lists
+        can rely on different features to the same effect, so one number per
+        feature would hide what the set says; the range does not: a feature
+        whose minimum is above zero is needed by every good list, one whose
+        maximum is large but minimum zero can be replaced.
+
+        Returns
+        -------
+        DataFrame indexed by feature, with columns ``min``, ``mean``, ``max``
+        (over the lists, lists that do not use the feature counting 0) and
+        ``share of lists`` (that use it), for the features at least one list
+        uses, largest ``max`` first.
+        """
+        names = list(dict.fromkeys(c.feature for c in self.conditions))
+        keys, rows = self._feature_rows(names)
+        n_lists, n_rows, F = len(self), len(self._codes), len(names)
+        feature = keys % F
+        used = np.bincount(feature, minlength=F)
+        top = np.zeros(F)
+        np.maximum.at(top, feature, rows / n_rows)
+        low = np.full(F, np.inf)
+        np.minimum.at(low, feature, rows / n_rows)
+        low[used < n_lists] = 0.0  # a list without the feature gives it nothing
+        mean = np.bincount(feature, weights=rows, minlength=F) / n_rows / max(n_lists, 1)
+        frame = pd.DataFrame({"min": low, "mean": mean, "max": top,
+                              "share of lists": used / max(n_lists, 1)}, index=names)
+        frame.index.name = "feature"
+        frame = frame[used > 0]
+        return frame.sort_values(["max", "mean"], ascending=False, kind="stable")
+
+    def _feature_rows(self, names):
+        """Rows decided by a rule testing each feature, per (list, feature) pair.
+
+        Returns the pairs as keys ``list * len(names) + feature`` (sorted,
+        unique) and, for each, the number of training rows.  Works entry by
+        entry so that memory grows with the lists' rules, not with lists
+        times features.
+        """
+        F = len(names)
+        where = {f: k for k, f in enumerate(names)}
+        per_ant = [sorted({where[self.conditions[j].feature] for j in item})
+                   for item in self.antecedents.items]
+        ant_off = np.concatenate([[0], np.cumsum([len(fs) for fs in per_ant])]).astype(np.int64)
+        ant_flat = np.fromiter((f for fs in per_ant for f in fs), dtype=np.int64,
+                               count=int(ant_off[-1]))
+        flat, off = self.result.prefixes.arrays() if len(self) else (
+            np.zeros(0, np.int64), np.zeros(1, np.int64))
+        flat = np.asarray(flat, dtype=np.int64)
+        captured = self._rule_labels()[2] if len(self) else np.zeros(0, np.int64)
+        # one (entry, feature) pair for each feature an entry's antecedent tests
+        sizes = ant_off[flat + 1] - ant_off[flat]
+        entry = np.repeat(np.arange(len(flat)), sizes)
+        first = np.repeat(np.cumsum(sizes) - sizes, sizes)
+        feature = ant_flat[np.repeat(ant_off[flat], sizes) + np.arange(entry.size) - first]
+        lists = np.repeat(np.arange(len(self)), np.diff(off))[entry]
+        keys, inverse = np.unique(lists * F + feature, return_inverse=True)
+        rows = np.bincount(inverse.ravel(), weights=captured[entry], minlength=keys.size)
+        return keys, rows
+
     def disagreement(self, X=None) -> pd.DataFrame:
         """For each row, the share of the lists that predict each class.
 

@@ -332,6 +332,8 @@ def _rashomon(rset, B) -> dict:
     items = rset.antecedents.items
     conds = [sorted({j for a in flat[off[i]:off[i + 1]] for j in items[a]})
              for i in range(min(len(rset), 2000))]
+    features = list(dict.fromkeys(c.feature for c in rset.conditions))
+    spans = rset.feature_importance()
     k = min(len(rset), MAX_PAIRS)
     preds = np.array([np.asarray(rset[i].predict(B), dtype=object) for i in range(k)])
     pairs = [[float(np.mean(preds[i] != preds[j])) for j in range(k)] for i in range(k)]
@@ -341,6 +343,13 @@ def _rashomon(rset, B) -> dict:
             "epsilon": float(rset.epsilon), "optimum": _finite(rset.optimum),
             "scope": rset.scope, "objectives": [float(v) for v in objectives[:2000]],
             "lengths": [int(v) for v in lengths[:2000]], "list_conditions": conds,
+            "features": features,
+            "list_features": [sorted({features.index(rset.conditions[j].feature) for j in cs})
+                              for cs in conds],
+            "feature_importance": [
+                {"feature": str(f), "min": float(r["min"]), "mean": float(r["mean"]),
+                 "max": float(r["max"]), "lists": float(r["share of lists"])}
+                for f, r in spans.iterrows()],
             "lists_shown": len(conds),
             "importance": [{"condition": str(k), "share": float(v)} for k, v in imp.items()],
             "ambiguous": int((top < 1.0).sum()), "rows": int(top.size), "pairs": pairs,

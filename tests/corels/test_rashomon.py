@@ -14,6 +14,7 @@ from itertools import permutations
 import numpy as np
 import pytest
 
+from helpers import feature_shares
 from rulekit.corels import rashomon
 
 
@@ -191,6 +192,28 @@ def test_importance_and_disagreement_against_the_lists_themselves():
                       if any(cond == str(m.conditions[j]) for j in r.conditions)) / len(y)
                   for m in models]
         assert value == pytest.approx(np.mean(shares))
+
+
+def test_feature_importance_ranges_against_each_lists_own_captures():
+    from rulekit import CorelsClassifier
+
+    X, y = _frame(1)
+    est = CorelsClassifier(c=0.02, max_card=2, n_thresholds=3).fit(X, y)
+    rset = est.rashomon_set(0.03)
+    assert len(rset) >= 3
+    B = est.binarizer_.transform(X)
+    features, shares, tests = feature_shares(list(rset), B, est.binarizer_.conditions_)
+    got = rset.feature_importance()
+    used = [f for k, f in enumerate(features) if tests[:, k].any()]
+    assert sorted(got.index) == sorted(used)
+    for f in used:
+        col = shares[:, features.index(f)]
+        assert got.loc[f, "min"] == pytest.approx(col.min(), abs=1e-12)
+        assert got.loc[f, "max"] == pytest.approx(col.max(), abs=1e-12)
+        assert got.loc[f, "mean"] == pytest.approx(col.mean(), abs=1e-12)
+        assert got.loc[f, "share of lists"] == pytest.approx(
+            np.mean(tests[:, features.index(f)]), abs=1e-12)
+    assert list(got["max"]) == sorted(got["max"], reverse=True)
 
 
 def test_rashomon_set_plots_and_bad_epsilon():

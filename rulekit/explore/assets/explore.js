@@ -797,6 +797,30 @@
   }
 
   // ---- view: Rashomon set ------------------------------------------------------------------
+  // each feature's importance (share of rows decided by a rule testing it) as a range over the lists
+  function featureRanges(S) {
+    var F = S.feature_importance, rowH = 22, L = 150, W = 460, H = 28 + F.length * rowH;
+    var X = function (v) { return L + v * (W - L - 20); };
+    var g = sv("svg", {viewBox: "0 0 " + W + " " + H, width: "100%", role: "img", "aria-label": "importance range of each feature across the good lists"});
+    [0, 0.25, 0.5, 0.75, 1].forEach(function (t) {
+      g.appendChild(sv("line", {cls: "axis", x1: X(t), y1: 4, x2: X(t), y2: H - 18, "stroke-opacity": 0.25}));
+      g.appendChild(sv("text", {x: X(t), y: H - 4, "text-anchor": "middle", text: Math.round(100 * t) + "%"}));
+    });
+    F.forEach(function (r, k) {
+      var y = 10 + k * rowH;
+      g.appendChild(sv("text", {x: L - 8, y: y + 5, "text-anchor": "end", text: r.feature.length > 22 ? r.feature.slice(0, 21) + "…" : r.feature}));
+      g.appendChild(sv("rect", {x: X(r.min), y: y - 5, width: Math.max(2, X(r.max) - X(r.min)), height: 10, rx: 3, fill: COLORS[0], "fill-opacity": 0.35},
+                       sv("title", {text: r.feature + ": " + (100 * r.min).toFixed(1) + "% to " + (100 * r.max).toFixed(1) + "% of rows"})));
+      g.appendChild(sv("line", {x1: X(r.mean), y1: y - 7, x2: X(r.mean), y2: y + 7, stroke: COLORS[0], "stroke-width": 2}));
+    });
+    return el("div", {cls: "card"}, el("h2", {text: "Each feature's importance across the good lists"}),
+      el("p", {cls: "note", text: "Share of the rows whose prediction a rule testing the feature makes, in each list: the bar runs from the least to the most any good list gives it, the tick is the mean. A bar that starts above 0% is a feature every good list needs; one that starts at 0% can be done without."}),
+      g, el("details", null, el("summary", {text: "table"}), el("div", {cls: "scroll"}, table(["feature", "min", "mean", "max", "share of lists"], F.map(function (r, k) {
+        return row([el("span", {cls: "cond", testid: "rset-fimp-name-" + k, text: r.feature}), ntd(num(r.min, "rset-fimp-min-" + k, 3)),
+          ntd(num(r.mean, "rset-fimp-mean-" + k, 3)), ntd(num(r.max, "rset-fimp-max-" + k, 3)), ntd(num(r.lists, "rset-fimp-lists-" + k, 3))]);
+      }), {numeric: [1, 2, 3, 4], testid: "rset-feature-importance"}))));
+  }
+
   function rashomonView(sec) {
     var S = D.rashomon;
     sec.appendChild(el("div", {cls: "stats"}, stat("lists within ε", S.count, "rset-count"), stat("ε", S.epsilon, "rset-epsilon", 4),
@@ -807,18 +831,24 @@
     // filter by a condition used and by objective
     var conds = {};
     S.list_conditions.forEach(function (cs) { cs.forEach(function (j) { conds[j] = true; }); });
-    var sel = el("select", {testid: "rset-feature", "aria-label": "condition used"}, el("option", {value: "-1", text: "any condition"}),
+    var sel = el("select", {testid: "rset-condition", "aria-label": "condition used"}, el("option", {value: "-1", text: "any condition"}),
       Object.keys(conds).map(Number).sort(function (a, b) { return a - b; }).map(function (j) { return el("option", {value: String(j), text: D.conditions[j].text}); }));
+    var fsel = el("select", {testid: "rset-feature", "aria-label": "feature used"}, el("option", {value: "-1", text: "any feature"}),
+      S.feature_importance.map(function (r) { var f = S.features.indexOf(r.feature); return el("option", {value: String(f), text: r.feature}); }));
     var maxObj = S.objectives.length ? S.objectives[S.objectives.length - 1] : 0;
     var range = el("input", {type: "range", min: 0, max: 1000, value: 1000, testid: "rset-objective", "aria-label": "largest objective"});
     var out = el("div");
     function drawFilter() {
-      var j = parseInt(sel.value, 10), lim = S.optimum + (maxObj - S.optimum) * range.value / 1000 + 1e-15, n = 0;
-      S.list_conditions.forEach(function (cs, i) { if (S.objectives[i] <= lim && (j < 0 || cs.indexOf(j) >= 0)) n++; });
+      var j = parseInt(sel.value, 10), f = parseInt(fsel.value, 10), n = 0;
+      var lim = S.optimum + (maxObj - S.optimum) * range.value / 1000 + 1e-15;
+      S.list_conditions.forEach(function (cs, i) {
+        if (S.objectives[i] <= lim && (j < 0 || cs.indexOf(j) >= 0) && (f < 0 || S.list_features[i].indexOf(f) >= 0)) n++;
+      });
+      var what = [j >= 0 ? "this condition" : "", f >= 0 ? "feature " + S.features[f] : ""].filter(Boolean).join(" and ");
       clear(out);
-      out.appendChild(el("p", null, num(n, "rset-filtered"), " of " + S.lists_shown + " lists", j >= 0 ? " use this condition" : "", " with objective ≤ ", num(lim, "rset-limit", 6)));
+      out.appendChild(el("p", null, num(n, "rset-filtered"), " of " + S.lists_shown + " lists", what ? " use " + what : "", " with objective ≤ ", num(lim, "rset-limit", 6)));
     }
-    sel.addEventListener("change", drawFilter); range.addEventListener("input", drawFilter);
+    sel.addEventListener("change", drawFilter); fsel.addEventListener("change", drawFilter); range.addEventListener("input", drawFilter);
     var bins = 12, lo = S.optimum, hi = Math.max(maxObj, lo + 1e-9), hist = new Array(bins).fill(0);
     S.objectives.forEach(function (v) { hist[Math.min(bins - 1, Math.floor((v - lo) / (hi - lo) * bins))]++; });
     var top = Math.max.apply(null, hist.concat([1])), W = 420, H = 160;
@@ -830,10 +860,11 @@
     g.appendChild(sv("text", {x: 10, y: H - 4, text: lo.toFixed(4)}));
     g.appendChild(sv("text", {x: W - 10, y: H - 4, "text-anchor": "end", text: hi.toFixed(4)}));
     grid.appendChild(el("div", {cls: "card"}, el("h2", {text: "Objectives of the good lists"}), g,
-      el("div", {cls: "toolbar"}, sel, el("label", null, "objective ", range)), out,
+      el("div", {cls: "toolbar"}, fsel, sel, el("label", null, "objective ", range)), out,
       el("details", null, el("summary", {text: "table"}), table(["from", "lists"], hist.map(function (v, b) {
         return row([ntd(num(lo + (hi - lo) * b / bins, "rset-bin-" + b, 5)), ntd(num(v, "rset-hist-" + b))]);
       }), {numeric: [0, 1], testid: "rset-hist-table"}))));
+    grid.appendChild(featureRanges(S));
     grid.appendChild(el("div", {cls: "card"}, el("h2", {text: "How many good lists use each condition"}),
       el("div", {cls: "scroll"}, table(["condition", "share of lists", ""], S.importance.map(function (r, k) {
         return row([el("span", {cls: "cond", text: r.condition}), ntd(num(r.share, "rset-imp-" + k, 3)),
