@@ -14,6 +14,10 @@ from ._search import SEARCH_PARAMETERS, search
 from ._select import BudgetChoice, choose_complexity
 from ._settings import ColGenSettings
 from ._solvers import available_solvers
+from ._spec import SPECS as _SPECS
+from ..learners import register as _register
+
+_register(*_SPECS)
 
 __all__ = ["BooleanRuleCGClassifier", "search", "SEARCH_PARAMETERS", "ColGenSettings",
            "ColGenResult", "IterationRecord", "predict_clauses", "ConditionMetadata",

@@ -11,6 +11,10 @@ from rulekit.corels._result import CorelsResult
 from rulekit.corels._search import BOUNDS, POLICIES, SYMMETRIES, search
 from rulekit.corels._rashomon import RashomonResult, rashomon
 from rulekit.corels._estimator import CorelsClassifier
+from rulekit.corels._spec import SPEC as _SPEC
+from rulekit.learners import register as _register
+
+_register(_SPEC)
 
 __all__ = ["search", "CorelsResult", "CorelsClassifier", "BOUNDS", "POLICIES", "SYMMETRIES",
            "rashomon", "RashomonResult"]

@@ -31,6 +31,10 @@ from ._search import (
     capture_counts,
     search,
 )
+from ._spec import SPECS as _SPECS
+from ..learners import register as _register
+
+_register(*_SPECS)
 
 __all__ = [
     "FallingRuleListClassifier",
