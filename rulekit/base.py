@@ -215,9 +215,11 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         X = self._validate_X(X, reset=True)
         self.classes_, codes = self._validate_y(X, y)
         weights = self._validate_weights(sample_weight, len(codes))
-        # one run around the whole fit: time_limit counts from here, and a
-        # Ctrl-C during binarization, mining or compilation is seen by the engine
-        with Anytime(self._learner, time_limit=params.get("time_limit")):
+        # one run around the whole fit: time_limit counts from here, a Ctrl-C
+        # during binarization, mining or compilation is seen by the engine, and
+        # the callback sees every search the engine runs inside it
+        with Anytime(self._learner, time_limit=params.get("time_limit"),
+                     callback=params.get("callback")):
             self.binarizer_ = self._binarizer(params).fit(X, codes, sample_weight=weights)
             B = self.binarizer_.transform(X)
             A, antecedents = None, None
