@@ -73,7 +73,7 @@ class stop_at_gap:  # noqa: N801 (used like a function: callback=stop_at_gap(0.0
 class record:  # noqa: N801 (used like a function: callback=record())
     """Keep every state a search reports, to plot or inspect after the fit.
 
-    The recorder never stops a search.  After the fit, :attr:`history` holds
+    On its own the recorder never stops a search.  After the fit, :attr:`history` holds
     the states in the order they came, :meth:`searches` splits them into one
     list per search, and :meth:`columns` gives each field as a list.
 
