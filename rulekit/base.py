@@ -5,7 +5,8 @@ Contract for a learner's estimator (``rulekit/<learner>/_estimator.py``):
 * subclass :class:`RuleClassifierBase`; ``__init__`` stores its parameters
   untouched (sklearn rule), using the shared names ``min_support``,
   ``max_card``, ``n_thresholds``, ``categorical_features``, ``time_limit``,
-  ``random_state``, ``verbose`` where they apply;
+  ``random_state``, ``verbose`` where they apply, and ``callback`` always
+  (the base class hands it to the run around the fit: nothing else to do);
 * declare every parameter once in ``_parameter_constraints`` (see
   :mod:`rulekit._params`), sharing the engine's declarations; :meth:`fit`
   checks the table before anything else;
