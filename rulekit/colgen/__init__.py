@@ -5,6 +5,8 @@ NeurIPS 2018.  The engine :func:`search` works on a boolean condition matrix
 and returns a :class:`ColGenResult`; :func:`choose_complexity` picks the form
 and budget by validation along a budget path;
 :class:`BooleanRuleCGClassifier` is the scikit-learn estimator around both.
+Importing the package registers its learner specs (``cg``, ``cg-dnf``,
+``cg-cnf``: ``_spec.SPECS``) in :data:`rulekit.learners.LEARNERS`.
 """
 
 from ._estimator import BooleanRuleCGClassifier

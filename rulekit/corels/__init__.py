@@ -4,7 +4,8 @@
 :class:`CorelsResult`.  ``rashomon(A, y, c, epsilon)`` enumerates every list
 within ``epsilon`` of the optimum (a :class:`RashomonResult`).  ``BOUNDS`` names the pruning bounds that can be
 switched on and off for ablation studies.  :class:`CorelsClassifier` is the
-sklearn estimator around it.
+sklearn estimator around it.  Importing the package registers its learner
+spec (``_spec.SPEC``) in :data:`rulekit.learners.LEARNERS`.
 """
 
 from rulekit.corels._result import CorelsResult
