@@ -17,7 +17,10 @@ CORELS, falling rule lists and column generation:
   ``interrupted``.  A Ctrl-C during numba compilation or mining waits for
   the first check in the same way;
 * the callback: every learner calls it with the same :class:`SearchState`
-  record; a truthy return value stops the search (``interrupted``);
+  record; a truthy return value stops the search (``interrupted``).  A run
+  opened inside another calls the callbacks of the runs around it too, so
+  an estimator's ``callback`` (given to the run around its whole fit) sees
+  every search of the fit without each engine passing it on;
 * progress: a tqdm bar on stderr when ``verbose >= 1`` (nodes, best
   objective, lower bound, gap, memory, rate), and ``logging`` records on
   the ``rulekit.<learner>`` logger for detail;
@@ -166,7 +169,8 @@ class Anytime:
     max_memory : float or None
         MB the engine's state may take.
     callback : callable or None
-        ``callback(state) -> bool``; True stops the search.
+        ``callback(state) -> bool``; True stops the search.  It is also
+        called by the runs opened inside this one, with their states.
     verbose : int
         ``>= 1`` shows a progress bar on stderr.
     total : int or None
@@ -274,9 +278,20 @@ class Anytime:
             return reason
         self._last_report = now
         self.show(state)
-        if self.callback is not None and self.callback(state):
+        if self._ask_callbacks(state):
             reason = reason or "interrupted"
         return reason
+
+    def _ask_callbacks(self, state: SearchState) -> bool:
+        """Call this run's callback and those of the runs around it; True: stop."""
+        stop, run = False, self
+        while run is not None:
+            # every callback sees the state, even after another asked to stop
+            # (a recorder must not miss the last one)
+            if run.callback is not None and run.callback(state):
+                stop = True
+            run = run._parent
+        return stop
 
     def show(self, state: SearchState) -> None:
         """Update the progress bar and the debug log (no limits, no callback)."""

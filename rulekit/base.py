@@ -5,7 +5,8 @@ Contract for a learner's estimator (``rulekit/<learner>/_estimator.py``):
 * subclass :class:`RuleClassifierBase`; ``__init__`` stores its parameters
   untouched (sklearn rule), using the shared names ``min_support``,
   ``max_card``, ``n_thresholds``, ``categorical_features``, ``time_limit``,
-  ``random_state``, ``verbose`` where they apply;
+  ``random_state``, ``verbose`` where they apply, and ``callback`` always
+  (the base class hands it to the run around the fit: nothing else to do);
 * declare every parameter once in ``_parameter_constraints`` (see
   :mod:`rulekit._params`), sharing the engine's declarations; :meth:`fit`
   checks the table before anything else;
@@ -215,9 +216,11 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         X = self._validate_X(X, reset=True)
         self.classes_, codes = self._validate_y(X, y)
         weights = self._validate_weights(sample_weight, len(codes))
-        # one run around the whole fit: time_limit counts from here, and a
-        # Ctrl-C during binarization, mining or compilation is seen by the engine
-        with Anytime(self._learner, time_limit=params.get("time_limit")):
+        # one run around the whole fit: time_limit counts from here, a Ctrl-C
+        # during binarization, mining or compilation is seen by the engine, and
+        # the callback sees every search the engine runs inside it
+        with Anytime(self._learner, time_limit=params.get("time_limit"),
+                     callback=params.get("callback")):
             self.binarizer_ = self._binarizer(params).fit(X, codes, sample_weight=weights)
             B = self.binarizer_.transform(X)
             A, antecedents = None, None

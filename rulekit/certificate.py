@@ -35,10 +35,11 @@ Statuses (one vocabulary for all learners):
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
-__all__ = ["Certificate", "STATUSES", "LIMIT_STATUSES"]
+__all__ = ["Certificate", "STATUSES", "LIMIT_STATUSES", "relative_gap"]
 
 #: Every status a certificate may carry, with what it means.
 STATUSES = {
@@ -56,6 +57,27 @@ STATUSES = {
 #: Statuses that mean a limit ended the search early (estimators warn).
 LIMIT_STATUSES = frozenset({"time_limit", "node_limit", "work_limit", "memory_limit",
                             "interrupted"})
+
+
+def relative_gap(objective: float, lower_bound: float) -> float:
+    """``(objective - lower_bound) / |objective|``: the gap as a share of the objective.
+
+    Unitless, so one threshold means the same for every learner.  0 when
+    the bound meets the objective, ``inf`` for a positive gap at objective 0.
+
+    Parameters
+    ----------
+    objective : float
+    lower_bound : float
+
+    Returns
+    -------
+    float
+    """
+    gap = max(0.0, objective - lower_bound)
+    if gap == 0:
+        return 0.0
+    return math.inf if objective == 0 else gap / abs(objective)
 
 
 def _percent(share: float) -> str:
@@ -135,12 +157,31 @@ class Certificate:
 
     @property
     def relative_gap(self) -> float | None:
-        gap = self.gap
-        if gap is None:
+        if self.gap is None:
             return None
-        if gap == 0:
-            return 0.0
-        return math.inf if self.objective == 0 else gap / abs(self.objective)
+        return relative_gap(self.objective, self.lower_bound)
+
+    def restricted_to(self, scope: str) -> "Certificate":
+        """The same claim, stated over a narrower space than the engine searched.
+
+        An engine proves its model optimal over the matrix it was given; when
+        the estimator chose that matrix without a theorem saying the choice
+        loses nothing (antecedents mined above the support the theory
+        allows), the proof holds only within the choice.  The returned
+        certificate says so: ``optimal`` becomes ``optimal_relative``, every
+        other status stays, and ``scope`` is replaced.
+
+        Parameters
+        ----------
+        scope : str
+            The narrower space and the objective, in words.
+
+        Returns
+        -------
+        Certificate
+        """
+        status = "optimal_relative" if self.status == "optimal" else self.status
+        return dataclasses.replace(self, status=status, scope=scope)
 
     def to_dict(self) -> dict:
         """Plain dict (JSON-ready) with the derived ``gap`` and ``proved_optimal``."""

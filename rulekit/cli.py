@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from . import __version__, datasets
+from .learners import LEARNERS
 
 
 class CliError(Exception):
@@ -29,17 +30,8 @@ class CliError(Exception):
 
 
 # --- learners the command knows -------------------------------------------------------
-# name -> (import path "module:Class", fixed parameters, description).  Learners
-# are imported only when used, so `rulekit datasets` stays fast.
-LEARNERS: dict = {
-    "corels": ("rulekit.corels:CorelsClassifier", {}, "certifiably optimal rule list"),
-    "frl": ("rulekit.frl:FallingRuleListClassifier", {}, "falling rule list"),
-    "softfrl": ("rulekit.frl:SoftFallingRuleListClassifier", {}, "softly falling rule list"),
-    "cg-dnf": ("rulekit.colgen:BooleanRuleCGClassifier", {"form": "dnf"}, "DNF rule set, column generation"),
-    "cg-cnf": ("rulekit.colgen:BooleanRuleCGClassifier", {"form": "cnf"}, "CNF rule set, column generation"),
-    "cg": ("rulekit.colgen:BooleanRuleCGClassifier", {"form": "auto"},
-           "rule set, DNF or CNF chosen by validation, column generation"),
-}
+# Learners come from the registry (rulekit.learners.LEARNERS): each learner package
+# declares its name, estimator, options, warm-up and demo there.
 # name -> key of rulekit.compare.baselines()
 BASELINES = {
     "cart": "CART depth 4",
@@ -49,38 +41,28 @@ BASELINES = {
 }
 
 
-def _weight(text: str):
-    """``--w``: a number, or ``balanced`` (the negative-to-positive ratio)."""
-    if text == "balanced":
-        return text
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number or 'balanced', got {text!r}") from None
-
-
 # Model options: estimator parameter -> (command-line option, type, help).  An
 # option sets its parameter on every chosen learner that has it and is ignored
-# by the others.  No two options differ only by case: CORELS's ``c`` and the
-# falling rule lists' ``C`` are --corels-c and --frl-c.
+# by the others.  These are the options several learners share; each learner's
+# spec adds its own (options()).  No two options differ only by case: CORELS's
+# ``c`` and the falling rule lists' ``C`` are --corels-c and --frl-c.
 OPTIONS = {
-    "c": ("--corels-c", float, "CORELS: penalty per rule (parameter c)"),
     "max_card": ("--max-card", int, "most conditions per mined antecedent"),
     "min_support": ("--min-support", float, "mining support threshold in (0, 1]"),
     "n_thresholds": ("--n-thresholds", int, "quantile thresholds per numeric column"),
     "time_limit": ("--time-limit", float, "time limit in seconds for the whole fit"),
-    "max_nodes": ("--max-nodes", int, "CORELS: node limit"),
     "random_state": ("--random-state", int, "seed"),
-    "w": ("--w", _weight, "falling rule lists: weight of a missed positive (parameter w), "
-                          "a number or 'balanced'"),
-    "C": ("--frl-c", float, "falling rule lists: penalty per rule (parameter C)"),
-    "C1": ("--frl-c1", float, "softly falling rule lists: monotonicity penalty (parameter C1)"),
-    "n_iter": ("--n-iter", int, "falling rule lists: Monte-Carlo iterations"),
-    "max_complexity": ("--max-complexity", int, "column generation: clause+literal budget"),
-    "max_literals": ("--max-literals", int, "column generation: literals per clause"),
 }
 # spellings of 0.1 that differed only by case: a clear error names the new one
 RENAMED = {"--c": "--corels-c", "--C": "--frl-c", "--C1": "--frl-c1"}
+
+
+def options() -> dict:
+    """Every model option: the shared ones, then each registered learner's own."""
+    table = dict(OPTIONS)
+    for spec in LEARNERS.values():
+        table.update(spec.options)
+    return table
 
 
 def _known_models(*, baselines: bool) -> str:
@@ -93,15 +75,7 @@ def _known_models(*, baselines: bool) -> str:
 def _learner(name: str, options: dict, *, baselines: bool = False):
     if name not in LEARNERS:
         raise CliError(f"unknown model {name!r}; choose one of: {_known_models(baselines=baselines)}")
-    import importlib
-
-    path, fixed, _ = LEARNERS[name]
-    module, cls = path.split(":")
-    estimator_cls = getattr(importlib.import_module(module), cls)
-    est = estimator_cls(**fixed)
-    valid = est.get_params()
-    est.set_params(**{k: v for k, v in options.items() if v is not None and k in valid})
-    return est
+    return LEARNERS[name].make(**options)
 
 
 def _estimator(name: str, options: dict, random_state: int = 0):
@@ -130,7 +104,13 @@ def _read_csv(path: str, target: str | None = None):
 
 
 def _options(args) -> dict:
-    return {k: getattr(args, k, None) for k in OPTIONS}
+    values = {k: getattr(args, k, None) for k in options()}
+    gap = getattr(args, "stop_at_gap", None)
+    if gap is not None:
+        from .callbacks import stop_at_gap
+
+        values["callback"] = stop_at_gap(gap)
+    return values
 
 
 # --- commands -----------------------------------------------------------------------------
@@ -212,14 +192,15 @@ def cmd_compare(args) -> int:
     return 0
 
 
-#: --model of `rulekit explore`: the three families (cg lets validation choose DNF or CNF)
-EXPLORE_MODELS = ("corels", "frl", "softfrl", "cg", "cg-dnf", "cg-cnf")
+def _explorable() -> list:
+    """--model of `rulekit explore`: the learners whose specs say the explorer draws them."""
+    return [name for name, spec in LEARNERS.items() if spec.explore]
 
 
 def cmd_explore(args) -> int:
-    if args.model not in EXPLORE_MODELS:
+    if args.model not in _explorable():
         raise CliError(f"rulekit explore: unknown model {args.model!r}; choose one of: "
-                       + ", ".join(EXPLORE_MODELS))
+                       + ", ".join(_explorable()))
     X, y = _read_csv(args.data, args.target)
     est = _learner(args.model, _options(args))
     est.set_params(**({"verbose": args.verbose} if "verbose" in est.get_params() else {}))
@@ -244,120 +225,35 @@ def _plot_path(text: str) -> Path:
     return path
 
 
-def _fit_timed(est, X, y) -> float:
-    """Fit ``est`` and return the CPU seconds it took (the demos print them)."""
-    import time
-
-    start = time.process_time()
-    est.fit(X, y)
-    return time.process_time() - start
-
-
-def _demo_compas(args) -> None:
-    from .corels import CorelsClassifier
-
-    X, y = datasets.load_compas(return_X_y=True)
-    print(f"compas: {X.shape[0]} people, {X.shape[1]} features "
-          f"({', '.join(X.columns)}); {int(y.sum())} re-offended within two years (1)\n")
-    est = CorelsClassifier()  # every default: what a new user gets
-    cpu = _fit_timed(est, X, y)
-    sel = est.selection_
-    certified = sum(row[2] == "optimal" for row in sel.path)
-    print(f"CorelsClassifier(): {len(est.binarizer_.conditions_)} conditions, "
-          f"{len(est.antecedents_)} antecedents; {len(sel.path)} searches along the "
-          f"regularization path ({certified} certified), c = {est.c_:g} (max_card "
-          f"{est.max_card_}) chosen by cross-validation; {cpu:.1f} CPU s\n")
-    print(est)
-    cert = est.certificate_
-    verdict = "certified optimal" if cert.proved_optimal else f"NOT certified ({cert.status})"
-    print(f"\n{verdict}: objective {cert.objective:.6f} = mistakes/N + {est.c_:g} x rules, "
-          f"lower bound {cert.lower_bound:.6f}, over {cert.scope}")
-    print(f"training accuracy {est.score(X, y):.4f}")
-
-
-def _demo_bank(args) -> None:
-    from .frl import FallingRuleListClassifier
-
-    X, y = datasets.load_bank_marketing(discretized=True, return_X_y=True)
-    print(f"bank marketing (discretized as in the falling-rule-list paper): {X.shape[0]} calls, "
-          f"{int(y.sum())} subscriptions (1)\n")
-    est = FallingRuleListClassifier(w=7.0, C=1e-6, n_iter=3000, min_support=0.1, max_card=2, random_state=0)
-    cpu = _fit_timed(est, X, y)
-    print(f"FallingRuleListClassifier(w=7, C=1e-6, n_iter=3000): {len(est.antecedents_)} antecedents, "
-          f"{cpu:.1f} CPU s\n")
-    print(est)
-    print(f"\nobjective {est.certificate_.objective:.6f} (weighted risk + C x rules); a row is predicted 1 when its "
-          f"rule's probability exceeds 1/(1+w) = {est.threshold_:.3f}")
-
-
-def _demo_tictactoe(args) -> None:
-    from .colgen import BooleanRuleCGClassifier
-
-    X, y = datasets.load_tictactoe(return_X_y=True)
-    print(f"tic-tac-toe endgames: {X.shape[0]} boards, x wins in {int((y == 'positive').sum())}\n")
-    est = BooleanRuleCGClassifier(form="dnf", max_complexity=32, max_literals=3, time_limit=120)
-    cpu = _fit_timed(est, X, y)
-    print(f"BooleanRuleCGClassifier(form='dnf', max_complexity=32, max_literals=3): "
-          f"{len(est.binarizer_.conditions_)} conditions, {cpu:.1f} CPU s\n")
-    print(est)
-    cert = est.certificate_
-    print(f"\nstatus {cert.status}, Hamming loss {cert.objective:g}, lower bound {cert.lower_bound}, "
-          f"complexity {est.complexity_}, training accuracy {est.score(X, y):.4f}")
-
-
-DEMOS = {"compas": _demo_compas, "bank": _demo_bank, "tictactoe": _demo_tictactoe}
+def _demos() -> dict:
+    """Dataset -> demo function, from the learners' specs."""
+    return dict(spec.demo for spec in LEARNERS.values() if spec.demo is not None)
 
 
 def cmd_demo(args) -> int:
-    if args.dataset not in DEMOS:
-        raise CliError(f"no demo for {args.dataset!r} yet; available: {', '.join(DEMOS)}")
-    DEMOS[args.dataset](args)
+    demos = _demos()
+    if args.dataset not in demos:
+        raise CliError(f"no demo for {args.dataset!r} yet; available: {', '.join(demos)}")
+    demos[args.dataset]()
     return 0
 
 
-def _warmup_data(seed: int = 0):
-    """A small mixed frame (numbers, categories, missing values) and labels."""
-    import numpy as np
-    import pandas as pd
-
-    rng = np.random.default_rng(seed)
-    n = 80
-    X = pd.DataFrame({"a": rng.integers(0, 6, n).astype(float), "b": rng.choice(["x", "y", "z"], n),
-                      "c": rng.random(n)})
-    X.loc[::9, "c"] = np.nan
-    y = ((X["a"] > 2) ^ (X["b"] == "x") ^ (rng.random(n) < 0.1)).astype(int)
-    return X, y
-
-
-#: learner family -> estimator arguments of a small fit that calls every
-#: compiled kernel a fit of that learner calls
-WARMUP = {
-    "corels": {"c": 0.05, "max_card": 2},
-    "frl": {"n_iter": 30, "min_support": 0.05, "random_state": 0},
-    "softfrl": {"n_iter": 30, "min_support": 0.05, "random_state": 0},
-    "cg-dnf": {"max_complexity": 8, "max_literals": 3},
-}
+def _compilable() -> list:
+    """Learners with a warm-up fit (one per family: the variants share kernels)."""
+    return [name for name, spec in LEARNERS.items() if spec.warmup is not None]
 
 
 def cmd_compile(args) -> int:
     import time
-    import warnings
 
-    names = [n.strip() for n in args.learners.split(",")] if args.learners else list(WARMUP)
-    unknown = [n for n in names if n not in WARMUP]
+    known = _compilable()
+    names = [n.strip() for n in args.learners.split(",")] if args.learners else known
+    unknown = [n for n in names if n not in known]
     if unknown:
-        raise CliError(f"cannot compile {unknown[0]!r}; choose from {', '.join(WARMUP)}")
-    X, y = _warmup_data()
+        raise CliError(f"cannot compile {unknown[0]!r}; choose from {', '.join(known)}")
     for name in names:
         start = time.process_time()
-        est = _learner(name, WARMUP[name])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            est.fit(X, y)
-        if name == "corels":
-            from .corels._state import compile_growth_kernels
-
-            compile_growth_kernels()
+        LEARNERS[name].warm_up()
         print(f"{name}: {time.process_time() - start:.1f} CPU s")
     import numba
 
@@ -390,8 +286,11 @@ class _Renamed(argparse.Action):
 
 def _add_model_options(p):
     g = p.add_argument_group("model options (used by the learners that have them)")
-    for name, (flag, kind, text) in OPTIONS.items():
+    for name, (flag, kind, text) in options().items():
         g.add_argument(flag, dest=name, type=kind, help=text, metavar=flag[2:].upper().replace("-", "_"))
+    g.add_argument("--stop-at-gap", dest="stop_at_gap", type=float, metavar="GAP",
+                   help="stop a search once its relative gap (objective - lower bound) / "
+                   "objective is at most GAP, e.g. 0.01 (learners with a lower bound)")
     for old in RENAMED:
         g.add_argument(old, action=_Renamed, help=argparse.SUPPRESS)
     g.add_argument("-v", "--verbose", type=int, default=0, help="progress on stderr (0 = quiet)")
@@ -440,21 +339,21 @@ def build_parser() -> argparse.ArgumentParser:
                        "HTML page)")
     p.add_argument("--data", required=True, help="CSV file with a header row")
     p.add_argument("--target", required=True, help="name of the label column")
-    p.add_argument("--model", required=True, help="learner: " + ", ".join(EXPLORE_MODELS))
+    p.add_argument("--model", required=True, help="learner: " + ", ".join(_explorable()))
     p.add_argument("-o", "--output", default="explore.html",
                    help="the HTML file to write (default explore.html)")
     _add_model_options(p)
     p.set_defaults(func=cmd_explore)
 
     p = sub.add_parser("demo", help="learn and print a model on a bundled dataset")
-    p.add_argument("dataset", nargs="?", default="compas", help="one of: " + ", ".join(DEMOS))
+    p.add_argument("dataset", nargs="?", default="compas", help="one of: " + ", ".join(_demos()))
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("compile", help="compile the learners' numba kernels into the on-disk cache",
                        description="Fit each learner once on a small generated problem, so numba "
                        "compiles its kernels and caches the machine code on disk: later processes "
                        "load it instead of compiling (about 10 CPU s per learner on a first fit).")
-    p.add_argument("--learners", help="comma-separated, default all: " + ", ".join(WARMUP))
+    p.add_argument("--learners", help="comma-separated, default all: " + ", ".join(_compilable()))
     p.set_defaults(func=cmd_compile)
 
     p = sub.add_parser("datasets", help="list the bundled datasets")

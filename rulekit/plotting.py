@@ -412,7 +412,7 @@ def plot_rashomon_objectives(rashomon_set, *, ax=None):
         ax.axvline(rashomon_set.optimum + rashomon_set.epsilon, color="tab:red", ls=":",
                    label=f"optimum + epsilon ({rashomon_set.epsilon:g})")
         ax.legend(fontsize=8)
-    ax.set_xlabel("objective (mistakes / n + c x rules)")
+    ax.set_xlabel("objective (mistakes / N + c x rules)")
     ax.set_ylabel("rule lists")
     ax.set_title(f"{rashomon_set.count} rule lists", fontsize=10)
     fig.tight_layout()

@@ -39,6 +39,28 @@ def sklearn_checks(*estimators, expected_failed_checks=None):
     return pytest.mark.parametrize("estimator,check", cases)
 
 
+def check_learner_contract(spec) -> None:
+    """What every registered learner promises (``rulekit.learners.LearnerSpec``).
+
+    Its estimator declares exactly its ``get_params()`` (the defaults
+    satisfying their own declaration), takes the shared ``callback``, and
+    its spec's fixed parameters, warm-up parameters and options name
+    parameters the estimator has.
+    """
+    from rulekit._params import validate
+
+    est = spec.make()
+    name = f"{spec.name} ({type(est).__name__})"
+    params = est.get_params(deep=False)
+    assert set(est._parameter_constraints) == set(params), name
+    validate(est._parameter_constraints, params, name)
+    assert "callback" in params, f"{name}: every estimator takes callback="
+    for table in (spec.fixed, spec.warmup or {}, spec.options):
+        assert set(table) <= set(params), f"{name}: {sorted(set(table) - set(params))}"
+    if spec.demo is not None:
+        assert callable(spec.demo[1]), name
+
+
 import os  # noqa: E402
 from pathlib import Path  # noqa: E402
 

@@ -12,6 +12,9 @@ import pytest
 from rulekit._anytime import Anytime, SearchState, current_run
 from rulekit._params import AnyOf, Boolean, Integer, Options, Real, SeedLike, check, validate
 from rulekit.certificate import LIMIT_STATUSES, STATUSES, Certificate
+from rulekit.learners import LEARNERS
+
+from helpers import check_learner_contract
 
 
 # --- parameters -----------------------------------------------------------------
@@ -74,16 +77,18 @@ def test_undeclared_parameter_is_a_bug_not_user_input():
         validate({"c": Real(0, None)}, {"c": 1, "d": 2}, "X")
 
 
-def test_every_estimator_declares_exactly_its_parameters():
+@pytest.mark.parametrize("name", sorted(LEARNERS))
+def test_every_estimator_declares_exactly_its_parameters(name):
+    check_learner_contract(LEARNERS[name])
+
+
+def test_the_registry_holds_the_four_estimators():
     from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier,
                          SoftFallingRuleListClassifier)
 
-    for cls in (CorelsClassifier, FallingRuleListClassifier, SoftFallingRuleListClassifier,
-                BooleanRuleCGClassifier):
-        est = cls()
-        assert set(est._parameter_constraints) == set(est.get_params()), cls.__name__
-        # the defaults satisfy their own declaration
-        validate(est._parameter_constraints, est.get_params(), cls.__name__)
+    classes = {spec.estimator_class() for spec in LEARNERS.values()}
+    assert classes == {CorelsClassifier, FallingRuleListClassifier,
+                       SoftFallingRuleListClassifier, BooleanRuleCGClassifier}
 
 
 # --- certificate -----------------------------------------------------------------

@@ -97,6 +97,9 @@ def test_adding_a_learner_page_runs(tmp_path):
         else:
             scripts.append(block)
     assert (tmp_path / "onerule" / "_search.py").exists() and scripts
+    # the learner is added by declaring one spec, which a script registers and uses
+    assert "LearnerSpec(" in (tmp_path / "onerule" / "__init__.py").read_text()
+    assert any("with registered(SPEC):" in script for script in scripts)
     path = os.pathsep.join([str(tmp_path), str(ROOT), str(ROOT / "tests")])
     env = {**os.environ, "PYTHONPATH": path, "MPLBACKEND": "Agg"}
     for script in scripts:

@@ -15,7 +15,7 @@ import pytest
 import rulekit
 from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier,
                      SoftFallingRuleListClassifier, datasets)
-from rulekit.cli import _warmup_data
+from rulekit.learners import warmup_data as _warmup_data
 from rulekit.explore import build_payload, page_html
 from rulekit.explore._build import MAX_EVENTS, MAX_PAGE_BYTES
 

@@ -5,6 +5,8 @@ NeurIPS 2018.  The engine :func:`search` works on a boolean condition matrix
 and returns a :class:`ColGenResult`; :func:`choose_complexity` picks the form
 and budget by validation along a budget path;
 :class:`BooleanRuleCGClassifier` is the scikit-learn estimator around both.
+Importing the package registers its learner specs (``cg``, ``cg-dnf``,
+``cg-cnf``: ``_spec.SPECS``) in :data:`rulekit.learners.LEARNERS`.
 """
 
 from ._estimator import BooleanRuleCGClassifier
@@ -14,6 +16,10 @@ from ._search import SEARCH_PARAMETERS, search
 from ._select import BudgetChoice, choose_complexity
 from ._settings import ColGenSettings
 from ._solvers import available_solvers
+from ._spec import SPECS as _SPECS
+from ..learners import register as _register
+
+_register(*_SPECS)
 
 __all__ = ["BooleanRuleCGClassifier", "search", "SEARCH_PARAMETERS", "ColGenSettings",
            "ColGenResult", "IterationRecord", "predict_clauses", "ConditionMetadata",

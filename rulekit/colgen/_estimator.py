@@ -147,6 +147,14 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         Seeds the inner folds and the sampled pricing on large data.
     verbose : int
         ``>= 1``: a progress bar on stderr.
+    callback : callable or None, default=None
+        ``callback(state) -> bool``, called with each search's progress (a
+        :class:`rulekit._anytime.SearchState`: rounds, best objective, the
+        master LP's lower bound) about four times a second; True stops the
+        fit as Ctrl-C would (status ``"interrupted"``, one
+        ``ConvergenceWarning``).  The validation of ``form="auto"`` or
+        ``max_complexity="auto"`` runs searches too, and a stop during it
+        leaves the majority-class model.  See :mod:`rulekit.callbacks`.
 
     Attributes
     ----------
@@ -195,7 +203,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         "form": Options("auto", "dnf", "cnf"),
         "max_complexity": AnyOf(Integer(2), Options("auto")),
         **pick(SEARCH_PARAMETERS, "max_literals", "lambda0", "lambda1", "settings",
-               "time_limit", "random_state", "verbose"),
+               "time_limit", "random_state", "verbose", "callback"),
         "class_weight": AnyOf(Options("balanced"), Instance((dict,), "a dict class -> weight"),
                               allow_none=True),
         "complexity_grid": _Grid(),
@@ -212,7 +220,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                  lambda1=0.0, class_weight=None, complexity_grid=DEFAULT_GRID, settings=None,
                  n_thresholds="auto", categorical_features=None, min_frequency=0.01,
                  max_categories=None, handle_unknown="warn", thresholds="quantile",
-                 time_limit=120.0, random_state=0, verbose=0):
+                 time_limit=120.0, random_state=0, verbose=0, callback=None):
         self.form = form
         self.max_complexity = max_complexity
         self.max_literals = max_literals
@@ -230,6 +238,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         self.time_limit = time_limit
         self.random_state = random_state
         self.verbose = verbose
+        self.callback = callback
 
     def fit(self, X, y, sample_weight=None):
         """Fit the rule set.

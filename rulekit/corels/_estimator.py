@@ -26,6 +26,7 @@ from ._constrained import (Constraints, constrained_search, fairness_groups,
                            resolve_names)
 from ._rashomon import DEFAULT_MAX_MODELS
 from ._rashomon_set import fit_rashomon_set
+from ._result import scope as corels_scope
 from ._search import REFERENCE_SCOPE, SEARCH_PARAMETERS, MemoryLimitError, search
 
 __all__ = ["CorelsClassifier"]
@@ -36,7 +37,7 @@ class CorelsClassifier(RuleClassifierBase):
 
     Binarizes ``X``, mines antecedents (conjunctions of up to ``max_card``
     conditions) and finds, by branch and bound, the rule list minimizing
-    ``mistakes / n_samples + c * n_rules`` over them — with a certificate:
+    ``mistakes / N + c * n_rules`` over them (``N`` training rows) — with a certificate:
     when ``certificate_.proved_optimal`` is true no other list over the
     mined antecedents scores better.
 
@@ -44,9 +45,9 @@ class CorelsClassifier(RuleClassifierBase):
     ----------
     c : float or "auto", default="auto"
         Penalty per rule, in units of training accuracy: a rule must fix more
-        than ``c * n_samples`` mistakes to be worth adding.  ``"auto"`` walks
+        than ``c * N`` mistakes to be worth adding.  ``"auto"`` walks
         a regularization path from ``c = 0.1`` down (never below ``2 /
-        n_samples``), certifies each point it can within the work budget, and
+        N``), certifies each point it can within the work budget, and
         picks the one that cross-validates best (5 folds, repeated 3 times
         up to 2,000 rows; a 25 % hold-out above 10,000 rows); ``c_`` is the
         value used and ``selection_`` records the path.  See ``docs/corels.md``.
@@ -60,7 +61,7 @@ class CorelsClassifier(RuleClassifierBase):
         Mining threshold (fraction of all training rows).
         ``None`` means ``c`` (with ``c="auto"``, the smallest ``c`` of the
         path): CORELS's minimum-support theorem shows that an antecedent
-        capturing at most ``c * n_samples`` rows never appears in an optimal
+        capturing at most ``c * N`` rows never appears in an optimal
         list, so mining at ``c`` loses nothing and the certificate covers
         *every* antecedent of up to ``max_card`` conditions.  A larger value
         speeds things up but the certificate then only covers the mined
@@ -142,6 +143,16 @@ class CorelsClassifier(RuleClassifierBase):
         Not available with ``forbidden``, ``required`` or ``fairness``.
         None (default): nothing is recorded and the search runs the kernel
         compiled without the log.
+    callback : callable or None, default=None
+        ``callback(state) -> bool``, called with the search's progress (a
+        :class:`rulekit._anytime.SearchState`: nodes, best objective, lower
+        bound) about four times a second; True stops the search with its
+        best list and a valid lower bound (status ``"interrupted"``, one
+        ``ConvergenceWarning``).  ``rulekit.callbacks.stop_at_gap(0.01)``
+        stops once no list can be more than 1 % better.  With ``c="auto"``
+        or ``max_card="auto"`` it sees every search of the path and of the
+        cross-validation, and a stop ends the path there.  See
+        :mod:`rulekit.callbacks`.
 
     Attributes
     ----------
@@ -188,7 +199,7 @@ class CorelsClassifier(RuleClassifierBase):
         "min_support": Real(0, 1, closed="right", allow_none=True),
         **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
         "thresholds": Options("auto", "quantile", "reference"),
-        **pick(COMMON_PARAMETERS, "random_state", "verbose"),
+        **pick(COMMON_PARAMETERS, "random_state", "verbose", "callback"),
         **pick(SEARCH_PARAMETERS, "trace"),
         "forbidden": Instance((list, tuple), "a list of column names or conditions",
                               allow_none=True),
@@ -209,7 +220,7 @@ class CorelsClassifier(RuleClassifierBase):
                  handle_unknown="warn", thresholds="auto", policy="lower_bound",
                  symmetry="permutation", bounds="all", max_nodes=None, max_memory="auto",
                  reference=None, max_work="auto", time_limit=None, random_state=0, verbose=0,
-                 forbidden=None, required=None, fairness=None, trace=None):
+                 forbidden=None, required=None, fairness=None, trace=None, callback=None):
         self.c = c
         self.max_work = max_work
         self.max_card = max_card
@@ -233,6 +244,7 @@ class CorelsClassifier(RuleClassifierBase):
         self.required = required
         self.fairness = fairness
         self.trace = trace
+        self.callback = callback
 
     def _fit(self, X, y, sample_weight):
         # the fairness groups come from the raw column, which may be forbidden as a feature
@@ -323,12 +335,11 @@ class CorelsClassifier(RuleClassifierBase):
         self.stats_ = result.stats
         self.trace_ = result.trace
         mined_at_c = params["min_support"] is None or params["min_support"] <= self.c_
-        status = result.status
-        if status == "optimal" and not mined_at_c:
-            status = "optimal_relative"   # mined above c: optimal over what was mined only
-        self.certificate_ = Certificate(
-            status, result.objective, result.lower_bound,
-            self._scope(params, result, columns, cards, antecedents, mined_at_c))
+        scope = self._scope(params, result, columns, cards, antecedents, mined_at_c)
+        cert = Certificate(result.status, result.objective, result.lower_bound, scope)
+        # mined above c, the minimum-support theorem no longer covers what mining
+        # left out: optimal over what was mined only
+        self.certificate_ = cert if mined_at_c else cert.restricted_to(scope)
         codes = {label: k for k, label in enumerate(result.classes.tolist())}
         return self._rule_list(
             [antecedents.items[m] for m in result.prefix],
@@ -416,7 +427,7 @@ class CorelsClassifier(RuleClassifierBase):
                      f"{params['min_support']:g} > c")
         if result.reference:
             scope = f"{scope}, among the {REFERENCE_SCOPE} ({params['reference']!r})"
-        text = f"{scope}; objective = mistakes / n_samples + {c:g} x rules"
+        text = corels_scope(scope, c)
         sel = self.selection_
         if sel is not None and params["c"] == "auto" and sel.folds:
             how = (f"a {_auto.HOLDOUT:.0%} hold-out" if sel.folds == 1 else
@@ -460,8 +471,8 @@ class CorelsClassifier(RuleClassifierBase):
         if fair is not None:
             terms.append(f"keep the {fair[0].replace('_', ' ')} difference between the two "
                          f"groups of {fair[1]!r} within {float(fair[2]):g}")
-        scope = (f"rule lists over antecedents of up to {self.max_card_} conditions that "
-                 + " and ".join(terms) + f"; objective = mistakes / n_samples + {c:g} x rules")
+        scope = corels_scope(f"rule lists over antecedents of up to {self.max_card_} conditions "
+                             "that " + " and ".join(terms), c)
         if not np.isfinite(result.objective):
             warnings.warn("no rule list satisfies the constraints"
                           if result.status == "infeasible" else

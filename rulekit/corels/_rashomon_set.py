@@ -343,6 +343,7 @@ def fit_rashomon_set(est, epsilon, *, max_models, time_limit, verbose) -> Rashom
     from rulekit._params import check
     from rulekit.bitset import unpack
     from rulekit.corels._rashomon import RASHOMON_PARAMETERS, rashomon
+    from rulekit.corels._result import scope as corels_scope
     from rulekit.mining import mine_antecedents
 
     check_is_fitted(est, "model_")
@@ -366,4 +367,4 @@ def fit_rashomon_set(est, epsilon, *, max_models, time_limit, verbose) -> Rashom
     result = rashomon(A, codes, c, eps, max_models=max_models, time_limit=time_limit,
                       verbose=verbose)
     return RashomonSet(result, antecedents, est.binarizer_.conditions_, est.classes_, A,
-                       codes, est.binarizer_, scope + f"; objective = mistakes / n + {c:g} x rules")
+                       codes, est.binarizer_, corels_scope(scope, c))

@@ -9,6 +9,28 @@ import numpy as np
 from rulekit.certificate import Certificate
 
 
+def scope(lists: str, c: float) -> str:
+    """The scope of a CORELS certificate: which lists the claim covers, then the objective.
+
+    Every CORELS claim (the engine's, the estimator's, the constrained
+    search's, the Rashomon set's) is written by this function, so the
+    objective reads the same everywhere: ``N`` is the number of training
+    rows, as in ``docs/math.md``.
+
+    Parameters
+    ----------
+    lists : str
+        The lists the claim covers, in words.
+    c : float
+        The penalty per rule.
+
+    Returns
+    -------
+    str
+    """
+    return f"{lists}; objective = mistakes / N + {c:g} x rules"
+
+
 @dataclass(frozen=True)
 class CorelsResult:
     """A rule list found by branch and bound, with its certificate.
@@ -85,8 +107,7 @@ class CorelsResult:
             from rulekit.corels._search import REFERENCE_SCOPE
 
             lists = f"{lists} among the {REFERENCE_SCOPE}"
-        return Certificate(self.status, self.objective, self.lower_bound,
-                           f"{lists}; objective = mistakes / N + {self.c:g} x rules")
+        return Certificate(self.status, self.objective, self.lower_bound, scope(lists, self.c))
 
     def __repr__(self) -> str:  # short: the trace and stats are long
         return (

@@ -11,7 +11,7 @@ Sample sets travel as packed bit sets (sample ``i`` is bit ``i % 32`` of
 little-endian 32-bit word ``i // 32``, base64-encoded): the page recomputes a
 rule list's mistakes from them with the same integer counts as
 :func:`rulekit.evaluate.capture_counts`, and its objective with the same
-floating-point expression as the CORELS engine (``mistakes / n + c * K``), so
+floating-point expression as the CORELS engine (``mistakes / N + c * K``), so
 the two agree to the last bit.
 """
 

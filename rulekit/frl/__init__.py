@@ -14,6 +14,9 @@ Monte-Carlo searches (Appendices A and B).
   fail by design (``predict`` thresholds at ``1/(1+w)``), with the reason;
 * the objective, penalty, prefix bounds, stop tests and curiosity functions as
   small scalar functions (the search runs compiled twins of the same code).
+
+Importing the package registers the two learner specs (``_spec.SPECS``) in
+:data:`rulekit.learners.LEARNERS`.
 """
 
 from . import _objective
@@ -31,6 +34,10 @@ from ._search import (
     capture_counts,
     search,
 )
+from ._spec import SPECS as _SPECS
+from ..learners import register as _register
+
+_register(*_SPECS)
 
 __all__ = [
     "FallingRuleListClassifier",

@@ -68,7 +68,7 @@ class _FallingBase(RuleClassifierBase):
         **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
         # checked against classes_ once y is known (_positive_code)
         "pos_label": NoValidation(),
-        **pick(SEARCH_PARAMETERS, "random_state", "time_limit", "verbose"),
+        **pick(SEARCH_PARAMETERS, "random_state", "time_limit", "verbose", "callback"),
     }
     _learner = "frl"
     _multiclass = False
@@ -138,14 +138,11 @@ class _FallingBase(RuleClassifierBase):
 
     def _certificate(self, result, n_antecedents, params):
         """The engine's certificate, scoped to the mined antecedents."""
-        cert = result.certificate
         # a proof covers the mined antecedents only (mining at min_support
         # is a choice, not a bound of the theory)
-        status = "optimal_relative" if cert.status == "optimal" else cert.status
-        scope = result.scope(
+        return result.certificate.restricted_to(result.scope(
             f"the {n_antecedents} antecedents mined at min_support={params['min_support']:g} "
-            f"per class (positive class {_plain(self.positive_class_)!r})")
-        return dataclasses.replace(cert, status=status, scope=scope)
+            f"per class (positive class {_plain(self.positive_class_)!r})"))
 
     def _to_rule_list(self, result, antecedents, pos, B, y):
         # One row of class probabilities per rule (else last), classes_ order;
@@ -214,6 +211,13 @@ _SHARED_DOC = """
         time is up (status ``"time_limit"``, one ``ConvergenceWarning``).
     verbose : int, default=0
         1 or more: a progress bar on stderr (iterations, best objective).
+    callback : callable or None, default=None
+        ``callback(state) -> bool``, called with the search's progress (a
+        :class:`rulekit._anytime.SearchState`) about four times a second;
+        True stops the search with its best list (status ``"interrupted"``,
+        one ``ConvergenceWarning``).  See :mod:`rulekit.callbacks`; the
+        Monte-Carlo search has no lower bound, so ``stop_at_gap`` never
+        stops it.
 """
 
 _SHARED_ATTRIBUTES = """
@@ -262,7 +266,7 @@ class FallingRuleListClassifier(_FallingBase):
                  max_card=2, min_support=0.1, n_thresholds=9, categorical_features=None,
                  min_frequency=0.01, max_categories=None, handle_unknown="warn",
                  thresholds="quantile", pos_label=None, random_state=0, time_limit=None,
-                 verbose=0):
+                 verbose=0, callback=None):
         self.w = w
         self.C = C
         self.n_iter = n_iter
@@ -280,6 +284,7 @@ class FallingRuleListClassifier(_FallingBase):
         self.random_state = random_state
         self.time_limit = time_limit
         self.verbose = verbose
+        self.callback = callback
 
 
 class SoftFallingRuleListClassifier(_FallingBase):
@@ -305,7 +310,7 @@ class SoftFallingRuleListClassifier(_FallingBase):
                  stop_prob=0.01, max_card=2, min_support=0.1, n_thresholds=9,
                  categorical_features=None, min_frequency=0.01, max_categories=None,
                  handle_unknown="warn", thresholds="quantile", pos_label=None, random_state=0,
-                 time_limit=None, verbose=0):
+                 time_limit=None, verbose=0, callback=None):
         self.w = w
         self.C = C
         self.C1 = C1
@@ -324,6 +329,7 @@ class SoftFallingRuleListClassifier(_FallingBase):
         self.random_state = random_state
         self.time_limit = time_limit
         self.verbose = verbose
+        self.callback = callback
 
     _parameter_constraints = {
         **_FallingBase._parameter_constraints,

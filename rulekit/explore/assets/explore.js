@@ -379,7 +379,7 @@
     var filter = el("input", {type: "search", placeholder: "filter", "aria-label": "filter antecedents", testid: "pool-filter", on: {input: function () { drawPool(); }}});
 
     sec.appendChild(el("p", {cls: "note", text: "Build a rule list by hand from the mined antecedents. The page scores it " +
-      "exactly as CORELS does: mistakes on the rows / n + c × rules, with c = " + c + ". No list can score below " +
+      "exactly as CORELS does: mistakes / N + c × rules (N rows), with c = " + c + ". No list can score below " +
       "the certified lower bound; when the search was proved optimal, that bound is the optimum."}));
     if (!C.same_data) sec.appendChild(el("div", {cls: "warnbox", text: "These rows are not the ones the model was trained on: " +
       "the certificate is about the training rows, so the comparison below is only indicative."}));
