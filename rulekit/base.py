@@ -44,7 +44,7 @@ from sklearn.utils.validation import check_consistent_length, check_is_fitted, c
 
 from ._anytime import Anytime
 from ._columns import check_unique_columns
-from ._params import AnyOf, Boolean, CallableOrNone, Integer, Real, SeedLike, validate
+from ._params import COMMON_PARAMETERS, validate
 from .binarize import Binarizer, _plain
 from .evaluate import capture_counts
 from .mining import MINING_PARAMETERS, AntecedentSet, mine_antecedents
@@ -52,13 +52,6 @@ from .models import Rule, RuleList
 
 __all__ = ["RuleClassifierBase", "COMMON_PARAMETERS"]
 
-#: Declarations of the parameters every learner names the same way.
-COMMON_PARAMETERS = {
-    "time_limit": Real(0, None, closed="neither", allow_none=True),
-    "random_state": SeedLike(),
-    "verbose": AnyOf(Integer(0), Boolean()),
-    "callback": CallableOrNone(),
-}
 
 _ADVICE = {
     "time_limit": " To search longer, raise time_limit.",

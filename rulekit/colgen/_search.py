@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from rulekit._anytime import Anytime
-from rulekit._params import Instance, Integer, NoValidation, Options, Real, as_generator, pick, validate
-from rulekit.base import COMMON_PARAMETERS
+from rulekit._params import (COMMON_PARAMETERS, Instance, Integer, NoValidation, Options, Real,
+                             as_generator, pick, validate)
 from rulekit.evaluate import all_of, check_rule_matrix, merge_rows
 
 from ._beam import beam_search

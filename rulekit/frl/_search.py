@@ -23,8 +23,7 @@ from numba import typed, types
 
 from rulekit import evaluate
 from rulekit._anytime import Anytime
-from rulekit._params import Boolean, Integer, Real, pick, validate
-from rulekit.base import COMMON_PARAMETERS
+from rulekit._params import COMMON_PARAMETERS, Boolean, Integer, Real, pick, validate
 from rulekit.bitset import n_words, pack, popcount
 from rulekit.certificate import Certificate
 
