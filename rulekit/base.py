@@ -43,6 +43,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d, validate_data
 
 from ._anytime import Anytime
+from ._checks import check_sample_weight
 from ._columns import check_unique_columns
 from ._params import COMMON_PARAMETERS, validate
 from .binarize import Binarizer, _plain
@@ -165,16 +166,6 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
             )
         return classes, codes.astype(np.int64)
 
-    def _validate_weights(self, sample_weight, n: int):
-        if sample_weight is None:
-            return None
-        w = np.asarray(sample_weight, dtype=float).reshape(-1)
-        if w.shape[0] != n:
-            raise ValueError(f"sample_weight has {w.shape[0]} entries but X has {n} rows")
-        if not np.isfinite(w).all() or (w < 0).any():
-            raise ValueError("sample_weight must be finite and non-negative")
-        return w
-
     def _check_params(self) -> dict:
         """Validate every parameter against the declaration; return them normalized."""
         return validate(self._parameter_constraints, self.get_params(deep=False),
@@ -207,7 +198,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         params = self._check_params()
         X = self._validate_X(X, reset=True)
         self.classes_, codes = self._validate_y(X, y)
-        weights = self._validate_weights(sample_weight, len(codes))
+        weights = check_sample_weight(sample_weight, len(codes), positive=True)
         # one run around the whole fit: time_limit counts from here, and a
         # Ctrl-C during binarization, mining or compilation is seen by the engine
         with Anytime(self._learner, time_limit=params.get("time_limit")):

@@ -281,9 +281,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         return w * factors[y]
 
     def _fit_model(self, *, B, A, y, antecedents, sample_weight, params, X=None):
-        if sample_weight is not None and not np.any(sample_weight > 0):
-            raise ValueError("sample_weight is zero for every sample; at least one weight "
-                             "must be positive")
+        # sample_weight was checked (one positive weight at least) by the base's fit
         weights = self._weights(y, sample_weight)
         rng = as_generator(params["random_state"])
         targets = [1] if len(self.classes_) == 2 else list(range(len(self.classes_)))

@@ -32,12 +32,11 @@ import numpy as np
 
 from rulekit._anytime import Anytime
 from rulekit._params import Instance, Integer, Real, SeedLike, as_generator, validate
-from rulekit.evaluate import check_rule_matrix, merge_rows
+from rulekit.evaluate import merge_rows
 
 from ._metadata import ConditionMetadata
 from ._result import empty_result
-from ._search import (ColumnGeneration, Problem, _check_labels, _check_weights, literal_limit,
-                      search)
+from ._search import ColumnGeneration, Problem, check_data, literal_limit, search
 from ._settings import ColGenSettings
 
 __all__ = ["choose_complexity", "BudgetChoice", "DEFAULT_GRID", "INNER_SETTINGS", "check_grid"]
@@ -168,9 +167,7 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=5,
     if not forms or any(f not in ("dnf", "cnf") for f in forms):
         raise ValueError(f"forms must hold 'dnf' and/or 'cnf', got {forms!r}")
     grid = check_grid(grid)
-    B = check_rule_matrix(B, "B")
-    y = _check_labels(y, B.shape[0])
-    w = _check_weights(sample_weight, B.shape[0])
+    B, y, w = check_data(B, y, sample_weight)
     p.update(settings=p["settings"] or INNER_SETTINGS, rng=as_generator(p["random_state"]))
     if np.all(y == y[0]) or (len(grid) == 1 and len(forms) == 1):
         return BudgetChoice(forms[0], grid[-1], "largest")

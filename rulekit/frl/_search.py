@@ -23,7 +23,8 @@ from numba import typed, types
 
 from rulekit import evaluate
 from rulekit._anytime import Anytime
-from rulekit._params import COMMON_PARAMETERS, Boolean, Integer, Real, pick, validate
+from rulekit._checks import check_boolean_matrix, check_labels
+from rulekit._params import COMMON_PARAMETERS, Boolean, Integer, Real, as_generator, pick, validate
 from rulekit.bitset import n_words, pack, popcount
 from rulekit.certificate import Certificate
 
@@ -183,42 +184,10 @@ class FRLResult:
 
 # --- input checks -------------------------------------------------------------
 
-def _check_matrix(A):
-    A = np.asarray(A)
-    if A.ndim != 2:
-        raise ValueError(f"A must be a 2-D (n_samples, n_antecedents) array, got {A.ndim}-D")
-    if A.shape[0] == 0:
-        raise ValueError("A must have at least one row (sample)")
-    if A.dtype != np.bool_:
-        if A.dtype.kind not in "biuf":
-            raise TypeError(f"A must be boolean (or 0/1 numbers), got dtype {A.dtype}")
-        if A.size and not np.all((A == 0) | (A == 1)):
-            raise ValueError("A must contain only 0/1 (boolean) values")
-        A = A.astype(bool)
-    return A
-
-
-def _check_labels(y, n_rows):
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"y must be 1-D, got shape {y.shape}")
-    if y.shape[0] != n_rows:
-        raise ValueError(f"y has {y.shape[0]} labels but A has {n_rows} rows")
-    if y.dtype == np.bool_:
-        return y
-    if y.dtype.kind not in "biuf" or not np.all((y == 0) | (y == 1)):
-        raise ValueError("y must be binary with values in {0, 1} (1 = positive class)")
-    return y.astype(bool)
-
-
-def _make_rng(random_state) -> np.random.Generator:
-    """A numpy Generator from a validated seed (see ``SeedLike``)."""
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, np.random.RandomState):
-        # sklearn hands out RandomState objects: derive a Generator from it.
-        return np.random.default_rng(random_state.randint(0, 2**31 - 1, size=4))
-    return np.random.default_rng(random_state)
+def _check_data(A, y):
+    """The antecedent matrix (at least one row) and the binary labels, checked."""
+    A = check_boolean_matrix(A, "A", min_rows=1)
+    return A, check_labels(y, A.shape[0], "y", binary=True)
 
 
 # --- the search -----------------------------------------------------------
@@ -273,7 +242,7 @@ def _check_factors(factors, A):
         B, items = factors
     except (TypeError, ValueError):
         raise TypeError("factors must be a pair (B, items)") from None
-    B = _check_matrix(B)
+    B = check_boolean_matrix(B, "B")
     if B.shape[0] != A.shape[0]:
         raise ValueError(f"factors: B has {B.shape[0]} rows but A has {A.shape[0]}")
     if len(items) != A.shape[1]:
@@ -447,15 +416,14 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
     else-only list; if all rows share one class the root's early-termination
     test holds and the result is the else-only list with probability 0 or 1.
     """
-    A = _check_matrix(A)
-    yb = _check_labels(y, A.shape[0])
+    A, yb = _check_data(A, y)
     p = validate(SEARCH_PARAMETERS, dict(
         w=w, C=C, C1=C1, n_iter=n_iter, curiosity_lambda=curiosity_lambda,
         stop_prob=stop_prob, prefix_memo=prefix_memo, random_state=random_state,
         time_limit=time_limit, callback=callback, verbose=verbose), "frl.search")
     if factors is not None:
         factors = _check_factors(factors, A)
-    state = _Run(_Packed(A, yb, p["C1"] is not None, factors), p, _make_rng(p["random_state"]))
+    state = _Run(_Packed(A, yb, p["C1"] is not None, factors), p, as_generator(p["random_state"]))
     with Anytime("frl", unit="iterations", time_limit=p["time_limit"], callback=p["callback"],
                  verbose=p["verbose"], total=p["n_iter"]) as run:
         stop = run.drive(lambda budget: state.step(budget, run))
@@ -538,8 +506,7 @@ def candidate_set(A, y, prefix, *, w, C, C1=None, incumbent=math.inf, curiosity_
         surviving antecedent ``l``, in index order (``stop_after`` for
         softFRL only).
     """
-    A = _check_matrix(A)
-    yb = _check_labels(y, A.shape[0])
+    A, yb = _check_data(A, y)
     prefix = [int(l) for l in prefix]
     n_ante = A.shape[1]
     counts = capture_counts(A, yb, prefix)
