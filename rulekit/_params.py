@@ -30,7 +30,7 @@ import numpy as np
 
 __all__ = [
     "Constraint", "Integer", "Real", "Options", "Boolean", "Instance", "CallableOrNone",
-    "AnyOf", "SeedLike", "NoValidation", "validate", "validated", "check", "pick",
+    "AnyOf", "SeedLike", "NoValidation", "validate", "validated", "declared", "check", "pick",
     "as_generator", "COMMON_PARAMETERS", "VALIDATED",
 ]
 
@@ -389,6 +389,16 @@ def validated(table: dict, owner: str):
         return checked_call
 
     return decorate
+
+
+def declared(table: dict, namespace: dict) -> dict:
+    """The values of ``table``'s parameters, from a :func:`validated` function's ``locals()``.
+
+    Called first thing in the function's body, it collects the checked
+    arguments into one dict for the helpers that take them all, without
+    writing the signature out again.
+    """
+    return {name: namespace[name] for name in table}
 
 
 def pick(table: dict, *names: str) -> dict:

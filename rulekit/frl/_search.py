@@ -5,6 +5,31 @@ AISTATS 2018: Algorithm FRL (Section 3, Appendix A) minimises Program 2.9
 over falling lists, Algorithm softFRL (Section 5, Appendix B) minimises
 Program 5.1 over all lists.
 
+Each iteration of :func:`search` builds one compatible rule list top-down:
+it stops when the early-termination test proves stopping optimal, with
+probability ``stop_prob``, or when no antecedent survives the pruning rules
+(falling constraint, Cor. 4.5, Prop. 4.2 feasibility and the prefix bound
+against the incumbent); otherwise it draws the next antecedent with
+probability proportional to its curiosity.  The best list over all
+iterations is returned (the first one found wins ties).
+
+The search ends before ``n_iter`` iterations when the root's bound reaches
+the incumbent: the list is then proved optimal over the given antecedents
+(status ``"optimal"``) and no iteration could improve it.  The result does
+not depend on the machine's speed: the kernel's random draws do not depend on
+how the iterations are split into batches.  With no antecedents the result
+is the else-only list; if all rows share one class the root's
+early-termination test holds and the result is the else-only list with
+probability 0 or 1.
+
+``prefix_memo`` is an addition to the paper's algorithm: it only removes
+lists that cannot improve the incumbent, so every property of the paper's
+search holds, but fewer iterations are spent rebuilding known lists, and the
+root's bound gives a valid lower bound.  ``factors`` lets the search count on
+the columns of ``B``, which stay in the CPU's cache, instead of reading all
+of ``A`` for every rule it draws: the same counts and the same result,
+several times faster on many antecedents.
+
 The public entry point is :func:`search`.  It checks its input against
 :data:`SEARCH_PARAMETERS`, packs the antecedent matrix into per-class bit
 vectors (:mod:`rulekit.bitset`) and drives the compiled batch kernel of
@@ -24,7 +49,8 @@ from numba import typed, types
 from rulekit import evaluate
 from rulekit._anytime import Anytime
 from rulekit._checks import check_boolean_matrix, check_labels
-from rulekit._params import COMMON_PARAMETERS, Boolean, Integer, Real, as_generator, pick, validate
+from rulekit._params import (COMMON_PARAMETERS, Boolean, Integer, Real, as_generator, declared, pick,
+                             validated)
 from rulekit.bitset import n_words, pack, popcount
 from rulekit.certificate import Certificate
 
@@ -324,18 +350,13 @@ class _Run:
             self._saved = None
 
 
+@validated(SEARCH_PARAMETERS, "frl.search")
 def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
            random_state=0, time_limit=None, callback=None, verbose=0,
            prefix_memo=True, factors=None) -> FRLResult:
     """Monte-Carlo search for a falling or softly falling rule list.
 
-    Each iteration builds one compatible rule list top-down: it stops when
-    the early-termination test proves stopping optimal, with probability
-    ``stop_prob``, or when no antecedent survives the pruning rules
-    (falling constraint, Cor. 4.5, Prop. 4.2 feasibility and the prefix bound
-    against the incumbent); otherwise it draws the next antecedent with
-    probability proportional to its curiosity.  The best list over all
-    iterations is returned (the first one found wins ties).
+    How the lists are built and when the search ends: see the module docstring.
 
     Parameters
     ----------
@@ -376,22 +397,15 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
     prefix_memo : bool, default=True
         Remember a lower bound for every prefix already extended and drop a
         prefix from its parent's candidate set once that bound is not below
-        the incumbent (no strictly better list starts with it).  This is an
-        addition to the paper's algorithm: it only removes lists that cannot
-        improve the incumbent, so every property of the paper's search holds,
-        but fewer iterations are spent rebuilding known lists, and the
-        root's bound gives a valid lower bound.  ``False`` runs the paper's
-        algorithm exactly.
+        the incumbent (no strictly better list starts with it).  ``False``
+        runs the paper's algorithm exactly.
     factors : tuple (B, items) or None, default=None
         What ``A`` is made of, when it is known: ``B`` a boolean (n_samples,
         d) matrix and ``items`` one tuple of one or two column indices of
         ``B`` per column of ``A``, whose AND that column is (as
-        :func:`rulekit.mine_antecedents` builds them).  The search then
-        counts on ``B``'s columns, which stay in the CPU's cache, instead of
-        reading all of ``A`` for every rule it draws: the same counts and
-        the same result, several times faster on many antecedents.  It is
-        the caller's promise that ``A`` equals the ANDs; ``A`` itself is
-        only read for the final list's counts.
+        :func:`rulekit.mine_antecedents` builds them).  It is the caller's
+        promise that ``A`` equals the ANDs; ``A`` itself is only read for
+        the final list's counts.
 
     Returns
     -------
@@ -404,26 +418,20 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
     ------
     ValueError, TypeError
         Invalid parameters or data; the message names the parameter.
-
-    Notes
-    -----
-    The search ends before ``n_iter`` iterations when the root's bound
-    reaches the incumbent: the list is then proved optimal over the given
-    antecedents (status ``"optimal"``) and no iteration could
-    improve it.  The result does not depend on the machine's speed: the
-    kernel's random draws do not depend on how the iterations are split into
-    batches.  With no antecedents (``n_antecedents == 0``) the result is the
-    else-only list; if all rows share one class the root's early-termination
-    test holds and the result is the else-only list with probability 0 or 1.
     """
+    p = declared(SEARCH_PARAMETERS, locals())
     A, yb = _check_data(A, y)
-    p = validate(SEARCH_PARAMETERS, dict(
-        w=w, C=C, C1=C1, n_iter=n_iter, curiosity_lambda=curiosity_lambda,
-        stop_prob=stop_prob, prefix_memo=prefix_memo, random_state=random_state,
-        time_limit=time_limit, callback=callback, verbose=verbose), "frl.search")
     if factors is not None:
         factors = _check_factors(factors, A)
-    state = _Run(_Packed(A, yb, p["C1"] is not None, factors), p, as_generator(p["random_state"]))
+    state = _Run(_Packed(A, yb, C1 is not None, factors), p, as_generator(random_state))
+    status = _drive(state, p)
+    prefix = tuple(int(l) for l in state.best_prefix[: int(state.best_len[0])])
+    trace = SearchTrace.from_batches(state.batches)
+    return _finish(A, yb, prefix, p, status, state.done, trace, state.lower_bound())
+
+
+def _drive(state: _Run, p: dict) -> str:
+    """Run the iterations on the anytime loop; return the final status."""
     with Anytime("frl", unit="iterations", time_limit=p["time_limit"], callback=p["callback"],
                  verbose=p["verbose"], total=p["n_iter"]) as run:
         stop = run.drive(lambda budget: state.step(budget, run))
@@ -433,9 +441,7 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
         else:
             status = "heuristic" if stop == "done" else stop
         run.finish(status)
-    prefix = tuple(int(l) for l in state.best_prefix[: int(state.best_len[0])])
-    trace = SearchTrace.from_batches(state.batches)
-    return _finish(A, yb, prefix, p, status, state.done, trace, state.lower_bound())
+    return status
 
 
 def capture_counts(A, y, prefix):
