@@ -29,7 +29,7 @@ import numpy as np
 
 from rulekit._anytime import Anytime
 from rulekit._params import (COMMON_PARAMETERS, Instance, Integer, NoValidation, Options, Real,
-                             as_generator, pick, validate)
+                             as_generator, declared, pick, validated)
 from rulekit._checks import check_boolean_matrix, check_labels, check_sample_weight
 from rulekit.evaluate import all_of, merge_rows
 
@@ -75,6 +75,7 @@ ENUM_RATE_GUESS = 20_000_000
 LOCAL_SEARCH_COLUMNS, LOCAL_SEARCH_WORK = 400, 4_000_000
 
 
+@validated(SEARCH_PARAMETERS, "rulekit.colgen.search")
 def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0,
            lambda1=0.0, sample_weight=None, metadata=None, columns=(), settings=None,
            time_limit=120.0, random_state=0, callback=None, verbose=0) -> ColGenResult:
@@ -126,11 +127,7 @@ def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.
     -------
     ColGenResult
     """
-    p = validate(SEARCH_PARAMETERS, dict(
-        form=form, max_complexity=max_complexity, max_literals=max_literals, lambda0=lambda0,
-        lambda1=lambda1, metadata=metadata, columns=columns, settings=settings,
-        time_limit=time_limit, random_state=random_state, callback=callback, verbose=verbose),
-        "rulekit.colgen.search")
+    p = declared(SEARCH_PARAMETERS, locals())
     B, y, w = check_data(B, y, sample_weight)
     if p["metadata"] is not None and p["metadata"].n_columns != B.shape[1]:
         raise ValueError(f"metadata describes {p['metadata'].n_columns} columns but B has "

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rulekit._anytime import Anytime
-from rulekit._params import Instance, Integer, Real, SeedLike, as_generator, validate
+from rulekit._params import Instance, Integer, Real, SeedLike, as_generator, declared, validated
 from rulekit.evaluate import merge_rows
 
 from ._metadata import ConditionMetadata
@@ -122,6 +122,7 @@ CHOICE_PARAMETERS = {
 }
 
 
+@validated(CHOICE_PARAMETERS, "rulekit.colgen.choose_complexity")
 def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=5,
                       cv_max_rows=CV_MAX_ROWS, patience=PATIENCE, max_literals=None,
                       lambda0=0.0, lambda1=0.0, sample_weight=None, metadata=None,
@@ -158,11 +159,7 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=5,
     -------
     BudgetChoice
     """
-    p = validate(CHOICE_PARAMETERS, dict(
-        forms=forms, n_splits=n_splits, cv_max_rows=cv_max_rows, patience=patience,
-        max_literals=max_literals, lambda0=lambda0, lambda1=lambda1, metadata=metadata,
-        settings=settings, time_limit=time_limit, random_state=random_state),
-        "rulekit.colgen.choose_complexity")
+    p = declared(CHOICE_PARAMETERS, locals())
     forms = tuple(dict.fromkeys(forms))
     if not forms or any(f not in ("dnf", "cnf") for f in forms):
         raise ValueError(f"forms must hold 'dnf' and/or 'cnf', got {forms!r}")

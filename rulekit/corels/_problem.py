@@ -44,6 +44,19 @@ def check_reference(reference, y) -> np.ndarray | None:
     return ref != np.asarray(y)
 
 
+def check_data(A, y, reference=None):
+    """The checked data of a search.
+
+    Returns ``A`` (bool, at least one row), the sorted classes, each row's
+    class code, and where the reference model errs (None without one).
+    """
+    A = check_A(A)
+    if A.shape[0] == 0:
+        raise ValueError("A has no samples (N = 0); the objective is undefined")
+    classes, codes = check_y(y, A.shape[0])
+    return A, classes, codes, check_reference(reference, np.asarray(y))
+
+
 def group_samples(A: np.ndarray, codes: np.ndarray, n_classes: int, refmiss=None):
     """Collapse samples with identical antecedent rows.
 

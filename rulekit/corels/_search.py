@@ -83,7 +83,7 @@ from rulekit._anytime import Anytime, default_max_memory
 from rulekit._params import (AnyOf, CallableOrNone, Constraint, Instance, Integer, Options, Real,
                              declared, validated)
 from rulekit.corels import _kernels as kr
-from rulekit.corels._problem import check_A, check_reference, check_y, prepare
+from rulekit.corels._problem import check_data, prepare
 from rulekit.corels._result import CorelsResult
 from rulekit.corels._state import MemoryBudgetError, State, workspace
 from rulekit.evaluate import capture_counts
@@ -417,7 +417,7 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
         status ``"interrupted"``.  How lists are ordered: module docstring.
     """
     p = declared(SEARCH_PARAMETERS, locals())
-    A, classes, codes, refmiss = _check_data(A, y, reference)
+    A, classes, codes, refmiss = check_data(A, y, reference)
     if _empty_list_wins(A, codes, classes, c):
         res = _trivial_result(A, codes, classes, c, _COUNTERS)
         if trace == "events":
@@ -431,16 +431,6 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
             status = "optimal" if refmiss is None else "optimal_relative"
         run.finish(status)
     return _result(this, A, codes, classes, c, status)
-
-
-def _check_data(A, y, reference):
-    """``A`` (bool, at least one row), the classes, each row's class code and the
-    reference's mistakes (None without a reference)."""
-    A = check_A(A)
-    if A.shape[0] == 0:
-        raise ValueError("A has no samples (N = 0); the objective is undefined")
-    classes, codes = check_y(y, A.shape[0])
-    return A, classes, codes, check_reference(reference, np.asarray(y))
 
 
 def _empty_list_wins(A, codes, classes, c) -> bool:
