@@ -6,7 +6,7 @@ Contract for a learner's estimator (``rulekit/<learner>/_estimator.py``):
   untouched (sklearn rule), using the shared names ``min_support``,
   ``max_card``, ``n_thresholds``, ``categorical_features``, ``time_limit``,
   ``random_state``, ``verbose`` where they apply;
-* declare every parameter once in ``_parameter_constraints`` (see
+* declare every parameter once in ``_rulekit_parameters`` (see
   :mod:`rulekit._params`), sharing the engine's declarations; :meth:`fit`
   checks the table before anything else;
 * set the class attributes ``_learner`` (name for logging), ``_multiclass``
@@ -70,7 +70,10 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     docstring for the full contract.
     """
 
-    _parameter_constraints: dict = {}
+    # {name: Constraint} (rulekit._params), checked by fit.  Not named
+    # _parameter_constraints: scikit-learn reads that name with its own schema
+    # (lists of constraints) in BaseEstimator._validate_params.
+    _rulekit_parameters: dict = {}
     _learner = "rules"
     _multiclass = True
     _mines = True
@@ -168,12 +171,12 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
 
     def _check_params(self) -> dict:
         """Validate every parameter against the declaration; return them normalized."""
-        return validate(self._parameter_constraints, self.get_params(deep=False),
+        return validate(self._rulekit_parameters, self.get_params(deep=False),
                         type(self).__name__)
 
     def _binarizer(self, params: dict) -> Binarizer:
         """The Binarizer, given the binarization parameters this learner exposes."""
-        shared = {k: params[k] for k in Binarizer._parameter_constraints if k in params}
+        shared = {k: params[k] for k in Binarizer._rulekit_parameters if k in params}
         return Binarizer(**shared, negations=self._negations)
 
     # -- sklearn API ------------------------------------------------------------

@@ -232,7 +232,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         condition passes the support floor).
     """
 
-    _parameter_constraints = {
+    _rulekit_parameters = {
         "n_thresholds": Integer(1),
         "categorical_features": Instance((list, tuple, np.ndarray),
                                          "a list of column names or positions", allow_none=True),
@@ -343,7 +343,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        params = validate(self._parameter_constraints, self.get_params(), type(self).__name__)
+        params = validate(self._rulekit_parameters, self.get_params(), type(self).__name__)
         self._from_array = not isinstance(X, pd.DataFrame)
         frame = self._frame(X, fitting=True)
         if frame.shape[0] == 0:
@@ -522,7 +522,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         """A fitted binarizer from :meth:`to_dict` output (thresholds, categories,
         infrequent groups, unknown-category handling)."""
         self = cls(**d["params"])
-        validate(cls._parameter_constraints, self.get_params(), cls.__name__)
+        validate(cls._rulekit_parameters, self.get_params(), cls.__name__)
         self._from_array = bool(d.get("from_array", False))
         self.feature_names_in_ = np.asarray(d["feature_names_in"], dtype=object)
         self.n_features_in_ = len(self.feature_names_in_)

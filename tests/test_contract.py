@@ -81,9 +81,9 @@ def test_every_estimator_declares_exactly_its_parameters():
     for cls in (CorelsClassifier, FallingRuleListClassifier, SoftFallingRuleListClassifier,
                 BooleanRuleCGClassifier):
         est = cls()
-        assert set(est._parameter_constraints) == set(est.get_params()), cls.__name__
+        assert set(est._rulekit_parameters) == set(est.get_params()), cls.__name__
         # the defaults satisfy their own declaration
-        validate(est._parameter_constraints, est.get_params(), cls.__name__)
+        validate(est._rulekit_parameters, est.get_params(), cls.__name__)
 
 
 # --- certificate -----------------------------------------------------------------

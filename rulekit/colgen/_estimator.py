@@ -191,7 +191,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
     not yet fitted in one-vs-rest get the same).
     """
 
-    _parameter_constraints = {
+    _rulekit_parameters = {
         "form": Options("auto", "dnf", "cnf"),
         "max_complexity": AnyOf(Integer(2), Options("auto")),
         **pick(SEARCH_PARAMETERS, "max_literals", "lambda0", "lambda1", "settings",
@@ -199,7 +199,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         "class_weight": AnyOf(Options("balanced"), Instance((dict,), "a dict class -> weight"),
                               allow_none=True),
         "complexity_grid": _Grid(),
-        **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
+        **pick(Binarizer._rulekit_parameters, *ESTIMATOR_PARAMETERS),
         "n_thresholds": AnyOf(Integer(1), Options("auto")),
     }
     _learner = "colgen"

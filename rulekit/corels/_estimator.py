@@ -176,7 +176,7 @@ class CorelsClassifier(RuleClassifierBase):
     lower bound.
     """
 
-    _parameter_constraints = {
+    _rulekit_parameters = {
         **pick(SEARCH_PARAMETERS, "policy", "symmetry", "bounds", "max_nodes",
                "max_memory", "time_limit"),
         "c": AnyOf(Real(0, None), Options("auto")),
@@ -186,7 +186,7 @@ class CorelsClassifier(RuleClassifierBase):
                            allow_none=True),
         "max_card": AnyOf(Integer(1), Options("auto")),
         "min_support": Real(0, 1, closed="right", allow_none=True),
-        **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
+        **pick(Binarizer._rulekit_parameters, *ESTIMATOR_PARAMETERS),
         "thresholds": Options("auto", "quantile", "reference"),
         **pick(COMMON_PARAMETERS, "random_state", "verbose"),
         **pick(SEARCH_PARAMETERS, "trace"),
