@@ -400,8 +400,9 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
         Wall-clock seconds; stops with status ``"time_limit"``.
     callback : callable or None
         Called 4 times a second with a :class:`rulekit._anytime.SearchState`
-        (``work`` = prefixes expanded; ``info``: ``queue`` prefixes with
-        children waiting, ``waiting`` those children); True stops the search.
+        (``work`` = prefixes expanded, best objective, bound, ``memory_mb``;
+        ``info``: ``queue`` prefixes with children waiting, ``waiting`` those
+        children); True stops the search (status ``"interrupted"``).
     verbose : int
         1 or more: a progress bar on stderr.
     trace : {None, "events"}
@@ -413,8 +414,7 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
     Returns
     -------
     CorelsResult
-        Ctrl-C (``KeyboardInterrupt``) returns the best list so far, with
-        status ``"interrupted"``.  How lists are ordered: module docstring.
+        Ctrl-C returns the best list so far (``"interrupted"``); ties: docs/math.md.
     """
     p = declared(SEARCH_PARAMETERS, locals())
     A, classes, codes, refmiss = check_data(A, y, reference)
