@@ -28,9 +28,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from rulekit._anytime import Anytime
+from rulekit._checks import check_boolean_matrix, check_labels, check_sample_weight
 from rulekit._params import (COMMON_PARAMETERS, Instance, Integer, NoValidation, Options, Real,
                              as_generator, declared, pick, validated)
-from rulekit._checks import check_boolean_matrix, check_labels, check_sample_weight
 from rulekit.evaluate import all_of, merge_rows
 
 from ._beam import beam_search

@@ -25,11 +25,6 @@ from rulekit.evaluate import merge_rows
 TOL_FACTOR = 1e-9
 
 
-def check_A(A) -> np.ndarray:
-    """The antecedent matrix, checked (:func:`rulekit._checks.check_boolean_matrix`)."""
-    return check_boolean_matrix(A, "A")
-
-
 def check_y(y, n: int):
     """Sorted classes and the class code of each sample."""
     classes, codes = np.unique(check_labels(y, n, "y"), return_inverse=True)
@@ -50,7 +45,7 @@ def check_data(A, y, reference=None):
     Returns ``A`` (bool, at least one row), the sorted classes, each row's
     class code, and where the reference model errs (None without one).
     """
-    A = check_A(A)
+    A = check_boolean_matrix(A, "A")
     if A.shape[0] == 0:
         raise ValueError("A has no samples (N = 0); the objective is undefined")
     classes, codes = check_y(y, A.shape[0])
