@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from sklearn.utils.validation import _num_samples
+from sklearn.utils.validation import _num_samples, check_is_fitted
 
 from sklearn.base import ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
@@ -16,18 +16,18 @@ from sklearn.ensemble import GradientBoostingClassifier
 from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedShuffleSplit
 
 from .._anytime import default_max_memory
-from .._params import AnyOf, Instance, Integer, Options, Real, pick
+from .._params import AnyOf, Instance, Integer, Options, Real, check, pick
 from .._reference import MIN_ROWS as REFERENCE_MIN_ROWS
-from ..bitset import pack
+from ..bitset import pack, unpack
 from ..base import COMMON_PARAMETERS, RuleClassifierBase
 from ..binarize import Binarizer, ESTIMATOR_PARAMETERS
 from ..certificate import Certificate
 from ..evaluate import first_match
-from ..mining import MINING_PARAMETERS
+from ..mining import MINING_PARAMETERS, mine_antecedents
 from . import _auto
 from ._constrained import FAIRNESS, Constraints, constrained_search
-from ._rashomon import DEFAULT_MAX_MODELS
-from ._rashomon_set import fit_rashomon_set
+from ._rashomon import DEFAULT_MAX_MODELS, RASHOMON_PARAMETERS, rashomon
+from ._rashomon_set import RashomonSet
 from ._search import REFERENCE_SCOPE, SEARCH_PARAMETERS, MemoryLimitError, search
 
 __all__ = ["CorelsClassifier"]
@@ -510,6 +510,32 @@ class CorelsClassifier(RuleClassifierBase):
         """
         return fit_rashomon_set(self, epsilon, max_models=max_models, time_limit=time_limit,
                                 verbose=verbose)
+
+
+def fit_rashomon_set(est, epsilon, *, max_models, time_limit, verbose) -> RashomonSet:
+    """The body of :meth:`rulekit.CorelsClassifier.rashomon_set`."""
+    check_is_fitted(est, "model_")
+    eps = check(RASHOMON_PARAMETERS["epsilon"], epsilon, "epsilon", "rashomon_set")
+    params = est._check_params()
+    c, packed_B, codes, n = est.c_, *est._train
+    antecedents = est.antecedents_
+    if params["min_support"] is None:
+        # a rule of a list in the set classifies at least (c - epsilon) N rows correctly
+        support = max(c - eps, 0.5 / n)
+        B = unpack(packed_B, n).T
+        antecedents = mine_antecedents(B, codes, min_support=min(support, 1.0),
+                                       max_card=est.max_card_, per_class=False,
+                                       conditions=est.binarizer_.conditions_)
+        scope = (f"every rule list over antecedents of up to {est.max_card_} conditions "
+                 f"(none rarer than {support * n:.0f} rows can be in the set)")
+    else:
+        scope = (f"rule lists over the {len(antecedents)} antecedents mined at "
+                 f"min_support={params['min_support']:g}")
+    A = antecedents.matrix
+    result = rashomon(A, codes, c, eps, max_models=max_models, time_limit=time_limit,
+                      verbose=verbose)
+    return RashomonSet(result, antecedents, est.binarizer_.conditions_, est.classes_, A,
+                       codes, est.binarizer_, scope + f"; objective = mistakes / n + {c:g} x rules")
 
 
 # --- constraints from the estimator's parameters (with the data: DataFrames, names) ---------
