@@ -280,7 +280,7 @@ def check_binarizer(d, where: str = "binarizer") -> None:
     if unknown:
         _fail(f"{where}.params", f"unknown binarizer parameter(s) {unknown}")
     try:
-        validate(Binarizer._parameter_constraints,
+        validate(Binarizer._rulekit_parameters,
                  {**Binarizer().get_params(), **params}, "Binarizer")
     except (TypeError, ValueError) as exc:
         _fail(f"{where}.params", str(exc))

@@ -1,9 +1,11 @@
 """Parameter declarations and the one validator every learner uses.
 
 Each estimator (and each engine) declares its parameters once, in a table
-``{name: constraint}`` (scikit-learn's ``_parameter_constraints`` idea); the
-defaults live in the ``__init__`` / function signature beside it.  One
-function, :func:`validate`, checks a whole table with one error style:
+``{name: constraint}`` (the idea of scikit-learn's ``_parameter_constraints``,
+not its schema); the defaults live in the ``__init__`` / function signature
+beside it.  A function gets its table checked on every call by the decorator
+:func:`validated`; an estimator checks its table with :func:`validate` when
+``fit`` starts.  Either way one error style:
 
 * ``TypeError`` when a value has the wrong *type* (a string where a number
   is expected, a float where an integer is expected, a bool for a number);
@@ -17,6 +19,8 @@ mistake gives the same error whichever door it came through.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import numbers
 from dataclasses import dataclass
@@ -26,7 +30,8 @@ import numpy as np
 
 __all__ = [
     "Constraint", "Integer", "Real", "Options", "Boolean", "Instance", "CallableOrNone",
-    "AnyOf", "SeedLike", "NoValidation", "validate", "check", "pick", "as_generator",
+    "AnyOf", "SeedLike", "NoValidation", "validate", "validated", "declared", "check", "pick",
+    "as_generator", "COMMON_PARAMETERS", "VALIDATED",
 ]
 
 
@@ -326,6 +331,86 @@ def _message(constraint: Constraint, value, name: str, owner: str) -> str:
             f"got {shown} ({type(value).__name__})")
 
 
+#: Every function decorated with :func:`validated`, in definition order (the
+#: generated parameter test walks it to find the entry points).
+VALIDATED: list = []
+
+
+def validated(table: dict, owner: str):
+    """Decorator: check a function's declared parameters on every call.
+
+    The call is bound to the function's signature (defaults applied), each
+    parameter named in ``table`` is checked with :func:`check` and replaced
+    by its normalized value (``int``, ``float``, a ``frozenset``...), and
+    the function runs with the result.  Parameters the table does not name
+    (the data arrays, say) pass through untouched: the function checks them
+    itself, with :mod:`rulekit._checks`.
+
+    Parameters
+    ----------
+    table : dict of str -> Constraint
+        The function's declaration; every name must be a parameter of the
+        function (checked once, when the function is defined).
+    owner : str
+        The function's name in error messages, e.g. ``"corels.search"``.
+
+    Returns
+    -------
+    callable
+        A decorator.  The wrapped function keeps the original's name,
+        docstring and signature, and exposes ``table`` as
+        ``__rulekit_parameters__`` and ``owner`` as ``__rulekit_owner__``.
+
+    Raises
+    ------
+    RuntimeError
+        At definition time, when ``table`` names a parameter the function
+        does not have (a declaration out of step with its signature is a bug).
+    """
+    def decorate(func):
+        signature = inspect.signature(func)
+        unknown = set(table) - set(signature.parameters)
+        if unknown:
+            raise RuntimeError(f"{owner}: declared parameter(s) {sorted(unknown)} are not in "
+                               "the signature")
+
+        @functools.wraps(func)
+        def checked_call(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            values = bound.arguments
+            for name, constraint in table.items():
+                values[name] = check(constraint, values[name], name, owner)
+            return func(*bound.args, **bound.kwargs)
+
+        checked_call.__rulekit_parameters__ = table
+        checked_call.__rulekit_owner__ = owner
+        VALIDATED.append(checked_call)
+        return checked_call
+
+    return decorate
+
+
+def declared(table: dict, namespace: dict) -> dict:
+    """The values of ``table``'s parameters, from a :func:`validated` function's ``locals()``.
+
+    Called first thing in the function's body, it collects the checked
+    arguments into one dict for the helpers that take them all, without
+    writing the signature out again.
+    """
+    return {name: namespace[name] for name in table}
+
+
 def pick(table: dict, *names: str) -> dict:
     """The entries ``names`` of a declaration table (to share them)."""
     return {name: table[name] for name in names}
+
+
+#: Declarations of the parameters every learner names the same way (engines
+#: and estimators pick theirs from here, so the errors agree).
+COMMON_PARAMETERS = {
+    "time_limit": Real(0, None, closed="neither", allow_none=True),
+    "random_state": SeedLike(),
+    "verbose": AnyOf(Integer(0), Boolean()),
+    "callback": CallableOrNone(),
+}

@@ -7,7 +7,7 @@ Contract for a learner's estimator (``rulekit/<learner>/_estimator.py``):
   ``max_card``, ``n_thresholds``, ``categorical_features``, ``time_limit``,
   ``random_state``, ``verbose`` where they apply, and ``callback`` always
   (the base class hands it to the run around the fit: nothing else to do);
-* declare every parameter once in ``_parameter_constraints`` (see
+* declare every parameter once in ``_rulekit_parameters`` (see
   :mod:`rulekit._params`), sharing the engine's declarations; :meth:`fit`
   checks the table before anything else;
 * set the class attributes ``_learner`` (name for logging), ``_multiclass``
@@ -44,8 +44,9 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d, validate_data
 
 from ._anytime import Anytime
+from ._checks import check_sample_weight
 from ._columns import check_unique_columns
-from ._params import AnyOf, Boolean, CallableOrNone, Integer, Real, SeedLike, validate
+from ._params import COMMON_PARAMETERS, validate
 from .binarize import Binarizer, _plain
 from .evaluate import capture_counts
 from .mining import MINING_PARAMETERS, AntecedentSet, mine_antecedents
@@ -53,13 +54,6 @@ from .models import Rule, RuleList
 
 __all__ = ["RuleClassifierBase", "COMMON_PARAMETERS"]
 
-#: Declarations of the parameters every learner names the same way.
-COMMON_PARAMETERS = {
-    "time_limit": Real(0, None, closed="neither", allow_none=True),
-    "random_state": SeedLike(),
-    "verbose": AnyOf(Integer(0), Boolean()),
-    "callback": CallableOrNone(),
-}
 
 _ADVICE = {
     "time_limit": " To search longer, raise time_limit.",
@@ -77,7 +71,10 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     docstring for the full contract.
     """
 
-    _parameter_constraints: dict = {}
+    # {name: Constraint} (rulekit._params), checked by fit.  Not named
+    # _parameter_constraints: scikit-learn reads that name with its own schema
+    # (lists of constraints) in BaseEstimator._validate_params.
+    _rulekit_parameters: dict = {}
     _learner = "rules"
     _multiclass = True
     _mines = True
@@ -173,24 +170,14 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
             )
         return classes, codes.astype(np.int64)
 
-    def _validate_weights(self, sample_weight, n: int):
-        if sample_weight is None:
-            return None
-        w = np.asarray(sample_weight, dtype=float).reshape(-1)
-        if w.shape[0] != n:
-            raise ValueError(f"sample_weight has {w.shape[0]} entries but X has {n} rows")
-        if not np.isfinite(w).all() or (w < 0).any():
-            raise ValueError("sample_weight must be finite and non-negative")
-        return w
-
     def _check_params(self) -> dict:
         """Validate every parameter against the declaration; return them normalized."""
-        return validate(self._parameter_constraints, self.get_params(deep=False),
+        return validate(self._rulekit_parameters, self.get_params(deep=False),
                         type(self).__name__)
 
     def _binarizer(self, params: dict) -> Binarizer:
         """The Binarizer, given the binarization parameters this learner exposes."""
-        shared = {k: params[k] for k in Binarizer._parameter_constraints if k in params}
+        shared = {k: params[k] for k in Binarizer._rulekit_parameters if k in params}
         return Binarizer(**shared, negations=self._negations)
 
     # -- sklearn API ------------------------------------------------------------
@@ -215,7 +202,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         params = self._check_params()
         X = self._validate_X(X, reset=True)
         self.classes_, codes = self._validate_y(X, y)
-        weights = self._validate_weights(sample_weight, len(codes))
+        weights = check_sample_weight(sample_weight, len(codes), positive=True)
         # one run around the whole fit: time_limit counts from here, a Ctrl-C
         # during binarization, mining or compilation is seen by the engine, and
         # the callback sees every search the engine runs inside it

@@ -43,6 +43,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from . import _columns as col
+from ._checks import check_sample_weight
 from ._columns import plain as _plain
 from ._params import AnyOf, Boolean, Instance, Integer, Options, Real, validate
 from ._render import condition_text, format_value as _format_value
@@ -231,7 +232,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         condition passes the support floor).
     """
 
-    _parameter_constraints = {
+    _rulekit_parameters = {
         "n_thresholds": Integer(1),
         "categorical_features": Instance((list, tuple, np.ndarray),
                                          "a list of column names or positions", allow_none=True),
@@ -306,16 +307,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
 
     @staticmethod
     def _sample_weight(sample_weight, n: int) -> np.ndarray:
-        if sample_weight is None:
-            return np.ones(n)
-        w = np.asarray(sample_weight, dtype=float).reshape(-1)
-        if w.shape[0] != n:
-            raise ValueError(f"sample_weight has {w.shape[0]} entries but X has {n} rows")
-        if not np.isfinite(w).all() or (w < 0).any():
-            raise ValueError("sample_weight must be finite and non-negative")
-        if not w.sum() > 0:
-            raise ValueError("sample_weight is zero for every row; at least one row needs a positive weight")
-        return w
+        w = check_sample_weight(sample_weight, n, positive=True)
+        return np.ones(n) if w is None else w
 
     def _columns(self, frame: pd.DataFrame, forced: set) -> list:
         """(name, source, part, kind, series) of every column conditions are learned on."""
@@ -350,7 +343,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        params = validate(self._parameter_constraints, self.get_params(), type(self).__name__)
+        params = validate(self._rulekit_parameters, self.get_params(), type(self).__name__)
         self._from_array = not isinstance(X, pd.DataFrame)
         frame = self._frame(X, fitting=True)
         if frame.shape[0] == 0:
@@ -529,7 +522,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         """A fitted binarizer from :meth:`to_dict` output (thresholds, categories,
         infrequent groups, unknown-category handling)."""
         self = cls(**d["params"])
-        validate(cls._parameter_constraints, self.get_params(), cls.__name__)
+        validate(cls._rulekit_parameters, self.get_params(), cls.__name__)
         self._from_array = bool(d.get("from_array", False))
         self.feature_names_in_ = np.asarray(d["feature_names_in"], dtype=object)
         self.n_features_in_ = len(self.feature_names_in_)

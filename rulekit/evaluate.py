@@ -18,6 +18,8 @@ from typing import Sequence
 
 import numpy as np
 
+from ._checks import check_boolean_matrix
+
 __all__ = ["all_of", "any_of", "first_match", "capture_counts", "dnf_holds", "cnf_holds",
            "merge_rows", "check_rule_matrix"]
 
@@ -29,25 +31,9 @@ def _matrix(M) -> np.ndarray:
     return M.astype(bool, copy=False)
 
 
-def check_rule_matrix(M, name: str = "M") -> np.ndarray:
-    """A rule matrix given by a user, checked: 2-D, boolean or 0/1 numbers.
-
-    Raises ``TypeError`` for another dtype and ``ValueError`` for another
-    shape or values other than 0 and 1, naming the argument ``name``.
-    """
-    if M is None:
-        raise TypeError(f"{name} must be a 2-D boolean array, got None")
-    M = np.asarray(M)
-    if M.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D (samples x columns) boolean array, got "
-                         f"{M.ndim}-D")
-    if M.dtype == bool:
-        return M
-    if M.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must be boolean (or 0/1 numbers), got dtype {M.dtype}")
-    if M.size and not np.all((M == 0) | (M == 1)):
-        raise ValueError(f"{name} must be boolean: found values other than 0 and 1")
-    return M.astype(bool)
+#: A rule matrix given by a user, checked: 2-D, boolean or 0/1 numbers (the one
+#: check, :func:`rulekit._checks.check_boolean_matrix`, under its older name here).
+check_rule_matrix = check_boolean_matrix
 
 
 def all_of(M, columns: Sequence[int]) -> np.ndarray:

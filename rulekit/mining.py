@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from . import bitset
-from ._params import Integer, Options, Real, validate
+from ._checks import check_boolean_matrix
+from ._params import Integer, Options, Real, validated
 from .binarize import Condition
 
 __all__ = ["AntecedentSet", "mine_antecedents", "redundant_pair", "MINING_PARAMETERS"]
@@ -173,6 +174,7 @@ def _frequent(B: np.ndarray, min_support: float, max_card: int, algorithm: str) 
     return {tuple(sorted(int(j) for j in s)) for s in found["itemsets"]}
 
 
+@validated(MINING_PARAMETERS, "mine_antecedents")
 def mine_antecedents(
     B,
     y=None,
@@ -224,59 +226,57 @@ def mine_antecedents(
     AntecedentSet
         Antecedents ordered by size, then by condition indices.
     """
-    checked = validate(MINING_PARAMETERS, dict(min_support=min_support, max_card=max_card,
-                                               max_antecedents=max_antecedents,
-                                               algorithm=algorithm), "mine_antecedents")
-    min_support, max_card = checked["min_support"], checked["max_card"]
-    B = np.asarray(B)
-    if B.ndim != 2:
-        raise ValueError(f"B must be 2-D (samples x conditions), got {B.ndim}-D")
-    if B.dtype != bool:
-        if not np.isin(B, (0, 1)).all():
-            raise ValueError("B must be a boolean (0/1) condition matrix")
-        B = B.astype(bool)
+    B = check_boolean_matrix(B, "B")
     if conditions is not None and len(conditions) != B.shape[1]:
         raise ValueError(
             f"conditions has {len(conditions)} entries but B has {B.shape[1]} columns"
         )
-
-    if per_class and y is not None:
-        y = np.asarray(y)
-        if y.shape[0] != B.shape[0]:
-            raise ValueError(f"y has {y.shape[0]} labels but B has {B.shape[0]} rows")
-        found = set()
-        for label in np.unique(y):
-            found |= _frequent(B[y == label], min_support, max_card, algorithm)
-    else:
-        found = _frequent(B, min_support, max_card, algorithm)
-
+    found = _frequent_itemsets(B, y if per_class else None, min_support, max_card, algorithm)
     if conditions is not None:
-        found = {
-            s for s in found
-            if not any(
-                redundant_pair(conditions[i], conditions[j])
-                for a, i in enumerate(s) for j in s[a + 1:]
-            )
-        }
+        found = {s for s in found if not _has_redundant_pair(s, conditions)}
     items = sorted(found, key=lambda s: (len(s), s))
-    if max_bytes is not None and MINING_BYTES_PER_CELL * len(items) * B.shape[0] > max_bytes:
-        need = MINING_BYTES_PER_CELL * len(items) * B.shape[0] / 2**20
-        raise ValueError(
-            f"the {len(items)} antecedents mined at min_support={min_support:g} with up to "
-            f"{max_card} conditions need about {need:.2f} MB for {B.shape[0]} rows while they "
-            f"are built, more than the {max_bytes / 2**20:.4g} MB that max_memory allows: raise "
-            f"min_support (or c), lower max_card, or set max_memory to at least "
-            f"{np.ceil(need * 100) / 100:g}")
+    _check_memory(len(items), B.shape[0], min_support, max_card, max_bytes)
     dense = evaluate_antecedents(B, items)
     support = dense.sum(axis=0).astype(np.int64)
     if max_antecedents is not None and len(items) > max_antecedents:
         keep = np.sort(np.argsort(-support, kind="stable")[:max_antecedents])
         items = [items[k] for k in keep]
         dense, support = dense[:, keep], support[keep]
-
     if conditions is not None:
         names = [" and ".join(str(conditions[j]) for j in s) for s in items]
     else:
         names = [" and ".join(f"c{j}" for j in s) for s in items]
     packed = bitset.pack(dense.T) if items else np.zeros((0, bitset.n_words(B.shape[0])), np.uint64)
     return AntecedentSet(items, names, packed, B.shape[0], support)
+
+
+def _frequent_itemsets(B, y, min_support, max_card, algorithm) -> set:
+    """Itemsets frequent overall (``y`` None) or within at least one class of ``y``."""
+    if y is None:
+        return _frequent(B, min_support, max_card, algorithm)
+    y = np.asarray(y)
+    if y.shape[0] != B.shape[0]:
+        raise ValueError(f"y has {y.shape[0]} labels but B has {B.shape[0]} rows")
+    found = set()
+    for label in np.unique(y):
+        found |= _frequent(B[y == label], min_support, max_card, algorithm)
+    return found
+
+
+def _has_redundant_pair(itemset, conditions) -> bool:
+    """Whether two conditions of ``itemset`` contradict or imply each other."""
+    return any(redundant_pair(conditions[i], conditions[j])
+               for a, i in enumerate(itemset) for j in itemset[a + 1:])
+
+
+def _check_memory(n_items, n_rows, min_support, max_card, max_bytes) -> None:
+    """ValueError, before anything is allocated, when the antecedents exceed ``max_bytes``."""
+    if max_bytes is None or MINING_BYTES_PER_CELL * n_items * n_rows <= max_bytes:
+        return
+    need = MINING_BYTES_PER_CELL * n_items * n_rows / 2**20
+    raise ValueError(
+        f"the {n_items} antecedents mined at min_support={min_support:g} with up to "
+        f"{max_card} conditions need about {need:.2f} MB for {n_rows} rows while they "
+        f"are built, more than the {max_bytes / 2**20:.4g} MB that max_memory allows: raise "
+        f"min_support (or c), lower max_card, or set max_memory to at least "
+        f"{np.ceil(need * 100) / 100:g}")

@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ._checks import check_boolean_matrix
 from ._render import Raw, format_value, heading, table
 from .binarize import Condition, _plain
 from .evaluate import cnf_holds, dnf_holds, first_match
@@ -26,14 +27,12 @@ __all__ = ["Rule", "RuleList", "RuleSet", "OneVsRestRuleSets", "model_from_dict"
 
 
 def _as_condition_matrix(B, n_conditions: int) -> np.ndarray:
-    B = np.asarray(B)
-    if B.ndim != 2:
-        raise ValueError(f"condition matrix must be 2-D, got {B.ndim}-D")
+    B = check_boolean_matrix(B, "condition matrix")
     if B.shape[1] != n_conditions:
         raise ValueError(
             f"condition matrix has {B.shape[1]} columns, the model expects {n_conditions}"
         )
-    return B.astype(bool, copy=False)
+    return B
 
 
 def _label(value: Any) -> str:

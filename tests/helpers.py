@@ -52,8 +52,8 @@ def check_learner_contract(spec) -> None:
     est = spec.make()
     name = f"{spec.name} ({type(est).__name__})"
     params = est.get_params(deep=False)
-    assert set(est._parameter_constraints) == set(params), name
-    validate(est._parameter_constraints, params, name)
+    assert set(est._rulekit_parameters) == set(params), name
+    validate(est._rulekit_parameters, params, name)
     assert "callback" in params, f"{name}: every estimator takes callback="
     for table in (spec.fixed, spec.warmup or {}, spec.options):
         assert set(table) <= set(params), f"{name}: {sorted(set(table) - set(params))}"

@@ -20,9 +20,9 @@ class OneRule(RuleClassifierBase):
     often of one class (ties: larger capture); stops when nothing improves.
     """
 
-    _parameter_constraints = {
+    _rulekit_parameters = {
         **pick(MINING_PARAMETERS, "min_support", "max_card"),
-        **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
+        **pick(Binarizer._rulekit_parameters, *ESTIMATOR_PARAMETERS),
         "max_rules": Integer(0),
     }
     _learner = "onerule"

@@ -36,11 +36,11 @@ def test_every_estimator_exposes_the_binarizer_parameters(cls):
         if cls is CorelsClassifier and name == "thresholds":
             # "auto": reference thresholds where an ensemble can be fitted, else quantiles
             assert est.get_params()[name] == "auto"
-            assert set(cls._parameter_constraints[name].values) == {"auto", "quantile",
+            assert set(cls._rulekit_parameters[name].values) == {"auto", "quantile",
                                                                      "reference"}
             continue
         assert est.get_params()[name] == Binarizer().get_params()[name]
-        assert cls._parameter_constraints[name] is Binarizer._parameter_constraints[name]
+        assert cls._rulekit_parameters[name] is Binarizer._rulekit_parameters[name]
 
 
 def test_fit_passes_sample_weight_to_the_binarizer():

@@ -199,7 +199,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
     not yet fitted in one-vs-rest get the same).
     """
 
-    _parameter_constraints = {
+    _rulekit_parameters = {
         "form": Options("auto", "dnf", "cnf"),
         "max_complexity": AnyOf(Integer(2), Options("auto")),
         **pick(SEARCH_PARAMETERS, "max_literals", "lambda0", "lambda1", "settings",
@@ -207,7 +207,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         "class_weight": AnyOf(Options("balanced"), Instance((dict,), "a dict class -> weight"),
                               allow_none=True),
         "complexity_grid": _Grid(),
-        **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
+        **pick(Binarizer._rulekit_parameters, *ESTIMATOR_PARAMETERS),
         "n_thresholds": AnyOf(Integer(1), Options("auto")),
     }
     _learner = "colgen"
@@ -290,9 +290,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         return w * factors[y]
 
     def _fit_model(self, *, B, A, y, antecedents, sample_weight, params, X=None):
-        if sample_weight is not None and not np.any(sample_weight > 0):
-            raise ValueError("sample_weight is zero for every sample; at least one weight "
-                             "must be positive")
+        # sample_weight was checked (one positive weight at least) by the base's fit
         weights = self._weights(y, sample_weight)
         rng = as_generator(params["random_state"])
         targets = [1] if len(self.classes_) == 2 else list(range(len(self.classes_)))

@@ -28,9 +28,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from rulekit._anytime import Anytime
-from rulekit._params import Instance, Integer, NoValidation, Options, Real, as_generator, pick, validate
-from rulekit.base import COMMON_PARAMETERS
-from rulekit.evaluate import all_of, check_rule_matrix, merge_rows
+from rulekit._checks import check_boolean_matrix, check_labels, check_sample_weight
+from rulekit._params import (COMMON_PARAMETERS, Instance, Integer, NoValidation, Options, Real,
+                             as_generator, declared, pick, validated)
+from rulekit.evaluate import all_of, merge_rows
 
 from ._beam import beam_search
 from ._enum import compatibility, enumerate_pricing
@@ -74,6 +75,7 @@ ENUM_RATE_GUESS = 20_000_000
 LOCAL_SEARCH_COLUMNS, LOCAL_SEARCH_WORK = 400, 4_000_000
 
 
+@validated(SEARCH_PARAMETERS, "rulekit.colgen.search")
 def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0,
            lambda1=0.0, sample_weight=None, metadata=None, columns=(), settings=None,
            time_limit=120.0, random_state=0, callback=None, verbose=0) -> ColGenResult:
@@ -125,14 +127,8 @@ def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.
     -------
     ColGenResult
     """
-    p = validate(SEARCH_PARAMETERS, dict(
-        form=form, max_complexity=max_complexity, max_literals=max_literals, lambda0=lambda0,
-        lambda1=lambda1, metadata=metadata, columns=columns, settings=settings,
-        time_limit=time_limit, random_state=random_state, callback=callback, verbose=verbose),
-        "rulekit.colgen.search")
-    B = check_rule_matrix(B, "B")
-    y = _check_labels(y, B.shape[0])
-    w = _check_weights(sample_weight, B.shape[0])
+    p = declared(SEARCH_PARAMETERS, locals())
+    B, y, w = check_data(B, y, sample_weight)
     if p["metadata"] is not None and p["metadata"].n_columns != B.shape[1]:
         raise ValueError(f"metadata describes {p['metadata'].n_columns} columns but B has "
                          f"{B.shape[1]}")
@@ -163,27 +159,12 @@ def literal_limit(max_literals, C):
 # --------------------------------------------------------------------------
 # input checks
 
-def _check_labels(y, n: int) -> np.ndarray:
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] != n:
-        raise ValueError(f"y must be 1-D of length {n}, got shape {y.shape}")
-    if not np.all((y == 0) | (y == 1)):
-        raise ValueError("y must contain only 0/1 labels")
-    return y.astype(np.int64)
-
-
-def _check_weights(sample_weight, n: int) -> np.ndarray:
-    if sample_weight is None:
-        return np.ones(n)
-    w = np.asarray(sample_weight, dtype=float)
-    if w.shape != (n,):
-        raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")
-    if not np.all(np.isfinite(w)) or np.any(w < 0):
-        raise ValueError("sample_weight must be finite and non-negative")
-    if n and not np.any(w > 0):
-        raise ValueError("sample_weight is zero for every sample; at least one weight "
-                         "must be positive")
-    return w
+def check_data(B, y, sample_weight):
+    """``B`` (bool), ``y`` (int64 0/1) and the weights (all 1 when None), checked."""
+    B = check_boolean_matrix(B, "B")
+    y = check_labels(y, B.shape[0], "y", binary=True, rows_of="B").astype(np.int64)
+    w = check_sample_weight(sample_weight, B.shape[0], rows_of="B", positive=True)
+    return B, y, np.ones(B.shape[0]) if w is None else w
 
 
 def _check_columns(columns, d: int) -> list:

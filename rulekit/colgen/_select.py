@@ -31,13 +31,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rulekit._anytime import Anytime
-from rulekit._params import Instance, Integer, Real, SeedLike, as_generator, validate
-from rulekit.evaluate import check_rule_matrix, merge_rows
+from rulekit._params import Instance, Integer, Real, SeedLike, as_generator, declared, validated
+from rulekit.evaluate import merge_rows
 
 from ._metadata import ConditionMetadata
 from ._result import empty_result
-from ._search import (ColumnGeneration, Problem, _check_labels, _check_weights, literal_limit,
-                      search)
+from ._search import ColumnGeneration, Problem, check_data, literal_limit, search
 from ._settings import ColGenSettings
 
 __all__ = ["choose_complexity", "BudgetChoice", "DEFAULT_GRID", "INNER_SETTINGS", "check_grid"]
@@ -123,6 +122,7 @@ CHOICE_PARAMETERS = {
 }
 
 
+@validated(CHOICE_PARAMETERS, "rulekit.colgen.choose_complexity")
 def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=5,
                       cv_max_rows=CV_MAX_ROWS, patience=PATIENCE, max_literals=None,
                       lambda0=0.0, lambda1=0.0, sample_weight=None, metadata=None,
@@ -159,18 +159,12 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=5,
     -------
     BudgetChoice
     """
-    p = validate(CHOICE_PARAMETERS, dict(
-        forms=forms, n_splits=n_splits, cv_max_rows=cv_max_rows, patience=patience,
-        max_literals=max_literals, lambda0=lambda0, lambda1=lambda1, metadata=metadata,
-        settings=settings, time_limit=time_limit, random_state=random_state),
-        "rulekit.colgen.choose_complexity")
+    p = declared(CHOICE_PARAMETERS, locals())
     forms = tuple(dict.fromkeys(forms))
     if not forms or any(f not in ("dnf", "cnf") for f in forms):
         raise ValueError(f"forms must hold 'dnf' and/or 'cnf', got {forms!r}")
     grid = check_grid(grid)
-    B = check_rule_matrix(B, "B")
-    y = _check_labels(y, B.shape[0])
-    w = _check_weights(sample_weight, B.shape[0])
+    B, y, w = check_data(B, y, sample_weight)
     p.update(settings=p["settings"] or INNER_SETTINGS, rng=as_generator(p["random_state"]))
     if np.all(y == y[0]) or (len(grid) == 1 and len(forms) == 1):
         return BudgetChoice(forms[0], grid[-1], "largest")

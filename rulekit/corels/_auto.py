@@ -232,18 +232,6 @@ def _walk_path(A, y, cards, penalties, budget, search_kw):
     return path, candidates, None
 
 
-def _splits(n, y, random_state):
-    """Validation splits: stratified k folds, or one stratified hold-out on large data."""
-    from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedShuffleSplit
-
-    if n <= LARGE_ROWS:
-        repeats = SMALL_REPEATS if n <= SMALL_ROWS else 1
-        return list(RepeatedStratifiedKFold(n_splits=FOLDS, n_repeats=repeats,
-                                            random_state=random_state).split(np.zeros(n), y))
-    return list(StratifiedShuffleSplit(1, test_size=HOLDOUT, random_state=random_state)
-                .split(np.zeros(n), y))
-
-
 def _cross_validate(A, y, candidates, budget, search_kw, splits):
     """Fill each candidate's ``correct`` (per validation row), in the order given.
 
@@ -333,7 +321,7 @@ def _to_validate(candidates, n):
     return out
 
 
-def select(A, y, cards, *, search_kw: dict, random_state, total_work=TOTAL_WORK,
+def select(A, y, cards, *, search_kw: dict, splits, total_work=TOTAL_WORK,
            search_work=SEARCH_WORK, penalties=None, by="cv") -> Selection:
     """Walk the path, cross-validate its points, return the :class:`Selection`.
 
@@ -351,8 +339,10 @@ def select(A, y, cards, *, search_kw: dict, random_state, total_work=TOTAL_WORK,
         symmetry, bounds, max_memory, max_nodes, time_limit, verbose);
         ``max_memory`` in MB counts the matrices the path holds too (see
         :func:`with_memory_left`).
-    random_state : int
-        Seed of the cross-validation folds.
+    splits : callable
+        ``splits()`` gives the validation splits, a list of ``(train, test)``
+        index arrays (the estimator draws them: stratified folds, or one
+        hold-out on large data); called only when the path is validated.
     total_work, search_work : int
         Work units for the whole selection, and for any one search.
     penalties : list of float, optional
@@ -374,7 +364,7 @@ def select(A, y, cards, *, search_kw: dict, random_state, total_work=TOTAL_WORK,
     if np.bincount(y).min() < FOLDS:
         # too few rows of some class to validate: the smallest certified penalty
         return Selection(path, candidates, (proved or candidates)[-1], 0, None)
-    splits = _splits(n, y, random_state)
+    splits = splits()
     stopped = _cross_validate(A, y, _to_validate(candidates, n), budget, search_kw, splits)
     chosen = _choose(candidates) or (proved or candidates)[0]
     return Selection(path, candidates, chosen, len(splits), stopped)

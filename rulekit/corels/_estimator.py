@@ -2,30 +2,32 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 import warnings
 
 import numpy as np
-from sklearn.utils.validation import _num_samples
+import pandas as pd
+from sklearn.utils.validation import _num_samples, check_is_fitted
 
 from sklearn.base import ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.ensemble import GradientBoostingClassifier
+from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedShuffleSplit
 
 from .._anytime import default_max_memory
-from .._params import AnyOf, Instance, Integer, Options, Real, pick
+from .._params import AnyOf, Instance, Integer, Options, Real, check, pick
 from .._reference import MIN_ROWS as REFERENCE_MIN_ROWS
-from ..bitset import pack
+from ..bitset import pack, unpack
 from ..base import COMMON_PARAMETERS, RuleClassifierBase
 from ..binarize import Binarizer, ESTIMATOR_PARAMETERS
 from ..certificate import Certificate
 from ..evaluate import first_match
-from ..mining import MINING_PARAMETERS
+from ..mining import MINING_PARAMETERS, mine_antecedents
 from . import _auto
-from ._constrained import (Constraints, constrained_search, fairness_groups,
-                           resolve_names)
-from ._rashomon import DEFAULT_MAX_MODELS
-from ._rashomon_set import fit_rashomon_set
+from ._constrained import FAIRNESS, Constraints, constrained_search
+from ._rashomon import DEFAULT_MAX_MODELS, RASHOMON_PARAMETERS, rashomon
+from ._rashomon_set import RashomonSet
 from ._result import scope as corels_scope
 from ._search import REFERENCE_SCOPE, SEARCH_PARAMETERS, MemoryLimitError, search
 
@@ -187,7 +189,7 @@ class CorelsClassifier(RuleClassifierBase):
     lower bound.
     """
 
-    _parameter_constraints = {
+    _rulekit_parameters = {
         **pick(SEARCH_PARAMETERS, "policy", "symmetry", "bounds", "max_nodes",
                "max_memory", "time_limit"),
         "c": AnyOf(Real(0, None), Options("auto")),
@@ -197,7 +199,7 @@ class CorelsClassifier(RuleClassifierBase):
                            allow_none=True),
         "max_card": AnyOf(Integer(1), Options("auto")),
         "min_support": Real(0, 1, closed="right", allow_none=True),
-        **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
+        **pick(Binarizer._rulekit_parameters, *ESTIMATOR_PARAMETERS),
         "thresholds": Options("auto", "quantile", "reference"),
         **pick(COMMON_PARAMETERS, "random_state", "verbose", "callback"),
         **pick(SEARCH_PARAMETERS, "trace"),
@@ -369,7 +371,7 @@ class CorelsClassifier(RuleClassifierBase):
             raise ValueError("reference= needs a fixed c and max_card (the path searches "
                              "exactly); pass for example c=0.01, max_card=2")
         sel = _auto.select(A, y, cards, search_kw=self._search_options(params),
-                           random_state=params["random_state"], total_work=total,
+                           splits=lambda: cv_splits(y, params["random_state"]), total_work=total,
                            search_work=per_search,
                            penalties=[params["c"]] if fixed_c else None,
                            by="objective" if fixed_c else "cv")
@@ -520,3 +522,100 @@ class CorelsClassifier(RuleClassifierBase):
         return fit_rashomon_set(self, epsilon, max_models=max_models, time_limit=time_limit,
                                 verbose=verbose)
 
+
+def fit_rashomon_set(est, epsilon, *, max_models, time_limit, verbose) -> RashomonSet:
+    """The body of :meth:`rulekit.CorelsClassifier.rashomon_set`."""
+    check_is_fitted(est, "model_")
+    eps = check(RASHOMON_PARAMETERS["epsilon"], epsilon, "epsilon", "rashomon_set")
+    params = est._check_params()
+    c, packed_B, codes, n = est.c_, *est._train
+    antecedents = est.antecedents_
+    if params["min_support"] is None:
+        # a rule of a list in the set classifies at least (c - epsilon) N rows correctly
+        support = max(c - eps, 0.5 / n)
+        B = unpack(packed_B, n).T
+        antecedents = mine_antecedents(B, codes, min_support=min(support, 1.0),
+                                       max_card=est.max_card_, per_class=False,
+                                       conditions=est.binarizer_.conditions_)
+        scope = (f"every rule list over antecedents of up to {est.max_card_} conditions "
+                 f"(none rarer than {support * n:.0f} rows can be in the set)")
+    else:
+        scope = (f"rule lists over the {len(antecedents)} antecedents mined at "
+                 f"min_support={params['min_support']:g}")
+    A = antecedents.matrix
+    result = rashomon(A, codes, c, eps, max_models=max_models, time_limit=time_limit,
+                      verbose=verbose)
+    return RashomonSet(result, antecedents, est.binarizer_.conditions_, est.classes_, A,
+                       codes, est.binarizer_, corels_scope(scope, c))
+
+
+# --- constraints from the estimator's parameters (with the data: DataFrames, names) ---------
+
+def resolve_names(names, conditions, feature_names, parameter) -> list:
+    """Condition indices named by each entry of ``names`` (a feature or a condition's text).
+
+    A feature name stands for every condition on that feature.  An unknown
+    name is a ``ValueError`` naming the parameter and the closest matches.
+    """
+    texts = [str(cond) for cond in conditions]
+    features = [str(f) for f in feature_names]
+    out = []
+    for name in names:
+        name = str(name)
+        if name in features:
+            out.append({j for j, cond in enumerate(conditions) if cond.feature == name})
+        elif name in texts:
+            out.append({texts.index(name)})
+        else:
+            close = difflib.get_close_matches(name, features + texts, n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise ValueError(
+                f"{parameter}: {name!r} is neither an input column nor a condition of the "
+                f"binarized data (columns: {', '.join(features)}; conditions are written like "
+                f"{texts[0]!r} if any){hint}")
+    return out
+
+
+def fairness_groups(X, fairness):
+    """Check ``fairness = (kind, column, delta)``; the column's two groups as a bool array."""
+    if fairness is None:
+        return None
+    if len(fairness) != 3:
+        raise ValueError("fairness must be a tuple (kind, group column, largest difference), "
+                         f"e.g. ('statistical_parity', 'sex', 0.05); got {fairness!r}")
+    kind, column, delta = fairness
+    if kind not in FAIRNESS:
+        raise ValueError(f"fairness: kind must be one of {FAIRNESS}, got {kind!r}")
+    if isinstance(delta, bool) or not isinstance(delta, (int, float, np.number)) \
+            or not 0 <= float(delta) <= 1:
+        raise ValueError(f"fairness: the largest difference must be a number in [0, 1], "
+                         f"got {delta!r}")
+    if isinstance(X, pd.DataFrame):
+        if column not in X.columns:
+            raise ValueError(f"fairness: group column {column!r} is not a column of X")
+        values = X[column]
+    else:
+        arr = np.asarray(X, dtype=object)
+        if not isinstance(column, (int, np.integer)) or not 0 <= column < arr.shape[1]:
+            raise ValueError(f"fairness: for an array X the group column must be a position "
+                             f"in [0, {arr.shape[1]}), got {column!r}")
+        values = pd.Series(arr[:, column])
+    if values.isna().any():
+        raise ValueError(f"fairness: group column {column!r} has missing values; every row "
+                         "needs a group")
+    groups = pd.unique(values)
+    if len(groups) != 2:
+        raise ValueError(f"fairness: group column {column!r} must hold exactly two groups, "
+                         f"found {len(groups)} ({', '.join(map(str, groups[:5]))})")
+    return (values == sorted(groups, key=str)[0]).to_numpy()
+
+
+def cv_splits(y, random_state) -> list:
+    """Validation splits of the ``c`` path: stratified k folds, or one hold-out on large data."""
+    n = len(y)
+    if n <= _auto.LARGE_ROWS:
+        repeats = _auto.SMALL_REPEATS if n <= _auto.SMALL_ROWS else 1
+        return list(RepeatedStratifiedKFold(n_splits=_auto.FOLDS, n_repeats=repeats,
+                                            random_state=random_state).split(np.zeros(n), y))
+    return list(StratifiedShuffleSplit(1, test_size=_auto.HOLDOUT, random_state=random_state)
+                .split(np.zeros(n), y))

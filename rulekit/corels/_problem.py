@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rulekit._checks import check_boolean_matrix, check_labels
 from rulekit.bitset import n_words, pack
 from rulekit.corels import _kernels as kr
 from rulekit.evaluate import merge_rows
@@ -24,40 +25,9 @@ from rulekit.evaluate import merge_rows
 TOL_FACTOR = 1e-9
 
 
-def check_A(A) -> np.ndarray:
-    if A is None:
-        raise TypeError("A must be a 2-D boolean array, got None")
-    arr = np.asarray(A)
-    if arr.ndim != 2:
-        raise ValueError(f"A must be a 2-D (n_samples, n_antecedents) array, got {arr.ndim}-D")
-    if arr.dtype == bool:
-        return arr
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"A must be boolean (or 0/1 numeric), got dtype {arr.dtype}")
-    if arr.size and not np.all((arr == 0) | (arr == 1)):
-        raise ValueError("A must be boolean: found values other than 0 and 1")
-    return arr.astype(bool)
-
-
-def _integer_labels(arr, name: str) -> np.ndarray:
-    if arr.dtype.kind == "f":
-        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
-            raise TypeError(f"{name} must hold integer class labels")
-        return arr.astype(np.int64)
-    if arr.dtype.kind not in "biu":
-        raise TypeError(f"{name} must hold integer class labels, got dtype {arr.dtype}")
-    return arr
-
-
 def check_y(y, n: int):
     """Sorted classes and the class code of each sample."""
-    arr = np.asarray(y)
-    if arr.ndim != 1:
-        raise ValueError(f"y must be 1-D, got {arr.ndim}-D")
-    if arr.shape[0] != n:
-        raise ValueError(f"y has {arr.shape[0]} labels but A has {n} samples")
-    arr = _integer_labels(arr, "y")
-    classes, codes = np.unique(arr, return_inverse=True)
+    classes, codes = np.unique(check_labels(y, n, "y"), return_inverse=True)
     return classes, codes.astype(np.int64)
 
 
@@ -65,12 +35,21 @@ def check_reference(reference, y) -> np.ndarray | None:
     """Where the reference model's prediction differs from ``y`` (bool per sample)."""
     if reference is None:
         return None
-    ref = np.asarray(reference)
-    if ref.ndim != 1 or ref.shape[0] != len(y):
-        raise ValueError(f"reference must be a 1-D array of {len(y)} predicted labels "
-                         f"(one per sample), got shape {ref.shape}")
-    ref = _integer_labels(ref, "reference")
+    ref = check_labels(reference, len(y), "reference", rows_of="y")
     return ref != np.asarray(y)
+
+
+def check_data(A, y, reference=None):
+    """The checked data of a search.
+
+    Returns ``A`` (bool, at least one row), the sorted classes, each row's
+    class code, and where the reference model errs (None without one).
+    """
+    A = check_boolean_matrix(A, "A")
+    if A.shape[0] == 0:
+        raise ValueError("A has no samples (N = 0); the objective is undefined")
+    classes, codes = check_y(y, A.shape[0])
+    return A, classes, codes, check_reference(reference, np.asarray(y))
 
 
 def group_samples(A: np.ndarray, codes: np.ndarray, n_classes: int, refmiss=None):

@@ -40,10 +40,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from rulekit._anytime import Anytime, default_max_memory
-from rulekit._params import CallableOrNone, Integer, Real, validate
+from rulekit._params import AnyOf, CallableOrNone, Integer, Options, Real, declared, validated
 from rulekit.bitset import n_words, pack, popcount
 from rulekit.corels import _capture_graph as cg
-from rulekit.corels._problem import check_A, check_y, group_samples
+from rulekit.corels._problem import check_data, group_samples
 from rulekit.corels._search import search
 
 __all__ = ["rashomon", "RashomonResult", "RASHOMON_PARAMETERS"]
@@ -53,7 +53,7 @@ RASHOMON_PARAMETERS = {
     "c": Real(0, None),
     "epsilon": Real(0, None),
     "max_models": Integer(1),
-    "max_memory": Real(0, None, closed="neither", allow_none=True),
+    "max_memory": AnyOf(Real(0, None, closed="neither"), Options("auto"), allow_none=True),
     "time_limit": Real(0, None, closed="neither", allow_none=True),
     "callback": CallableOrNone(),
     "verbose": Integer(0),
@@ -284,6 +284,7 @@ def _grown(a: np.ndarray) -> np.ndarray:
     return out
 
 
+@validated(RASHOMON_PARAMETERS, "corels.rashomon")
 def rashomon(A, y, c, epsilon, *, max_models=DEFAULT_MAX_MODELS, max_memory="auto",
              time_limit=None, callback=None, verbose=0) -> RashomonResult:
     """Enumerate every rule list within ``epsilon`` of the optimal objective.
@@ -319,17 +320,11 @@ def rashomon(A, y, c, epsilon, *, max_models=DEFAULT_MAX_MODELS, max_memory="aut
     -------
     RashomonResult
     """
-    A = check_A(A)
+    p = declared(RASHOMON_PARAMETERS, locals())
+    if p["max_memory"] == "auto":
+        p["max_memory"] = default_max_memory()
+    A, classes, codes, _ = check_data(A, y)
     n, m = A.shape
-    if n == 0:
-        raise ValueError("A has no samples (N = 0); the objective is undefined")
-    classes, codes = check_y(y, n)
-    if isinstance(max_memory, str) and max_memory == "auto":
-        max_memory = default_max_memory()
-    p = validate(RASHOMON_PARAMETERS, dict(c=c, epsilon=epsilon, max_models=max_models,
-                                           max_memory=max_memory, time_limit=time_limit,
-                                           callback=callback, verbose=verbose),
-                 "corels.rashomon")
     c, eps = p["c"], p["epsilon"]
     with Anytime("rashomon", unit="nodes", time_limit=p["time_limit"],
                  max_memory=p["max_memory"], callback=p["callback"],

@@ -334,37 +334,3 @@ class RashomonSet:
         from rulekit.plotting import plot_condition_usage
 
         return plot_condition_usage(self, top=top, weighted=weighted, ax=ax)
-
-
-def fit_rashomon_set(est, epsilon, *, max_models, time_limit, verbose) -> RashomonSet:
-    """The body of :meth:`rulekit.CorelsClassifier.rashomon_set`."""
-    from sklearn.utils.validation import check_is_fitted
-
-    from rulekit._params import check
-    from rulekit.bitset import unpack
-    from rulekit.corels._rashomon import RASHOMON_PARAMETERS, rashomon
-    from rulekit.corels._result import scope as corels_scope
-    from rulekit.mining import mine_antecedents
-
-    check_is_fitted(est, "model_")
-    eps = check(RASHOMON_PARAMETERS["epsilon"], epsilon, "epsilon", "rashomon_set")
-    params = est._check_params()
-    c, packed_B, codes, n = est.c_, *est._train
-    antecedents = est.antecedents_
-    if params["min_support"] is None:
-        # a rule of a list in the set classifies at least (c - epsilon) N rows correctly
-        support = max(c - eps, 0.5 / n)
-        B = unpack(packed_B, n).T
-        antecedents = mine_antecedents(B, codes, min_support=min(support, 1.0),
-                                       max_card=est.max_card_, per_class=False,
-                                       conditions=est.binarizer_.conditions_)
-        scope = (f"every rule list over antecedents of up to {est.max_card_} conditions "
-                 f"(none rarer than {support * n:.0f} rows can be in the set)")
-    else:
-        scope = (f"rule lists over the {len(antecedents)} antecedents mined at "
-                 f"min_support={params['min_support']:g}")
-    A = antecedents.matrix
-    result = rashomon(A, codes, c, eps, max_models=max_models, time_limit=time_limit,
-                      verbose=verbose)
-    return RashomonSet(result, antecedents, est.binarizer_.conditions_, est.classes_, A,
-                       codes, est.binarizer_, corels_scope(scope, c))

@@ -58,6 +58,17 @@ meet the support conditions of Section 3.7 (every rule captures more than
 ``c*N`` samples and classifies more than ``c*N`` of them correctly), and the
 adjacent-swap rule is off.  The status is then ``"optimal_relative"`` and
 the certificate's scope states exactly this class (:data:`REFERENCE_SCOPE`).
+
+Order and ties.  Scores are compared as ``mistakes + c*N*K`` (integer
+mistakes, evaluated in float64); scores closer than ``1e-9 * N`` are ties,
+broken in favour of the shorter list, then of the lexicographically lower
+antecedent indices.  The result of :func:`search` is the unique minimum of
+that order when ``status == "optimal"``.  Every bound only discards lists
+that are strictly worse in this order than some other list, which is why the
+support bounds may use ``<=`` where the paper has ``<``.  Memory grows with
+the prefixes expanded, not with the children evaluated (``_kernels.py``
+explains the partial expansion).  Whatever stops the search, the returned
+lower bound is the minimum over every prefix not yet refuted.
 """
 
 from __future__ import annotations
@@ -70,9 +81,9 @@ import numpy as np
 
 from rulekit._anytime import Anytime, default_max_memory
 from rulekit._params import (AnyOf, CallableOrNone, Constraint, Instance, Integer, Options, Real,
-                             validate)
+                             declared, validated)
 from rulekit.corels import _kernels as kr
-from rulekit.corels._problem import check_A, check_reference, check_y, prepare
+from rulekit.corels._problem import check_data, prepare
 from rulekit.corels._result import CorelsResult
 from rulekit.corels._state import MemoryBudgetError, State, workspace
 from rulekit.evaluate import capture_counts
@@ -340,6 +351,7 @@ class _Run:
             info={"queue": int(S[kr.S_HEAP]), "waiting": int(S[kr.S_WAITING])})
 
 
+@validated(SEARCH_PARAMETERS, "corels.search")
 def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all",
            max_nodes=None, max_memory="auto", reference=None, max_work=None, time_limit=None,
            callback=None, verbose=0, trace=None) -> CorelsResult:
@@ -371,98 +383,85 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
         Most prefix-tree nodes (expanded prefixes still referenced) held at
         once; reaching it stops the search with status ``"node_limit"``.
     max_memory : float or "auto"
-        MB that the search may take in all (antecedent bit sets, count
-        tables and search state, as the engine counts them); reaching it
-        stops the search with status ``"memory_limit"``.  ``"auto"`` is
-        :func:`rulekit._anytime.default_max_memory` (half the available
-        memory, at most 4 GB).  A value below what the problem needs before
-        the search starts is an error that names the number needed.
+        MB the search may take in all (bit sets, count tables, search
+        state); reaching it stops with status ``"memory_limit"``.  ``"auto"``:
+        :func:`rulekit._anytime.default_max_memory`.  Below what the problem
+        needs before the search starts: an error naming that need.
     reference : array_like of int, shape (N,), or None
         A reference model's predicted label for each sample.  Opt-in
         reference-guided bound (module docstring): faster, and the proof is
         relative to the reference (status ``"optimal_relative"``).
     max_work : int or None
-        Work budget: the search stops with status ``"work_limit"`` once it has
-        counted ``max_work / (WORK_OVERHEAD_WORDS + words)`` sets of samples
-        (children evaluated plus the exact one-rule check's counts), where
-        ``words`` is the 64-bit words of one set after identical rows are merged.
-        Unlike ``time_limit`` it gives the same list and bound on any machine at
-        any load.  None: no budget.
+        Work budget: stop with status ``"work_limit"`` after counting
+        ``max_work / (WORK_OVERHEAD_WORDS + words)`` sets of samples (``words``
+        per set after merging identical rows): the same list and bound on any
+        machine at any load, unlike ``time_limit``.  None: no budget.
     time_limit : float or None
         Wall-clock seconds; stops with status ``"time_limit"``.
     callback : callable or None
-        Called about four times a second with a
-        :class:`rulekit._anytime.SearchState` (``work`` = prefixes expanded,
-        ``best_objective``, ``lower_bound``, ``memory_mb``, ``info["queue"]``
-        expanded prefixes with children waiting, ``info["waiting"]`` those
-        children); returning True stops the search (status ``"interrupted"``).
+        Called 4 times a second with a :class:`rulekit._anytime.SearchState`
+        (``work`` = prefixes expanded, best objective, bound, ``memory_mb``;
+        ``info``: ``queue`` prefixes with children waiting, ``waiting`` those
+        children); True stops the search (status ``"interrupted"``).
     verbose : int
         1 or more: a progress bar on stderr.
     trace : {None, "events"}
-        ``"events"``: record the search as an event log (expansions, prunes
-        with the bound that made them, new best lists) in the result's
-        ``events`` (:class:`CorelsResult`).  At most :data:`EVENT_CAP` events
-        are kept; later ones are counted in ``events["truncated"]``.  The
-        recording search runs a separately compiled specialization of the
-        kernel: a search without ``trace`` runs the same machine code as
-        before the log existed, and costs nothing more.
+        ``"events"``: record an event log (expansions, prunes with their
+        bound, new best lists) in ``CorelsResult.events``, at most
+        :data:`EVENT_CAP` events (later ones counted in ``"truncated"``).
+        Without it the search costs nothing more (separate compiled kernel).
 
     Returns
     -------
     CorelsResult
-
-    Notes
-    -----
-    Scores are compared as ``mistakes + c*N*K`` (integer mistakes, evaluated
-    in float64); scores closer than ``1e-9 * N`` are ties, broken in favour
-    of the shorter list, then of the lexicographically lower antecedent
-    indices.  The result is the unique minimum of that order when
-    ``status == "optimal"``.  Every bound only discards lists that are
-    strictly worse in this order than some other list, which is why the
-    support bounds may use ``<=`` where the paper has ``<``.
-
-    Memory grows with the prefixes expanded, not with the children evaluated
-    (``_kernels.py`` explains the partial expansion).  Whatever stops the
-    search, the returned lower bound is the minimum over every prefix not yet
-    refuted.
-
-    Ctrl-C (``KeyboardInterrupt``) returns the best list so far with status
-    ``"interrupted"``.
+        Ctrl-C returns the best list so far (``"interrupted"``); ties: docs/math.md.
     """
-    A = check_A(A)
-    n, m = A.shape
-    if n == 0:
-        raise ValueError("A has no samples (N = 0); the objective is undefined")
-    classes, codes = check_y(y, n)
-    p = validate(SEARCH_PARAMETERS, dict(
-        c=c, policy=policy, symmetry=symmetry, bounds=bounds, max_nodes=max_nodes,
-        max_memory=max_memory, reference=reference, max_work=max_work, time_limit=time_limit,
-        callback=callback, verbose=verbose, trace=trace), "corels.search")
-    refmiss = check_reference(p["reference"], np.asarray(y))
-    c = p["c"]
-    lam, empty = c * n, n - int(np.bincount(codes).max())
-    if len(classes) == 1 or m == 0 or lam > empty + 1e-9 * n:
-        # any rule costs more than the empty list's mistakes: it is optimal
+    p = declared(SEARCH_PARAMETERS, locals())
+    A, classes, codes, refmiss = check_data(A, y, reference)
+    if _empty_list_wins(A, codes, classes, c):
         res = _trivial_result(A, codes, classes, c, _COUNTERS)
-        if p["trace"] == "events":
+        if trace == "events":
             object.__setattr__(res, "events", _empty_events(res.objective))
         return res
-    max_nodes = 2**31 - 2 if p["max_nodes"] is None else min(p["max_nodes"], 2**31 - 2)
-    problem = prepare(A, codes, classes, c, chosen=p["bounds"], policy=POLICIES[p["policy"]],
-                      symmetry=SYMMETRIES[p["symmetry"]], max_nodes=max_nodes, refmiss=refmiss)
-    problem.cfg[kr.G_WORKCAP] = work_cap(p["max_work"], int(problem.cfg[kr.G_W]))
-    fixed = problem.nbytes() + sum(a.nbytes for a in workspace(
-        problem.m, int(problem.cfg[kr.G_W]), int(problem.cfg[kr.G_WM]), len(classes)))
-    state = _initial_state(problem, p["max_memory"], fixed)
-    this = _Run(problem, state, fixed, events=p["trace"] == "events")
-    this.record(0.0)
-    with Anytime("corels", unit="nodes", time_limit=p["time_limit"], callback=p["callback"],
-                 verbose=p["verbose"]) as run:
+    this = _start(_problem(A, codes, classes, refmiss, p), p)
+    with Anytime("corels", unit="nodes", time_limit=time_limit, callback=callback,
+                 verbose=verbose) as run:
         status = run.drive(lambda budget: this.step(run, budget))
         if status == "done":
             status = "optimal" if refmiss is None else "optimal_relative"
         run.finish(status)
     return _result(this, A, codes, classes, c, status)
+
+
+def _empty_list_wins(A, codes, classes, c) -> bool:
+    """Whether the empty list is optimal without a search.
+
+    One class, no antecedents, or any rule costing more than the empty
+    list's mistakes.
+    """
+    n = A.shape[0]
+    lam, empty = c * n, n - int(np.bincount(codes).max())
+    return len(classes) == 1 or A.shape[1] == 0 or lam > empty + 1e-9 * n
+
+
+def _problem(A, codes, classes, refmiss, p: dict):
+    """The kernels' problem for the checked parameters ``p`` of :func:`search`."""
+    max_nodes = 2**31 - 2 if p["max_nodes"] is None else min(p["max_nodes"], 2**31 - 2)
+    problem = prepare(A, codes, classes, p["c"], chosen=p["bounds"],
+                      policy=POLICIES[p["policy"]], symmetry=SYMMETRIES[p["symmetry"]],
+                      max_nodes=max_nodes, refmiss=refmiss)
+    problem.cfg[kr.G_WORKCAP] = work_cap(p["max_work"], int(problem.cfg[kr.G_W]))
+    return problem
+
+
+def _start(problem, p: dict) -> _Run:
+    """The search's state, within ``max_memory``, with its first trace record."""
+    fixed = problem.nbytes() + sum(a.nbytes for a in workspace(
+        problem.m, int(problem.cfg[kr.G_W]), int(problem.cfg[kr.G_WM]), problem.n_classes))
+    state = _initial_state(problem, p["max_memory"], fixed)
+    this = _Run(problem, state, fixed, events=p["trace"] == "events")
+    this.record(0.0)
+    return this
 
 
 def _result(this: _Run, A, codes, classes, c, status: str) -> CorelsResult:

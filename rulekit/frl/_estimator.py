@@ -60,12 +60,12 @@ def expected_failed_checks(estimator) -> dict:
 class _FallingBase(RuleClassifierBase):
     """Shared fitting code of the two estimators (``C1`` decides the program)."""
 
-    _parameter_constraints = {
+    _rulekit_parameters = {
         # a number (the engine's declaration) or "balanced", resolved in fit
         "w": AnyOf(Options("balanced"), SEARCH_PARAMETERS["w"]),
         **pick(SEARCH_PARAMETERS, "C", "n_iter", "curiosity_lambda", "stop_prob"),
         **pick(MINING_PARAMETERS, "max_card", "min_support"),
-        **pick(Binarizer._parameter_constraints, *ESTIMATOR_PARAMETERS),
+        **pick(Binarizer._rulekit_parameters, *ESTIMATOR_PARAMETERS),
         # checked against classes_ once y is known (_positive_code)
         "pos_label": NoValidation(),
         **pick(SEARCH_PARAMETERS, "random_state", "time_limit", "verbose", "callback"),
@@ -331,8 +331,8 @@ class SoftFallingRuleListClassifier(_FallingBase):
         self.verbose = verbose
         self.callback = callback
 
-    _parameter_constraints = {
-        **_FallingBase._parameter_constraints,
+    _rulekit_parameters = {
+        **_FallingBase._rulekit_parameters,
         # the engine's C1 without its None (None would mean the falling program)
         "C1": dataclasses.replace(SEARCH_PARAMETERS["C1"], allow_none=False),
     }

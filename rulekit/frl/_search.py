@@ -5,6 +5,31 @@ AISTATS 2018: Algorithm FRL (Section 3, Appendix A) minimises Program 2.9
 over falling lists, Algorithm softFRL (Section 5, Appendix B) minimises
 Program 5.1 over all lists.
 
+Each iteration of :func:`search` builds one compatible rule list top-down:
+it stops when the early-termination test proves stopping optimal, with
+probability ``stop_prob``, or when no antecedent survives the pruning rules
+(falling constraint, Cor. 4.5, Prop. 4.2 feasibility and the prefix bound
+against the incumbent); otherwise it draws the next antecedent with
+probability proportional to its curiosity.  The best list over all
+iterations is returned (the first one found wins ties).
+
+The search ends before ``n_iter`` iterations when the root's bound reaches
+the incumbent: the list is then proved optimal over the given antecedents
+(status ``"optimal"``) and no iteration could improve it.  The result does
+not depend on the machine's speed: the kernel's random draws do not depend on
+how the iterations are split into batches.  With no antecedents the result
+is the else-only list; if all rows share one class the root's
+early-termination test holds and the result is the else-only list with
+probability 0 or 1.
+
+``prefix_memo`` is an addition to the paper's algorithm: it only removes
+lists that cannot improve the incumbent, so every property of the paper's
+search holds, but fewer iterations are spent rebuilding known lists, and the
+root's bound gives a valid lower bound.  ``factors`` lets the search count on
+the columns of ``B``, which stay in the CPU's cache, instead of reading all
+of ``A`` for every rule it draws: the same counts and the same result,
+several times faster on many antecedents.
+
 The public entry point is :func:`search`.  It checks its input against
 :data:`SEARCH_PARAMETERS`, packs the antecedent matrix into per-class bit
 vectors (:mod:`rulekit.bitset`) and drives the compiled batch kernel of
@@ -23,8 +48,9 @@ from numba import typed, types
 
 from rulekit import evaluate
 from rulekit._anytime import Anytime
-from rulekit._params import Boolean, Integer, Real, pick, validate
-from rulekit.base import COMMON_PARAMETERS
+from rulekit._checks import check_boolean_matrix, check_labels
+from rulekit._params import (COMMON_PARAMETERS, Boolean, Integer, Real, as_generator, declared, pick,
+                             validated)
 from rulekit.bitset import n_words, pack, popcount
 from rulekit.certificate import Certificate
 
@@ -184,42 +210,10 @@ class FRLResult:
 
 # --- input checks -------------------------------------------------------------
 
-def _check_matrix(A):
-    A = np.asarray(A)
-    if A.ndim != 2:
-        raise ValueError(f"A must be a 2-D (n_samples, n_antecedents) array, got {A.ndim}-D")
-    if A.shape[0] == 0:
-        raise ValueError("A must have at least one row (sample)")
-    if A.dtype != np.bool_:
-        if A.dtype.kind not in "biuf":
-            raise TypeError(f"A must be boolean (or 0/1 numbers), got dtype {A.dtype}")
-        if A.size and not np.all((A == 0) | (A == 1)):
-            raise ValueError("A must contain only 0/1 (boolean) values")
-        A = A.astype(bool)
-    return A
-
-
-def _check_labels(y, n_rows):
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"y must be 1-D, got shape {y.shape}")
-    if y.shape[0] != n_rows:
-        raise ValueError(f"y has {y.shape[0]} labels but A has {n_rows} rows")
-    if y.dtype == np.bool_:
-        return y
-    if y.dtype.kind not in "biuf" or not np.all((y == 0) | (y == 1)):
-        raise ValueError("y must be binary with values in {0, 1} (1 = positive class)")
-    return y.astype(bool)
-
-
-def _make_rng(random_state) -> np.random.Generator:
-    """A numpy Generator from a validated seed (see ``SeedLike``)."""
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, np.random.RandomState):
-        # sklearn hands out RandomState objects: derive a Generator from it.
-        return np.random.default_rng(random_state.randint(0, 2**31 - 1, size=4))
-    return np.random.default_rng(random_state)
+def _check_data(A, y):
+    """The antecedent matrix (at least one row) and the binary labels, checked."""
+    A = check_boolean_matrix(A, "A", min_rows=1)
+    return A, check_labels(y, A.shape[0], "y", binary=True)
 
 
 # --- the search -----------------------------------------------------------
@@ -274,7 +268,7 @@ def _check_factors(factors, A):
         B, items = factors
     except (TypeError, ValueError):
         raise TypeError("factors must be a pair (B, items)") from None
-    B = _check_matrix(B)
+    B = check_boolean_matrix(B, "B")
     if B.shape[0] != A.shape[0]:
         raise ValueError(f"factors: B has {B.shape[0]} rows but A has {A.shape[0]}")
     if len(items) != A.shape[1]:
@@ -356,18 +350,13 @@ class _Run:
             self._saved = None
 
 
+@validated(SEARCH_PARAMETERS, "frl.search")
 def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
            random_state=0, time_limit=None, callback=None, verbose=0,
            prefix_memo=True, factors=None) -> FRLResult:
     """Monte-Carlo search for a falling or softly falling rule list.
 
-    Each iteration builds one compatible rule list top-down: it stops when
-    the early-termination test proves stopping optimal, with probability
-    ``stop_prob``, or when no antecedent survives the pruning rules
-    (falling constraint, Cor. 4.5, Prop. 4.2 feasibility and the prefix bound
-    against the incumbent); otherwise it draws the next antecedent with
-    probability proportional to its curiosity.  The best list over all
-    iterations is returned (the first one found wins ties).
+    How the lists are built and when the search ends: see the module docstring.
 
     Parameters
     ----------
@@ -408,22 +397,15 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
     prefix_memo : bool, default=True
         Remember a lower bound for every prefix already extended and drop a
         prefix from its parent's candidate set once that bound is not below
-        the incumbent (no strictly better list starts with it).  This is an
-        addition to the paper's algorithm: it only removes lists that cannot
-        improve the incumbent, so every property of the paper's search holds,
-        but fewer iterations are spent rebuilding known lists, and the
-        root's bound gives a valid lower bound.  ``False`` runs the paper's
-        algorithm exactly.
+        the incumbent (no strictly better list starts with it).  ``False``
+        runs the paper's algorithm exactly.
     factors : tuple (B, items) or None, default=None
         What ``A`` is made of, when it is known: ``B`` a boolean (n_samples,
         d) matrix and ``items`` one tuple of one or two column indices of
         ``B`` per column of ``A``, whose AND that column is (as
-        :func:`rulekit.mine_antecedents` builds them).  The search then
-        counts on ``B``'s columns, which stay in the CPU's cache, instead of
-        reading all of ``A`` for every rule it draws: the same counts and
-        the same result, several times faster on many antecedents.  It is
-        the caller's promise that ``A`` equals the ANDs; ``A`` itself is
-        only read for the final list's counts.
+        :func:`rulekit.mine_antecedents` builds them).  It is the caller's
+        promise that ``A`` equals the ANDs; ``A`` itself is only read for
+        the final list's counts.
 
     Returns
     -------
@@ -436,27 +418,20 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
     ------
     ValueError, TypeError
         Invalid parameters or data; the message names the parameter.
-
-    Notes
-    -----
-    The search ends before ``n_iter`` iterations when the root's bound
-    reaches the incumbent: the list is then proved optimal over the given
-    antecedents (status ``"optimal"``) and no iteration could
-    improve it.  The result does not depend on the machine's speed: the
-    kernel's random draws do not depend on how the iterations are split into
-    batches.  With no antecedents (``n_antecedents == 0``) the result is the
-    else-only list; if all rows share one class the root's early-termination
-    test holds and the result is the else-only list with probability 0 or 1.
     """
-    A = _check_matrix(A)
-    yb = _check_labels(y, A.shape[0])
-    p = validate(SEARCH_PARAMETERS, dict(
-        w=w, C=C, C1=C1, n_iter=n_iter, curiosity_lambda=curiosity_lambda,
-        stop_prob=stop_prob, prefix_memo=prefix_memo, random_state=random_state,
-        time_limit=time_limit, callback=callback, verbose=verbose), "frl.search")
+    p = declared(SEARCH_PARAMETERS, locals())
+    A, yb = _check_data(A, y)
     if factors is not None:
         factors = _check_factors(factors, A)
-    state = _Run(_Packed(A, yb, p["C1"] is not None, factors), p, _make_rng(p["random_state"]))
+    state = _Run(_Packed(A, yb, C1 is not None, factors), p, as_generator(random_state))
+    status = _drive(state, p)
+    prefix = tuple(int(l) for l in state.best_prefix[: int(state.best_len[0])])
+    trace = SearchTrace.from_batches(state.batches)
+    return _finish(A, yb, prefix, p, status, state.done, trace, state.lower_bound())
+
+
+def _drive(state: _Run, p: dict) -> str:
+    """Run the iterations on the anytime loop; return the final status."""
     with Anytime("frl", unit="iterations", time_limit=p["time_limit"], callback=p["callback"],
                  verbose=p["verbose"], total=p["n_iter"]) as run:
         stop = run.drive(lambda budget: state.step(budget, run))
@@ -466,9 +441,7 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
         else:
             status = "heuristic" if stop == "done" else stop
         run.finish(status)
-    prefix = tuple(int(l) for l in state.best_prefix[: int(state.best_len[0])])
-    trace = SearchTrace.from_batches(state.batches)
-    return _finish(A, yb, prefix, p, status, state.done, trace, state.lower_bound())
+    return status
 
 
 def capture_counts(A, y, prefix):
@@ -539,8 +512,7 @@ def candidate_set(A, y, prefix, *, w, C, C1=None, incumbent=math.inf, curiosity_
         surviving antecedent ``l``, in index order (``stop_after`` for
         softFRL only).
     """
-    A = _check_matrix(A)
-    yb = _check_labels(y, A.shape[0])
+    A, yb = _check_data(A, y)
     prefix = [int(l) for l in prefix]
     n_ante = A.shape[1]
     counts = capture_counts(A, yb, prefix)
