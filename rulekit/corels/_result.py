@@ -8,6 +8,13 @@ import numpy as np
 
 from rulekit.certificate import Certificate
 
+#: Scope of a certificate relative to a reference model, in words (defined beside the
+#: certificate that states it; :mod:`rulekit.corels._search` re-exports it).
+REFERENCE_SCOPE = ("rule lists whose every rule captures more than c*N samples and classifies "
+                   "more than c*N of them correctly, and which, on the samples left uncaptured "
+                   "by each of their non-empty proper prefixes, make at least as many mistakes "
+                   "as the reference model")
+
 
 @dataclass(frozen=True)
 class CorelsResult:
@@ -82,8 +89,6 @@ class CorelsResult:
         """The claim: status, objective, lower bound, gap, over which lists."""
         lists = "rule lists over the given antecedents"
         if self.reference:
-            from rulekit.corels._search import REFERENCE_SCOPE
-
             lists = f"{lists} among the {REFERENCE_SCOPE}"
         return Certificate(self.status, self.objective, self.lower_bound,
                            f"{lists}; objective = mistakes / N + {self.c:g} x rules")
