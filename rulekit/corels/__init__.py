@@ -3,7 +3,7 @@
 ``search(A, y, c, ...)`` is the engine (pure numpy/numba); it returns a
 :class:`CorelsResult`.  ``rashomon(A, y, c, epsilon)`` enumerates every list
 within ``epsilon`` of the optimum (a :class:`RashomonResult`).  ``BOUNDS`` names the pruning bounds that can be
-switched on and off for ablation studies.  :class:`CorelsClassifier` is the
+switched on and off for ablation studies; ``ablation(A, y, c)`` runs one.  :class:`CorelsClassifier` is the
 sklearn estimator around it.
 """
 
@@ -11,6 +11,7 @@ from rulekit.corels._result import CorelsResult
 from rulekit.corels._search import BOUNDS, POLICIES, SYMMETRIES, search
 from rulekit.corels._rashomon import RashomonResult, rashomon
 from rulekit.corels._estimator import CorelsClassifier
+from rulekit.corels._ablation import ablation
 
 __all__ = ["search", "CorelsResult", "CorelsClassifier", "BOUNDS", "POLICIES", "SYMMETRIES",
-           "rashomon", "RashomonResult"]
+           "rashomon", "RashomonResult", "ablation"]
