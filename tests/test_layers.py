@@ -141,14 +141,15 @@ def _where(module: str, target: str) -> str:
 
 
 def test_every_module_has_a_layer():
-    assert [m for m in MODULES if layer_of(m) is None] == []
+    homeless = [m for m in MODULES if layer_of(m) is None]
+    assert homeless == [], "place each new module in LAYERS here and in docs/architecture.md"
 
 
 def test_no_import_goes_up_a_layer():
     wrong = [f"{_where(m, t)} ({LAYER_NAMES[layer_of(m)]} -> {LAYER_NAMES[layer_of(t)]})"
              for m in GRAPH for t in GRAPH[m]
              if t in MODULES and (m, t) not in PENDING and layer_of(t) > layer_of(m)]
-    assert wrong == []
+    assert wrong == [], "import downward only (docs/architecture.md, Layers)"
 
 
 def test_engines_see_arrays_only():
@@ -162,7 +163,8 @@ def test_engines_see_arrays_only():
 
 def test_pending_exceptions_still_exist():
     # an entry whose import is gone must leave the list, so that the list never excuses more
-    assert [edge for edge in PENDING if edge[1] not in GRAPH.get(edge[0], {})] == []
+    gone = [edge for edge in PENDING if edge[1] not in GRAPH.get(edge[0], {})]
+    assert gone == [], "these imports are gone: remove them from PENDING"
 
 
 def _cycle():
@@ -192,7 +194,7 @@ def _cycle():
 
 
 def test_no_import_circle():
-    assert _cycle() is None
+    assert _cycle() is None, "modules that import each other: one of them must ask instead"
 
 
 def test_the_check_sees_function_level_and_relative_imports():
