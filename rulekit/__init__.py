@@ -9,9 +9,8 @@ from .mining import AntecedentSet, mine_antecedents
 from .models import OneVsRestRuleSets, Rule, RuleList, RuleSet, model_from_dict
 from .persist import Predictor, load
 from . import export
+from ._version import __version__
 from .explore import ExplorerPage, explore
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Binarizer",

@@ -39,7 +39,7 @@ import warnings
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d, validate_data
 
@@ -51,6 +51,9 @@ from .binarize import Binarizer, _plain
 from .evaluate import capture_counts
 from .mining import MINING_PARAMETERS, AntecedentSet, mine_antecedents
 from .models import Rule, RuleList
+from .explore import explore as _explore
+from .export import to_python, to_sql
+from .persist import Predictor
 
 __all__ = ["RuleClassifierBase", "COMMON_PARAMETERS"]
 
@@ -273,8 +276,6 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         -------
         Path
         """
-        from .persist import Predictor
-
         check_is_fitted(self, "model_")
         return Predictor.from_estimator(self, metadata=metadata).save(path)
 
@@ -283,16 +284,18 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
 
         See :func:`rulekit.export.to_sql`.
         """
-        from .export import to_sql
-
         return to_sql(self, table, dialect=dialect, proba=proba, keep=keep)
 
     def to_python(self) -> str:
         """Source of a standalone Python module with ``predict(row)`` and
         ``predict_proba(row)``; see :func:`rulekit.export.to_python`."""
-        from .export import to_python
-
         return to_python(self)
+
+    def _export_parts(self):
+        """What :mod:`rulekit.export` writes: the fitted model, its binarizer, this class's name."""
+        if not (hasattr(self, "model_") and hasattr(self, "binarizer_")):
+            raise NotFittedError(f"{type(self).__name__} is not fitted; call fit before exporting it")
+        return self.model_, self.binarizer_, type(self).__name__
 
     def explore(self, X, y, path="explore.html", *, rashomon=None, title=None):
         """Write the teaching explorer of this fitted model: one offline HTML page.
@@ -315,9 +318,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         -------
         rulekit.ExplorerPage
         """
-        from .explore import explore
-
-        return explore(self, X, y, path, rashomon=rashomon, title=title)
+        return _explore(self, X, y, path, rashomon=rashomon, title=title)
 
     def __str__(self) -> str:
         if hasattr(self, "model_"):

@@ -21,7 +21,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import __version__, datasets
+from . import datasets
+from ._version import __version__
 from .learners import LEARNERS
 
 

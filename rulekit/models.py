@@ -22,6 +22,7 @@ from ._checks import check_boolean_matrix
 from ._render import Raw, format_value, heading, table
 from .binarize import Condition, _plain
 from .evaluate import cnf_holds, dnf_holds, first_match
+from .export import to_python, to_sql
 
 __all__ = ["Rule", "RuleList", "RuleSet", "OneVsRestRuleSets", "model_from_dict"]
 
@@ -142,17 +143,17 @@ class _Model:
         estimator with its binarizer's settings, export the estimator or the
         loaded :class:`rulekit.Predictor` instead.
         """
-        from .export import to_sql
-
         return to_sql(self, table, dialect=dialect, proba=proba, keep=keep)
 
     def to_python(self) -> str:
         """Source of a standalone Python module predicting like this model
         (:func:`rulekit.export.to_python`); conditions are read literally, as
         in :meth:`to_sql`."""
-        from .export import to_python
-
         return to_python(self)
+
+    def _export_parts(self):
+        """What :mod:`rulekit.export` writes: this model, no binarizer, no estimator name."""
+        return self, None, None
 
 
 class RuleList(_Model):

@@ -47,7 +47,9 @@ import numpy as np
 
 from .binarize import Binarizer, _plain
 from ._modelfile import check_file
+from ._version import __version__
 from .certificate import Certificate
+from .export import to_python, to_sql
 from .models import model_from_dict
 
 __all__ = ["Predictor", "load", "FORMAT", "SCHEMA"]
@@ -152,16 +154,16 @@ class Predictor:
         See :func:`rulekit.export.to_sql`; the binarizer's state (unseen
         categories, the infrequent group, datetime parts) is carried over.
         """
-        from .export import to_sql
-
         return to_sql(self, table, dialect=dialect, proba=proba, keep=keep)
 
     def to_python(self) -> str:
         """Source of a standalone Python module with ``predict(row)`` and
         ``predict_proba(row)`` (:func:`rulekit.export.to_python`)."""
-        from .export import to_python
-
         return to_python(self)
+
+    def _export_parts(self):
+        """What :mod:`rulekit.export` writes: the model, its binarizer and who fitted it."""
+        return self.model, self.binarizer, self.estimator
 
     # -- display ------------------------------------------------------------
     def __str__(self) -> str:
@@ -182,8 +184,6 @@ class Predictor:
     # -- JSON -----------------------------------------------------------------
     def to_dict(self) -> dict:
         """The JSON-ready content of a saved model (schema in the module docstring)."""
-        from . import __version__
-
         cert = self.certificate
         return {
             "format": FORMAT,

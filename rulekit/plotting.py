@@ -12,7 +12,6 @@ import numpy as np
 __all__ = [
     "plot_comparison",
     "plot_corels_trace",
-    "corels_ablation",
     "plot_corels_ablation",
     "plot_falling_rule_list",
     "plot_candidate_sizes",
@@ -157,67 +156,25 @@ def plot_corels_trace(result):
     return fig
 
 
-def corels_ablation(A, y, c, *, bounds=None, **search_kwargs):
-    """Run one CORELS problem with all bounds on, then with each one off.
-
-    Parameters
-    ----------
-    A, y, c
-        As for :func:`rulekit.corels.search`.
-    bounds : iterable of str, optional
-        Bounds to switch off one at a time (default: all of them).
-    **search_kwargs
-        Passed to every search (``time_limit``, ``max_nodes``, ``policy``...);
-        a time limit keeps a run whose bound matters a lot from running away.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per run (``"all bounds"`` first): ``cpu_time``, ``time``,
-        ``nodes``, ``status``, ``objective``.
-    """
-    import time as _time
-
-    import pandas as pd
-
-    from .corels import BOUNDS, search
-
-    names = list(BOUNDS if bounds is None else bounds)
-    unknown = set(names) - set(BOUNDS)
-    if unknown:
-        raise ValueError(f"unknown bounds {sorted(unknown)}; choose from {list(BOUNDS)}")
-    rows = []
-    for off in [None, *names]:
-        active = set(BOUNDS) - ({off} if off else set())
-        c0 = _time.process_time()
-        res = search(A, y, c, bounds=active, **search_kwargs)
-        rows.append({
-            "run": "all bounds" if off is None else f"without {off}",
-            "cpu_time": _time.process_time() - c0,
-            "time": res.stats.get("total_time", float("nan")),
-            "nodes": res.stats.get("nodes_evaluated", float("nan")),
-            "status": res.status,
-            "objective": res.objective,
-        })
-    return pd.DataFrame(rows).set_index("run")
-
-
-def plot_corels_ablation(ablation, *more, **kwargs):
+def plot_corels_ablation(ablation):
     """Bar charts of time and nodes per switched-off bound.
 
     Parameters
     ----------
-    ablation : DataFrame from :func:`corels_ablation`, or the antecedent matrix
-        ``A`` followed by ``y, c`` and search keywords, in which case the
-        ablation is run first (one call does everything).
+    ablation : pandas.DataFrame
+        The table of :func:`rulekit.corels.ablation` (one row per run, with
+        ``time``, ``nodes`` and ``status``).  Plotting draws what it is given
+        and runs no search: call ``rulekit.corels.ablation(A, y, c, ...)``
+        first.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    import pandas as pd
-
-    table = ablation if isinstance(ablation, pd.DataFrame) else corels_ablation(ablation, *more, **kwargs)
+    table = ablation
+    if not all(hasattr(table, name) for name in ("index", "status", "time", "nodes")):
+        raise TypeError("plot_corels_ablation draws the table of rulekit.corels.ablation(A, y, c, "
+                        f"...); got {type(table).__name__}: run the ablation first")
     plt = _pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(11, 0.45 * len(table) + 1.8), sharey=True)
     labels = list(table.index)

@@ -70,3 +70,12 @@ def test_every_dataset_loads_from_the_wheel(wheel, tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.startswith("ok ")
+
+
+def test_one_version_everywhere():
+    # the package, saved files, exports and ``rulekit --version`` read rulekit/_version.py;
+    # the wheel's metadata comes from pyproject.toml: the two must say the same
+    from rulekit._version import __version__
+
+    text = (ROOT / "pyproject.toml").read_text()
+    assert f'\nversion = "{__version__}"\n' in text

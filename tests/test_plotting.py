@@ -12,9 +12,9 @@ import pandas as pd
 
 from rulekit import BooleanRuleCGClassifier, FallingRuleListClassifier
 from rulekit.compare import Comparison
-from rulekit.corels import BOUNDS, search
+from rulekit.corels import BOUNDS, ablation, search
 from rulekit.datasets import load_corels_compas, load_tictactoe
-from rulekit.plotting import (corels_ablation, plot_candidate_sizes, plot_colgen_trace, plot_comparison,
+from rulekit.plotting import (plot_candidate_sizes, plot_colgen_trace, plot_comparison,
                               plot_corels_ablation, plot_corels_trace, plot_falling_rule_list)
 
 
@@ -36,7 +36,7 @@ def test_corels_trace_has_four_panels(compas_small):
 
 def test_ablation_runs_every_bound_off_and_plots_bars(compas_small):
     A, y = compas_small
-    table = corels_ablation(A, y, 0.02, time_limit=5)
+    table = ablation(A, y, 0.02, time_limit=5)
     assert list(table.index) == ["all bounds"] + [f"without {b}" for b in BOUNDS]
     optimal = table[table["status"] == "optimal"]["objective"]
     assert np.allclose(optimal, optimal.iloc[0])  # bounds never change the optimum
@@ -44,7 +44,16 @@ def test_ablation_runs_every_bound_off_and_plots_bars(compas_small):
     assert len(fig.axes) == 2
     assert len(fig.axes[0].patches) == len(table) == len(fig.axes[1].patches)
     with pytest.raises(ValueError, match="unknown bounds"):
-        corels_ablation(A, y, 0.02, bounds=["magic"])
+        ablation(A, y, 0.02, bounds=["magic"])
+
+
+def test_plotting_draws_an_ablation_table_and_runs_no_search(compas_small):
+    # the name of rulekit 0.1 still reaches the ablation, which moved next to its engine
+    import rulekit.plotting
+
+    assert rulekit.plotting.corels_ablation is ablation
+    with pytest.raises(TypeError, match=r"rulekit\.corels\.ablation"):
+        plot_corels_ablation(compas_small[0])
 
 
 def test_falling_rule_list_bars_and_candidate_sizes():

@@ -30,10 +30,9 @@ import matplotlib
 if "ipykernel" not in sys.modules:  # a script: draw to files; a notebook: also inline
     matplotlib.use("Agg")
 
-from rulekit.corels import BOUNDS
+from rulekit.corels import BOUNDS, ablation, search
 from rulekit.datasets import load_corels_compas
-from rulekit.plotting import corels_ablation, plot_corels_ablation, plot_corels_trace
-from rulekit.corels import search
+from rulekit.plotting import plot_corels_ablation, plot_corels_trace
 
 quick = os.environ.get("RULEKIT_TUTORIAL_QUICK") == "1"
 # a figure file name from the command line; a notebook kernel's own arguments are not ours
@@ -58,7 +57,7 @@ if quick:
 # cannot win, they never change the answer.
 
 # %%
-table = corels_ablation(A, y, 0.01, time_limit=5 if quick else 60, max_nodes=2_000_000)
+table = ablation(A, y, 0.01, time_limit=5 if quick else 60, max_nodes=2_000_000)
 print(table.to_string())
 finished = table[table["status"] == "optimal"]
 assert finished["objective"].nunique() == 1

@@ -17,6 +17,7 @@ from rulekit.bitset import n_words, pack, popcount64
 from rulekit.corels import _capture_graph as cg
 from rulekit.evaluate import capture_counts, merge_rows
 from rulekit.models import Rule, RuleList
+from rulekit.plotting import plot_condition_usage, plot_rashomon_objectives
 
 __all__ = ["RashomonSet"]
 
@@ -101,6 +102,9 @@ class RashomonSet:
     scope : str
         Over which lists the count is exact.
     """
+
+    #: what readers such as the explorer check for, instead of importing this class
+    kind = "RashomonSet"
 
     def __init__(self, result, antecedents, conditions, classes, A, codes, binarizer, scope):
         self.result = result
@@ -325,12 +329,8 @@ class RashomonSet:
     # -- figures --------------------------------------------------------------------
     def plot_objectives(self, ax=None):
         """Histogram of the lists' objectives, optimum and threshold marked."""
-        from rulekit.plotting import plot_rashomon_objectives
-
         return plot_rashomon_objectives(self, ax=ax)
 
     def plot_conditions(self, top: int = 15, weighted: bool = False, ax=None):
         """The conditions the lists use most, as horizontal bars."""
-        from rulekit.plotting import plot_condition_usage
-
         return plot_condition_usage(self, top=top, weighted=weighted, ax=ax)

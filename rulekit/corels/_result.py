@@ -8,6 +8,13 @@ import numpy as np
 
 from rulekit.certificate import Certificate
 
+#: Scope of a certificate relative to a reference model, in words (defined beside the
+#: certificate that states it; :mod:`rulekit.corels._search` re-exports it).
+REFERENCE_SCOPE = ("rule lists whose every rule captures more than c*N samples and classifies "
+                   "more than c*N of them correctly, and which, on the samples left uncaptured "
+                   "by each of their non-empty proper prefixes, make at least as many mistakes "
+                   "as the reference model")
+
 
 def scope(lists: str, c: float) -> str:
     """The scope of a CORELS certificate: which lists the claim covers, then the objective.
@@ -104,8 +111,6 @@ class CorelsResult:
         """The claim: status, objective, lower bound, gap, over which lists."""
         lists = "rule lists over the given antecedents"
         if self.reference:
-            from rulekit.corels._search import REFERENCE_SCOPE
-
             lists = f"{lists} among the {REFERENCE_SCOPE}"
         return Certificate(self.status, self.objective, self.lower_bound, scope(lists, self.c))
 

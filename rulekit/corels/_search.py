@@ -84,7 +84,7 @@ from rulekit._params import (AnyOf, CallableOrNone, Constraint, Instance, Intege
                              declared, validated)
 from rulekit.corels import _kernels as kr
 from rulekit.corels._problem import check_data, prepare
-from rulekit.corels._result import CorelsResult
+from rulekit.corels._result import REFERENCE_SCOPE, CorelsResult  # noqa: F401 (REFERENCE_SCOPE: public here)
 from rulekit.corels._state import MemoryBudgetError, State, workspace
 from rulekit.evaluate import capture_counts
 
@@ -106,12 +106,6 @@ POLICIES = {
     "dfs": kr.POL_DFS,
 }
 SYMMETRIES = {"none": kr.SYM_NONE, "permutation": kr.SYM_PERM, "capture": kr.SYM_CAPTURE}
-
-#: Scope of a certificate relative to a reference model, in words.
-REFERENCE_SCOPE = ("rule lists whose every rule captures more than c*N samples and classifies "
-                   "more than c*N of them correctly, and which, on the samples left uncaptured "
-                   "by each of their non-empty proper prefixes, make at least as many mistakes "
-                   "as the reference model")
 
 
 class MemoryLimitError(ValueError):

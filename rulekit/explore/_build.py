@@ -26,8 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
+from .._render import format_value
 from ..binarize import _plain
 from ..mining import evaluate_antecedents
+from ..models import OneVsRestRuleSets, RuleList, RuleSet
+from ..persist import Predictor
 
 __all__ = ["explore", "ExplorerPage", "build_payload", "page_html", "MAX_PAGE_BYTES"]
 
@@ -57,8 +60,6 @@ def _finite(value):
 
 
 def _text(value) -> str:
-    from .._render import format_value
-
     return format_value(_plain(value))
 
 
@@ -78,9 +79,10 @@ def _sampled(values, limit: int = MAX_POINTS):
 
 
 def _check_fitted(estimator):
-    from ..base import RuleClassifierBase
-
-    if not isinstance(estimator, RuleClassifierBase):
+    # every rulekit estimator implements the learner contract's ``_fit_model``: asking for it
+    # instead of importing the estimator base keeps the explorer below the estimators, whose
+    # ``explore`` method calls it
+    if isinstance(estimator, type) or not callable(getattr(estimator, "_fit_model", None)):
         raise TypeError("explore: expected a fitted rulekit estimator (CorelsClassifier, "
                         "FallingRuleListClassifier, SoftFallingRuleListClassifier or "
                         f"BooleanRuleCGClassifier), got {type(estimator).__name__}")
@@ -140,8 +142,6 @@ def _data_rows(X, n: int) -> dict:
 
 def _model_rules(model, pool_index: dict, classes) -> dict:
     """The fitted model in the page's terms."""
-    from ..models import OneVsRestRuleSets, RuleList, RuleSet
-
     if isinstance(model, RuleList):
         stated = [None if r.probabilities is None else [float(p) for p in r.probabilities]
                   for r in [*model.rules, model.default]]
@@ -320,9 +320,7 @@ MAX_PAIRS = 20
 
 
 def _rashomon(rset, B) -> dict:
-    from ..corels._rashomon_set import RashomonSet
-
-    if not isinstance(rset, RashomonSet):
+    if getattr(rset, "kind", None) != "RashomonSet":
         raise TypeError(f"explore: rashomon= takes the RashomonSet of est.rashomon_set(...), got "
                         f"{type(rset).__name__}")
     objectives = np.asarray(rset.objectives, dtype=float)
@@ -374,8 +372,6 @@ def build_payload(estimator, X, y, *, rashomon=None, title=None) -> dict:
     -------
     dict
     """
-    from ..persist import Predictor
-
     _check_fitted(estimator)
     B = estimator.binarizer_.transform(X)
     n = B.shape[0]

@@ -22,6 +22,7 @@ shows both with a runnable example.
 from __future__ import annotations
 
 from .._params import Boolean, Instance, Options, check
+from .._version import __version__
 from ._plan import plan_for
 from ._python import python_source
 from ._sql import DIALECTS, check_finite, sql_outputs, sql_select
@@ -30,24 +31,19 @@ __all__ = ["to_sql", "to_python", "DIALECTS"]
 
 
 def _parts(obj):
-    """(model, binarizer or None, title) of a Predictor, fitted estimator or model."""
-    from .. import __version__
-    from ..models import _Model
-    from ..persist import Predictor
+    """(model, binarizer or None, title) of a Predictor, fitted estimator or model.
 
-    if isinstance(obj, Predictor):
-        model, binarizer, who = obj.model, obj.binarizer, obj.estimator
-    elif isinstance(obj, _Model):
-        model, binarizer, who = obj, None, None
-    elif hasattr(obj, "model_") and hasattr(obj, "binarizer_"):
-        model, binarizer, who = obj.model_, obj.binarizer_, type(obj).__name__
-    elif hasattr(obj, "binarizer_") or hasattr(type(obj), "_fit_model"):
-        from sklearn.exceptions import NotFittedError
-
-        raise NotFittedError(f"{type(obj).__name__} is not fitted; call fit before exporting it")
-    else:
+    The object says what it holds through ``obj._export_parts() -> (model,
+    binarizer or None, name of the estimator that fitted it or None)``: models,
+    :class:`rulekit.Predictor` and every rulekit estimator offer it.  Asking
+    instead of testing classes keeps this package below the models and the
+    estimators, which call it for their own ``to_sql`` (docs/architecture.md).
+    """
+    ask = None if isinstance(obj, type) else getattr(obj, "_export_parts", None)
+    if ask is None:
         raise TypeError("export needs a fitted rulekit estimator, a rulekit.Predictor or a "
                         f"rulekit model; got {type(obj).__name__}")
+    model, binarizer, who = ask()
     if who is not None and not (isinstance(who, str) and who.isascii() and who.isidentifier()):
         # a loaded file's "estimator" field is text from outside: shown as a repr
         # (no newline, no quote left bare), never as it is

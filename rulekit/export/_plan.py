@@ -191,11 +191,9 @@ def _binarizer_tests(binarizer, used: set) -> tuple[list, dict]:
 
 
 def _used(model) -> set:
-    from ..models import OneVsRestRuleSets, RuleList
-
-    if isinstance(model, RuleList):
+    if model.kind == "RuleList":
         return {j for r in model.rules for j in r.conditions}
-    members = model.members if isinstance(model, OneVsRestRuleSets) else [model]
+    members = model.members if model.kind == "OneVsRestRuleSets" else [model]
     return {j for m in members for clause in m.clauses for j in clause}
 
 
@@ -216,8 +214,12 @@ def plan_for(model, binarizer=None, *, title: str = "") -> Plan:
     title : str
         What the model is, for the exported text's heading.
     """
-    from ..models import OneVsRestRuleSets, RuleList, RuleSet
-
+    # the model says what it is (``kind``): this package never imports the model classes,
+    # which call it for their own ``to_sql`` and ``to_python``
+    kind = getattr(model, "kind", None)
+    if kind not in ("RuleList", "RuleSet", "OneVsRestRuleSets"):
+        raise TypeError(f"cannot export a {type(model).__name__}; expected a RuleList, RuleSet "
+                        "or OneVsRestRuleSets (or an estimator or Predictor holding one)")
     used = _used(model)
     if binarizer is None:
         tests, strict = _literal_tests(model.conditions), {}
@@ -225,23 +227,20 @@ def plan_for(model, binarizer=None, *, title: str = "") -> Plan:
         tests, strict = _binarizer_tests(binarizer, used)
     common = dict(classes=[plain(c) for c in model.classes], tests=tests,
                   readings=_readings(tests, used), strict=strict, title=title)
-    if isinstance(model, RuleList):
+    if kind == "RuleList":
         proba = model.rule_probabilities()
         branches = [(("dnf", [tuple(r.conditions)]), k) for k, r in enumerate(model.rules)]
         return Plan("outcomes", branches=branches,
                     labels=[plain(r.prediction) for r in [*model.rules, model.default]],
                     probabilities=[tuple(float(p) for p in row) for row in proba], **common)
-    if isinstance(model, RuleSet):
+    if kind == "RuleSet":
         # outcome 0: the formula holds; outcome 1 (no branch holds): it does not
         pt, pf = model.proba_true, model.proba_false
         return Plan("outcomes", branches=[((model.form, model.clauses), 0)],
                     labels=[model.classes[1], model.classes[0]],
                     probabilities=[(1.0 - pt, pt), (1.0 - pf, pf)], **common)
-    if isinstance(model, OneVsRestRuleSets):
-        return Plan("scores", members=[(m.form, m.clauses) for m in model.members],
-                    scores=[(m.proba_true, m.proba_false) for m in model.members], **common)
-    raise TypeError(f"cannot export a {type(model).__name__}; expected a RuleList, RuleSet "
-                    "or OneVsRestRuleSets (or an estimator or Predictor holding one)")
+    return Plan("scores", members=[(m.form, m.clauses) for m in model.members],
+                scores=[(m.proba_true, m.proba_false) for m in model.members], **common)
 
 
 def is_integral(value) -> bool:

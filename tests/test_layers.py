@@ -1,0 +1,214 @@
+"""The layers of ``docs/architecture.md``, checked on the import statements themselves.
+
+Every ``import`` of every rulekit module is read with :mod:`ast`, the ones inside
+functions included (an import deferred into a function is still a dependency; it
+only hides a cycle until the function runs).  Relative imports are resolved; the
+body of ``if TYPE_CHECKING:`` is skipped, since it never runs.  The test fails on
+
+* a rulekit module that belongs to no layer (a new module must be placed);
+* an import from a lower layer to a higher one;
+* an engine importing anything but the foundation, the data layer and engines,
+  or importing scikit-learn or pandas;
+* an import circle between rulekit modules, whatever the layers.
+
+The same table is written in ``docs/architecture.md``; a test checks the two agree.
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "rulekit"
+
+#: The layers, lowest first: (name, module patterns relative to ``rulekit``).  A module
+#: belongs to the highest layer with a pattern that matches its dotted name ("rulekit" is the
+#: package root); it may import from its own layer and the ones below.  Listed names that do
+#: not exist (yet) are tolerated.
+LAYERS = [
+    ("foundation", ["_version", "_params", "_checks", "_anytime", "_interrupt", "certificate",
+                    "bitset", "evaluate", "_columns", "_render", "callbacks"]),
+    ("data", ["binarize", "_reference", "mining"]),
+    ("models", ["models", "_modelfile", "export", "export.*", "persist", "plotting",
+                "explore", "explore.*"]),
+    ("engines", ["corels.*", "frl.*", "colgen.*"]),
+    ("estimators", ["base", "*._estimator", "corels._auto", "corels._constrained",
+                    "corels._rashomon_set"]),
+    ("applications", ["corels", "frl", "colgen", "corels._ablation", "*._spec", "learners",
+                      "compare", "cli", "datasets", "rulekit"]),
+]
+
+#: What an engine may import from rulekit, besides other engine modules.
+ENGINE_MAY_IMPORT = {"foundation", "data"}
+
+#: Third-party packages no engine imports: engines see arrays, never tables or estimators.
+ENGINE_NEVER_IMPORTS = {"sklearn", "pandas"}
+
+#: Known violations, as (importing module, imported module): each must be named here with
+#: its reason, and the test fails when one disappears, so the list never excuses more than
+#: it says.  Empty: the two searches that read COMMON_PARAMETERS from the estimator base
+#: now read it from ``_params``.
+PENDING: set = set()
+
+
+def _name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts) or "rulekit"
+
+
+MODULES = {_name(p): p for p in sorted(PACKAGE.rglob("*.py")) if "__pycache__" not in p.parts}
+
+
+def _relative(dotted: str) -> str | None:
+    """``rulekit.x.y`` as ``x.y`` (the root as ``rulekit``); None outside rulekit."""
+    if dotted == "rulekit":
+        return "rulekit"
+    return dotted[len("rulekit."):] if dotted.startswith("rulekit.") else None
+
+
+def _is_type_checking(node: ast.AST) -> bool:
+    test = node.test if isinstance(node, ast.If) else None
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _statements(tree: ast.AST):
+    """Every import statement of a module, at any depth, outside ``if TYPE_CHECKING:``."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        children = list(ast.iter_child_nodes(node))
+        if _is_type_checking(node):
+            children = node.orelse
+        stack.extend(children)
+
+
+def _targets(module: str, node, package: bool) -> list:
+    """The absolute dotted names an import statement of ``module`` reaches (a submodule where
+    it names one); ``package``: ``module`` is a package's ``__init__``."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    base = node.module or ""
+    if node.level:
+        here = ["rulekit", *([] if module == "rulekit" else module.split("."))]
+        if not package:
+            here.pop()
+        here = here[:len(here) - (node.level - 1)]
+        base = ".".join([*here, *([base] if base else [])])
+    found = []
+    for alias in node.names:
+        sub = _relative(f"{base}.{alias.name}")
+        found.append(f"{base}.{alias.name}" if sub in MODULES else base)
+    return found
+
+
+def imports() -> dict:
+    """{module: {imported rulekit module or third-party top-level package: first line}}."""
+    graph = {}
+    for module, path in MODULES.items():
+        edges = graph.setdefault(module, {})
+        for node in _statements(ast.parse(path.read_text(), str(path))):
+            for target in _targets(module, node, path.name == "__init__.py"):
+                key = _relative(target) or target.split(".")[0]
+                if key != module:
+                    edges.setdefault(key, node.lineno)
+    return graph
+
+
+def layer_of(module: str) -> int | None:
+    """Index in :data:`LAYERS` of the highest layer claiming ``module``."""
+    for index in reversed(range(len(LAYERS))):
+        if any(fnmatch.fnmatchcase(module, pattern) for pattern in LAYERS[index][1]):
+            return index
+    return None
+
+
+GRAPH = imports()
+LAYER_NAMES = [name for name, _ in LAYERS]
+
+
+def _where(module: str, target: str) -> str:
+    return f"rulekit/{MODULES[module].relative_to(PACKAGE)}:{GRAPH[module][target]} imports {target}"
+
+
+def test_every_module_has_a_layer():
+    homeless = [m for m in MODULES if layer_of(m) is None]
+    assert homeless == [], "place each new module in LAYERS here and in docs/architecture.md"
+
+
+def test_no_import_goes_up_a_layer():
+    wrong = [f"{_where(m, t)} ({LAYER_NAMES[layer_of(m)]} -> {LAYER_NAMES[layer_of(t)]})"
+             for m in GRAPH for t in GRAPH[m]
+             if t in MODULES and (m, t) not in PENDING and layer_of(t) > layer_of(m)]
+    assert wrong == [], "import downward only (docs/architecture.md, Layers)"
+
+
+def test_engines_see_arrays_only():
+    engines = LAYER_NAMES.index("engines")
+    allowed = {LAYER_NAMES.index(name) for name in ENGINE_MAY_IMPORT} | {engines}
+    wrong = [_where(m, t) for m in GRAPH if layer_of(m) == engines for t in GRAPH[m]
+             if (m, t) not in PENDING
+             and (t in ENGINE_NEVER_IMPORTS or (t in MODULES and layer_of(t) not in allowed))]
+    assert wrong == []
+
+
+def test_pending_exceptions_still_exist():
+    # an entry whose import is gone must leave the list, so that the list never excuses more
+    gone = [edge for edge in PENDING if edge[1] not in GRAPH.get(edge[0], {})]
+    assert gone == [], "these imports are gone: remove them from PENDING"
+
+
+def _cycle():
+    """One import circle between rulekit modules, as a list of modules, or None."""
+    state = {}
+
+    def visit(module, path):
+        state[module] = "open"
+        for target in GRAPH[module]:
+            if target not in MODULES:
+                continue
+            if state.get(target) == "open":
+                return path[path.index(target):] + [target]
+            if target not in state:
+                found = visit(target, [*path, target])
+                if found:
+                    return found
+        state[module] = "done"
+        return None
+
+    for module in GRAPH:
+        if module not in state:
+            found = visit(module, [module])
+            if found:
+                return found
+    return None
+
+
+def test_no_import_circle():
+    assert _cycle() is None, "modules that import each other: one of them must ask instead"
+
+
+def test_the_check_sees_function_level_and_relative_imports():
+    tree = ast.parse("def f():\n    from ..models import RuleList\n    import rulekit.bitset\n"
+                     "if TYPE_CHECKING:\n    from .base import X\n")
+    found = [t for node in _statements(tree) for t in _targets("export._plan", node, False)]
+    assert sorted(found) == ["rulekit.bitset", "rulekit.models"]
+
+
+def _doc_layers() -> list:
+    """The layer table of docs/architecture.md as [(name, [patterns])]."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    rows = re.findall(r"^\| \*\*(\w+)\*\* \| ([^|]*) \|", text, flags=re.M)
+    return [(name, re.findall(r"`([^`]+)`", cells)) for name, cells in rows]
+
+
+def test_architecture_doc_lists_the_same_layers():
+    assert _doc_layers() == LAYERS
+
