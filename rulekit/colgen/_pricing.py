@@ -15,6 +15,10 @@ the solve is interrupted early once enough good columns are known; the
 solver's dual bound is a valid lower bound on the minimum reduced cost
 (used for the bound of the paper's §2.3).  CBC returns only its final
 incumbent and, when it proves optimality, that value as the bound.
+
+The module also defines what every pricing method (this IP, the beam of
+:mod:`._beam`, the enumeration of :mod:`._enum`) takes and returns:
+:class:`PricingProblem` and :class:`PricingOutcome`.
 """
 
 from __future__ import annotations
