@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._pricing import PricingOutcome, PricingProblem
+from ._settings import ColGenSettings
+
 # operator codes used by the column metadata (see ``condition_metadata``)
 OP_LE, OP_GT, OP_EQ, OP_NE, OP_OTHER = 0, 1, 2, 3, 4
 
@@ -53,85 +56,98 @@ def _allowed_extensions(clause, d, meta):
     return allowed
 
 
-def beam_search(Xf, r, lam, lambda0, lambda1, max_literals, *, width=5,
-                max_candidates=20_000, n_best=10, exclude=(), eps=1e-6, meta=None):
+def beam_search(problem: PricingProblem, settings: ColGenSettings, *, width=None,
+                max_candidates=None) -> PricingOutcome:
     """Find clauses with negative reduced cost.
 
     Parameters
     ----------
-    Xf : ndarray of float32 or float64, shape (U, d)
-        Distinct data rows as 0/1 floats (the scores are computed in that
-        precision: they only rank candidates, which are re-checked exactly).
-    r : ndarray, shape (U,)
-        Residuals (``wq - mu``).
-    lam, lambda0, lambda1 : float
-        Budget dual and penalties.
-    max_literals : int
-        Largest clause size explored (``kappa``).
-    width : int
-        Beam width ``B``.
-    max_candidates : int
-        Stop after this many children have been scored.
-    n_best : int
-        Number of clauses returned.
-    exclude : set of tuple
-        Clauses already in the master (not returned, still expanded).
-    meta : tuple of arrays or None
-        ``(groups, ops, thresholds)`` for redundancy pruning.
+    problem : PricingProblem
+        Its ``Xf`` (0/1 floats, ``X`` as float64 when None) sets the
+        precision of the scores: they only rank candidates, which are
+        re-checked exactly.  Clauses in ``problem.exclude`` are expanded
+        but not returned; ``problem.meta`` prunes redundant extensions.
+    settings : ColGenSettings
+        ``beam_width``, ``beam_max_candidates`` (children scored before
+        stopping), ``beam_max_literals``, ``columns_per_round`` (clauses
+        returned) and ``eps``.
+    width, max_candidates : int, optional
+        Override the settings' width and candidate limit (a widened beam).
 
     Returns
     -------
-    list of (float, tuple)
-        ``(approximate rc, clause)`` sorted by rc, all below ``-eps``.
+    PricingOutcome
+        ``ranked``: ``(approximate rc, clause)`` sorted by rc, all below
+        ``-eps``; nothing proved.
     """
-    U, d = Xf.shape
-    r = np.asarray(r, dtype=Xf.dtype)       # float32 data: scores in float32
-    neg = np.clip(-r, 0.0, None)
-    excl = exclude if isinstance(exclude, (set, dict, frozenset)) else set(exclude)
-    found = {}
+    beam = _Beam(problem, settings)
+    width = settings.beam_width if width is None else width
+    max_candidates = settings.beam_max_candidates if max_candidates is None else max_candidates
+    max_literals = min(settings.beam_max_literals, problem.max_literals)
+    level = beam.first_level(width, max_literals)
+    evaluated = beam.d
+    n_lits = 1
+    while level and n_lits < max_literals and evaluated < max_candidates:
+        level, scored = beam.next_level(level, n_lits, width, max_literals)
+        evaluated += scored
+        n_lits += 1
+    return PricingOutcome.from_ranked(beam.best())
 
-    def penalty(n_lits):
-        return lam * (1 + n_lits) + lambda0 + lambda1 * n_lits
 
-    def keep_found(clause, js, rc):
+class _Beam:
+    """The scores of one beam search and the clauses it found (``found``)."""
+
+    def __init__(self, problem, settings):
+        Xf = problem.X.astype(np.float64) if problem.Xf is None else problem.Xf
+        self.Xf, self.p = Xf, problem
+        self.d = Xf.shape[1]
+        self.r = np.asarray(problem.r, dtype=Xf.dtype)     # float32 data: scores in float32
+        self.neg = np.clip(-self.r, 0.0, None)
+        exclude = problem.exclude
+        self.excl = exclude if isinstance(exclude, (set, dict, frozenset)) else set(exclude)
+        self.n_best, self.eps = settings.columns_per_round, settings.eps
+        self.found = {}
+
+    def keep_found(self, clause, js, rc):
+        """Record the best children ``clause + j`` (``j`` in ``js``) of negative rc."""
         # only the n_best new clauses of each parent can reach the overall n_best
         kept = 0
         for j in js[np.argsort(rc[js], kind="stable")]:
             child = tuple(sorted(clause + (int(j),)))
-            if child in excl:
+            if child in self.excl:
                 continue
-            found[child] = float(rc[j])
+            self.found[child] = float(rc[j])
             kept += 1
-            if kept >= n_best:
+            if kept >= self.n_best:
                 break
 
-    # level 1
-    s = r @ Xf
-    nb = neg @ Xf
-    rc = s + penalty(1)
-    bound = -nb + penalty(2)
-    keep_found((), np.flatnonzero(rc < -eps), rc)
-    beam = []
-    if max_literals > 1:
-        ok = np.flatnonzero((bound < -eps) & (nb > 0))
+    def first_level(self, width, max_literals):
+        """Score the single literals; the first beam ``[(clause, mask)]``."""
+        s, nb = self.r @ self.Xf, self.neg @ self.Xf
+        rc = s + self.p.penalty(1)
+        bound = -nb + self.p.penalty(2)
+        self.keep_found((), np.flatnonzero(rc < -self.eps), rc)
+        if max_literals <= 1:
+            return []
+        ok = np.flatnonzero((bound < -self.eps) & (nb > 0))
         score = 0.5 * rc[ok] + 0.5 * bound[ok]
-        for idx in ok[np.argsort(score, kind="stable")[:width]]:
-            beam.append(((int(idx),), Xf[:, idx] > 0))
-    evaluated = d
-    level = 1
-    while beam and level < max_literals and evaluated < max_candidates:
-        children = {}
-        for clause, m in beam:
-            rm = np.where(m, r, 0.0)
-            nm = np.where(m, neg, 0.0)
-            s = rm @ Xf
-            nb = nm @ Xf
-            rc = s + penalty(level + 1)
-            bound = -nb + penalty(level + 2)
-            allowed = _allowed_extensions(clause, d, meta) & (nb > 0)
-            evaluated += int(allowed.sum())
-            keep_found(clause, np.flatnonzero(allowed & (rc < -eps)), rc)
-            if level + 1 < max_literals:
+        return [((int(idx),), self.Xf[:, idx] > 0)
+                for idx in ok[np.argsort(score, kind="stable")[:width]]]
+
+    def next_level(self, level, n_lits, width, max_literals):
+        """Extend every clause of ``level`` (``n_lits`` literals each) by one literal.
+
+        Returns the next beam and the number of children scored.
+        """
+        eps, children, scored = self.eps, {}, 0
+        for clause, m in level:
+            nb = np.where(m, self.neg, 0.0) @ self.Xf
+            rc = np.where(m, self.r, 0.0) @ self.Xf + self.p.penalty(n_lits + 1)
+            bound = -nb + self.p.penalty(n_lits + 2)
+            allowed = _allowed_extensions(clause, self.d, self.p.meta) & (nb > 0)
+            scored += int(allowed.sum())
+            self.keep_found(clause, np.flatnonzero(allowed & (rc < -eps)), rc)
+            if n_lits + 1 < max_literals:
                 # a child in the overall top `width` is in its parent's top `width`
                 js = np.flatnonzero(allowed & (bound < -eps))
                 score = 0.5 * rc[js] + 0.5 * bound[js]
@@ -140,7 +156,10 @@ def beam_search(Xf, r, lam, lambda0, lambda1, max_literals, *, width=5,
                     if child not in children:
                         children[child] = (float(score[t]), m, int(js[t]))
         ranked = sorted(children.items(), key=lambda kv: (kv[1][0], kv[0]))[:width]
-        beam = [(c, m & (Xf[:, j] > 0)) for c, (_, m, j) in ranked]
-        level += 1
-    out = sorted(((v, c) for c, v in found.items() if c not in excl), key=lambda t: (t[0], t[1]))
-    return out[:n_best]
+        return [(c, m & (self.Xf[:, j] > 0)) for c, (_, m, j) in ranked], scored
+
+    def best(self):
+        """The ``n_best`` clauses found, ``(rc, clause)`` by rc."""
+        out = sorted(((v, c) for c, v in self.found.items() if c not in self.excl),
+                     key=lambda t: (t[0], t[1]))
+        return out[:self.n_best]

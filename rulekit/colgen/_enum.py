@@ -21,6 +21,8 @@ import numpy as np
 from numba import njit
 
 from ._beam import _allowed_extensions
+from ._pricing import PricingOutcome, PricingProblem
+from ._settings import ColGenSettings
 
 
 def compatibility(d, meta):
@@ -111,36 +113,51 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
     return best_val, best_cl, complete, nodes
 
 
-def enumerate_pricing(Xu, r, lam, lambda0, lambda1, max_literals, *, n_best=10,
-                      work_limit=100_000_000, eps=1e-6, compat=None):
+def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
+                      work_limit=None) -> PricingOutcome:
     """Exact minimum-reduced-cost clauses by branch-and-bound.
+
+    Parameters
+    ----------
+    problem : PricingProblem
+        Its ``compat`` prunes redundant extensions (every literal pair
+        compatible when None).
+    settings : ColGenSettings
+        ``columns_per_round`` (clauses returned), ``enum_work_limit`` and
+        ``eps``.
+    work_limit : int, optional
+        Row operations allowed, instead of ``settings.enum_work_limit`` (a
+        limit cut down when the deadline is near).
 
     Returns
     -------
-    clauses : list of (float, tuple)
-        Up to ``n_best`` clauses with ``rc < -eps``, best first.
-    complete : bool
-        True when the search finished: then no other clause with at most
-        ``max_literals`` literals has a smaller reduced cost than those
-        returned (and none has ``rc < -eps`` if the list is empty).
-    work : int
-        Row operations spent (the search stops after ``work_limit``).
+    PricingOutcome
+        ``ranked``: up to ``columns_per_round`` clauses with ``rc < -eps``,
+        best first.  ``proven`` when the search finished: then no other
+        clause with at most ``max_literals`` literals has a smaller reduced
+        cost than those returned (and none has ``rc < -eps`` if there are
+        none), and ``bound`` is the least reduced cost (``-eps`` when
+        nothing prices out).  ``work``: row operations spent.
     """
-    U, d = Xu.shape
-    if compat is None:
-        compat = compatibility(d, None)
+    X, r = problem.X, problem.r
+    U, d = X.shape
+    compat = compatibility(d, None) if problem.compat is None else problem.compat
+    work_limit = settings.enum_work_limit if work_limit is None else work_limit
     neg = np.clip(-r, 0.0, None)
-    XT = np.ascontiguousarray(Xu.T)
+    XT = np.ascontiguousarray(X.T)
     # promising literals first: the incumbent improves early and prunes more
-    single = r @ Xu.astype(np.float64)
+    single = r @ X.astype(np.float64)
     order = np.argsort(single, kind="stable").astype(np.int64)
-    ml = int(min(max_literals, d))
+    ml = int(min(problem.max_literals, d))
     vals, cls, complete, nodes = _bnb(XT, np.ascontiguousarray(r, dtype=np.float64),
-                                      neg, order, compat, float(lam), float(lambda0),
-                                      float(lambda1), ml, int(n_best), int(work_limit),
-                                      float(eps))
-    out = []
-    for v, c in zip(vals, cls):
-        if np.isfinite(v):
-            out.append((float(v), tuple(sorted(int(x) for x in c if x >= 0))))
-    return out, bool(complete), int(nodes)
+                                      neg, order, compat, float(problem.lam),
+                                      float(problem.lambda0), float(problem.lambda1), ml,
+                                      int(settings.columns_per_round), int(work_limit),
+                                      float(settings.eps))
+    ranked = [(float(v), tuple(sorted(int(x) for x in c if x >= 0)))
+              for v, c in zip(vals, cls) if np.isfinite(v)]
+    bound = None
+    if complete:
+        bound = ranked[0][0] if ranked else -settings.eps
+    return PricingOutcome.from_ranked(ranked, bound=bound, proven=bool(complete),
+                                      work=int(nodes))

@@ -6,32 +6,26 @@ Dash, Günlük, Wei, "Boolean Decision Rules via Column Generation", NeurIPS
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 import logging
 from typing import NamedTuple
 
 import numpy as np
 from sklearn.utils.class_weight import compute_class_weight
 
-from .._anytime import Anytime, current_run
+from .._anytime import current_run
 from .._params import AnyOf, Instance, Integer, Options, as_generator, pick
 from ..base import RuleClassifierBase
 from ..binarize import ESTIMATOR_PARAMETERS, Binarizer
 from ..certificate import Certificate
 from ..models import OneVsRestRuleSets, RuleSet
 from ._metadata import ConditionMetadata, condition_metadata
-from ._result import empty_result
-from ._search import SEARCH_PARAMETERS, constant_result, search
-from ._select import CV_MAX_ROWS, DEFAULT_GRID, INNER_SETTINGS, check_grid, choose_complexity
-from ._settings import ColGenSettings
+from ._search import SEARCH_PARAMETERS
+from ._select import CV_MAX_ROWS, DEFAULT_GRID, check_grid, fit_binary
 
 log = logging.getLogger("rulekit.colgen")
 
 __all__ = ["BooleanRuleCGClassifier"]
 
-#: Share of a class's time the choice may take when the time limit binds.
-CHOICE_SHARE = 0.85
 #: ``n_thresholds="auto"``: the deciles, and the finer resolution validation may
 #: prefer (every twentieth quantile: the deciles are among them)
 RESOLUTIONS = (9, 19)
@@ -47,11 +41,6 @@ class _View(NamedTuple):
 
 def _view(binarizer, B):
     return _View(binarizer, B, condition_metadata(binarizer.conditions_))
-
-
-def _chosen_error(choice):
-    """Validation error of the candidate a choice picked."""
-    return choice.errors[(choice.form, choice.max_complexity)]
 
 
 class _Grid(Instance):
@@ -299,27 +288,27 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         fits = []
         for i, k in enumerate(targets):
             yk = (y == k).astype(np.int64)
-            res, choice, form, C, used = self._fit_class(view, yk, weights, params, rng,
-                                                         len(targets) - i, finer)
-            fits.append((res, choice, form, C))
-            if used is finer:        # two-class problems only: one fit
+            fit = self._fit_class(view, yk, weights, params, rng, len(targets) - i, finer)
+            fits.append(fit)
+            if fit.view is finer:    # two-class problems only: one fit
                 self.binarizer_, B = finer.binarizer, finer.B
             if params["verbose"]:
-                log.info("class %r: %s, C=%d, %s", self.classes_[k], form, C,
-                         res.certificate.summary())
-        members = [self._rule_set(f[0], B, (y == k).astype(np.int64), k, weights,
+                log.info("class %r: %s, C=%d, %s", self.classes_[k], fit.form,
+                         fit.max_complexity, fit.result.certificate.summary())
+        members = [self._rule_set(f.result, B, (y == k).astype(np.int64), k, weights,
                                   smooth=len(targets) > 1) for f, k in zip(fits, targets)]
-        results = [f[0] for f in fits]
+        results = [f.result for f in fits]
         if len(targets) == 1:
             self.result_, self.trace_ = results[0], results[0].trace
-            self.choice_, self.form_, self.max_complexity_ = fits[0][1:]
+            self.choice_, self.form_ = fits[0].choice, fits[0].form
+            self.max_complexity_ = fits[0].max_complexity
             model = members[0]
         else:
             self.result_, self.trace_ = results, [r.trace for r in results]
-            choices = [f[1] for f in fits]
+            choices = [f.choice for f in fits]
             self.choice_ = None if all(c is None for c in choices) else choices
-            self.form_ = [f[2] for f in fits]
-            self.max_complexity_ = [f[3] for f in fits]
+            self.form_ = [f.form for f in fits]
+            self.max_complexity_ = [f.max_complexity for f in fits]
             model = OneVsRestRuleSets(members, self.binarizer_.conditions_, list(self.classes_))
         self.complexity_ = int(model.complexity)
         self.n_thresholds_ = self.binarizer_.n_thresholds
@@ -330,63 +319,16 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         return model
 
     def _fit_class(self, view, yk, w, params, rng, classes_left, finer=None):
-        """Choose (if asked) and fit one binary problem.
-
-        Returns ``(result, choice, form, C, view)``, ``view`` the
-        :class:`_View` the rule set is over: ``finer`` when validation
-        compared it with ``view`` and preferred it.
-        """
+        """Fit one binary problem in its share of the time left (:func:`fit_binary`)."""
         outer = current_run()
         left = None if outer is None else outer.time_left()
         share = None if left is None else max(left / classes_left, 1e-3)
-        form, C = params["form"], params["max_complexity"]
-        if outer is not None and outer.interrupted:
-            res = constant_result(yk, w, "interrupted")
-            return res, None, res.form, 0, view
-        settings = params["settings"] or ColGenSettings()
-        kw = dict(max_literals=params["max_literals"], lambda0=params["lambda0"],
-                  lambda1=params["lambda1"], sample_weight=w)
-        with Anytime("colgen", unit="fits", time_limit=share) as run:
-            choice = None
-            if form == "auto" or C == "auto":
-                inner = INNER_SETTINGS.replace(lp_solver=settings.lp_solver,
-                                               pricing_solver=settings.pricing_solver,
-                                               mip_solver=settings.mip_solver)
-                # should the time limit cut the choice short, the final fit on
-                # every row still gets a share of the time to build its master
-                ckw = dict(kw, grid=params["complexity_grid"] if C == "auto" else (C,),
-                           forms=("dnf", "cnf") if form == "auto" else (form,), settings=inner,
-                           time_limit=None if share is None else CHOICE_SHARE * share)
-                # the finer view starts from the same generator state: the same folds
-                rng_finer = copy.deepcopy(rng) if finer is not None else None
-                base = view
-                choice = choose_complexity(view.B, yk, metadata=view.meta, random_state=rng,
-                                           **ckw)
-                if finer is not None and choice.method == "cv" and not choice.stopped:
-                    other = choose_complexity(finer.B, yk, metadata=finer.meta,
-                                              random_state=rng_finer, **ckw)
-                    if (other.method in ("cv", "exact") and not other.stopped
-                            and _chosen_error(other) < _chosen_error(choice) - 1e-12):
-                        choice, view, rng = other, finer, rng_finer
-                if choice.stopped == "interrupted" or run.interrupted:
-                    res = constant_result(yk, w, "interrupted")
-                    return res, choice, res.form, 0, base
-                form, C = choice.form, choice.max_complexity
-            if C == 0:                     # validation preferred the constant prediction
-                res = empty_result(yk, w, form)
-            elif choice is not None and choice.result is not None:
-                res = choice.result        # fits every row already: nothing to improve
-            else:
-                res = search(view.B, yk, form=form, max_complexity=C, settings=settings,
-                             columns=() if choice is None else choice.columns,
-                             time_limit=None, verbose=params["verbose"], metadata=view.meta,
-                             random_state=rng, **kw)
-        if choice is not None and choice.stopped and res.status != "interrupted":
-            # the time limit cut the choice short: the model depends on the clock
-            res = dataclasses.replace(res, status="time_limit",
-                                      lower_bound=min(res.lower_bound, res.objective)
-                                      if res.lower_bound is not None else None)
-        return res, choice, form, int(C), view
+        return fit_binary(view, yk, w, form=params["form"],
+                          max_complexity=params["max_complexity"],
+                          max_literals=params["max_literals"], lambda0=params["lambda0"],
+                          lambda1=params["lambda1"], settings=params["settings"],
+                          complexity_grid=params["complexity_grid"], random_state=rng,
+                          time_limit=share, verbose=params["verbose"], finer=finer)
 
     def _rule_set(self, res, B, yk, k, sample_weight, *, smooth):
         """RuleSet for one binary problem, with (weighted) training positive rates."""

@@ -38,7 +38,7 @@ from ._enum import compatibility, enumerate_pricing
 from ._master import (LPTimeLimit, MasterLP, SolverFailure, greedy_selection, improve_selection,
                       prune_selection, rule_objective, solve_rmip)
 from ._metadata import ConditionMetadata
-from ._pricing import price_ip, reduced_cost
+from ._pricing import PricingOutcome, PricingProblem, price_ip, reduced_cost
 from ._result import ColGenResult, IterationRecord, empty_result
 from ._settings import ColGenSettings
 from ._solvers import fallback_solver
@@ -320,11 +320,7 @@ class ColumnGeneration:
         if s.initial_beam and self.D > 1 and s.pricing != "ip":
             # one heuristic round at mu = wp, lam = 0: clauses that cover many
             # positives and few negatives
-            for _, c in beam_search(self.p.Xf, self.p.wq - self.p.wp, 0.0, self.lambda0,
-                                    self.lambda1, min(s.beam_max_literals, self.D),
-                                    width=s.beam_width, max_candidates=s.beam_max_candidates,
-                                    n_best=s.columns_per_round, exclude=self.index,
-                                    eps=s.eps, meta=self.p.pruning):
+            for c in beam_search(self.pricing_problem(self.p.wq - self.p.wp, 0.0), s).clauses:
                 if len(c) > 1:
                     self.add(c)
 
@@ -426,47 +422,49 @@ class ColumnGeneration:
         return scored[:self.s.columns_per_round]
 
     # -- pricing -------------------------------------------------------------------------------
+    def pricing_problem(self, r, lam) -> PricingProblem:
+        """The pricing problem of residuals ``r`` and budget dual ``lam`` at this budget."""
+        return PricingProblem(self.p.X, r, lam, self.lambda0, self.lambda1, self.D, Xf=self.p.Xf,
+                              meta=self.p.pruning, compat=self.compat, exclude=self.index)
+
     def price(self, r, lam):
         """Clauses of negative reduced cost, and a valid bound on the least one (or None)."""
         s = self.s
         if s.pricing == "ip":
-            kind, cands, bound, proven = self._price_ip(r, lam, None)
-            if self._admit(cands, r, lam):
-                return kind, cands, bound
-            if proven:            # no clause prices out: the master LP is solved
+            kind, out = self._price_ip(r, lam, None)
+            if self._admit(out.clauses, r, lam):
+                return kind, out.clauses, out.bound
+            if out.proven:        # no clause prices out: the master LP is solved
                 self.lp_proven = True
-                return kind, cands, bound
+                return kind, out.clauses, out.bound
         found = self._price_beam(r, lam)
-        if self._admit([c for _, c in found], r, lam) or s.pricing in ("beam", "ip"):
-            return "beam", [c for _, c in found], None
+        if self._admit(found.clauses, r, lam) or s.pricing in ("beam", "ip"):
+            return "beam", found.clauses, None
         if s.enum_work_limit > 0 and not self.should_stop():
-            best, complete = self._enumerate(r, lam)
-            if best or complete:
-                if complete and not best:
+            out = self._enumerate(r, lam)
+            if out.clauses or out.proven:
+                if out.proven and not out.clauses:
                     self.lp_proven = True
-                bound = (best[0][0] if best else -s.eps) if complete else None
-                return "enum", [c for _, c in best], bound
+                return "enum", out.clauses, out.bound
         if s.pricing == "auto":
-            kind, cands, bound, proven = self._price_ip(r, lam, found[0][1] if found else None)
-            if proven and not self._admit(cands, r, lam):
+            kind, out = self._price_ip(r, lam, found.clauses[0] if found.clauses else None)
+            if out.proven and not self._admit(out.clauses, r, lam):
                 self.lp_proven = True
-            return kind, cands, bound
+            return kind, out.clauses, out.bound
         return "none", [], None
 
     def _price_beam(self, r, lam):
         """The beam, widened (``beam_widening``) before the dearer exact methods are tried."""
         s = self.s
-        found = []
+        found = PricingOutcome()
         # a scored child costs one pass over the rows: widening stops adding
         # candidates at BEAM_WORK row operations (large data)
         most = max(s.beam_max_candidates, BEAM_WORK // max(self.p.X.shape[0], 1))
+        problem = self.pricing_problem(r, lam)
         for mult in s.beam_widening:
-            found = beam_search(self.p.Xf, r, lam, self.lambda0, self.lambda1,
-                                min(s.beam_max_literals, self.D), width=s.beam_width * mult,
-                                max_candidates=min(s.beam_max_candidates * mult, most),
-                                n_best=s.columns_per_round, exclude=self.index, eps=s.eps,
-                                meta=self.p.pruning)
-            if self._admit([c for _, c in found], r, lam) or self.should_stop():
+            found = beam_search(problem, s, width=s.beam_width * mult,
+                                max_candidates=min(s.beam_max_candidates * mult, most))
+            if self._admit(found.clauses, r, lam) or self.should_stop():
                 break
         return found
 
@@ -488,33 +486,29 @@ class ColumnGeneration:
             work = max(int(self.enum_rate * left / 2), 1)
             self.clock_capped = True
         t0 = time.perf_counter()
-        best, complete, used = enumerate_pricing(
-            self.p.X, r, lam, self.lambda0, self.lambda1, self.D, n_best=s.columns_per_round,
-            work_limit=work, eps=s.eps, compat=self.compat)
+        out = enumerate_pricing(self.pricing_problem(r, lam), s, work_limit=work)
         spent = time.perf_counter() - t0
-        if used >= 1_000_000:       # small calls measure the call, not the search
-            self.enum_rate = used / spent
-        return best, complete
+        if out.work >= 1_000_000:   # small calls measure the call, not the search
+            self.enum_rate = out.work / spent
+        return out
 
     def _price_ip(self, r, lam, warm):
         """One pricing IP (the fallback back-end when the first one raises)."""
         s = self.s
-        kw = dict(node_limit=s.pricing_node_limit, early_nodes=s.pricing_early_nodes,
-                  time_limit=self._rounds_time_left(), should_stop=self.should_stop,
-                  eps=s.eps, max_columns=s.columns_per_round, sample_rows=s.sample_rows,
-                  sample_nnz=s.sample_nnz, rng=self.rng, warm_clause=warm)
-        args = (self.p.X, r, lam, self.lambda0, self.lambda1, self.D)
+        kw = dict(time_limit=self._rounds_time_left(), should_stop=self.should_stop,
+                  rng=self.rng, warm_clause=warm)
+        problem = self.pricing_problem(r, lam)
         try:
-            out = price_ip(*args, solver=s.pricing_solver, **kw)
+            out = price_ip(problem, s, solver=s.pricing_solver, **kw)
         except Exception as exc:
             other = fallback_solver(s.pricing_solver)
             if other is None or self.should_stop():
                 raise
             warnings.warn(f"pricing IP with {s.pricing_solver!r} failed ({exc!r}); retrying "
                           f"with {other!r}", RuntimeWarning, stacklevel=4)
-            out = price_ip(*args, solver=other, **kw)
+            out = price_ip(problem, s, solver=other, **kw)
         self.sampled |= out.sampled
-        return ("ip-sampled" if out.sampled else "ip"), out.clauses, out.bound, out.proven
+        return ("ip-sampled" if out.sampled else "ip"), out
 
     # -- bounds and the rule set ----------------------------------------------------------------
     def lower_bound(self):

@@ -26,20 +26,25 @@ the path short (``BudgetChoice.stopped`` says so).
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
-from rulekit._anytime import Anytime
+from rulekit._anytime import Anytime, current_run
 from rulekit._params import Instance, Integer, Real, SeedLike, as_generator, declared, validated
 from rulekit.evaluate import merge_rows
 
 from ._metadata import ConditionMetadata
 from ._result import empty_result
-from ._search import ColumnGeneration, Problem, check_data, literal_limit, search
+from ._search import (ColumnGeneration, Problem, check_data, constant_result, literal_limit,
+                      search)
 from ._settings import ColGenSettings
 
-__all__ = ["choose_complexity", "BudgetChoice", "DEFAULT_GRID", "INNER_SETTINGS", "check_grid"]
+__all__ = ["choose_complexity", "BudgetChoice", "DEFAULT_GRID", "INNER_SETTINGS", "check_grid",
+           "BinaryFit", "fit_binary"]
 
 # 0 is the rule set with no clauses: the constant prediction (the null model)
 DEFAULT_GRID = (0, 3, 4, 6, 8, 12, 16, 24, 32, 64)
@@ -53,6 +58,8 @@ INNER_SETTINGS = ColGenSettings(pricing="enum", max_rounds=10, beam_widening=(1,
                                 enum_work_limit=2_000_000)
 #: Enumeration work of the probe's rounds (two fits on up to ``cv_max_rows`` rows).
 PROBE_ENUM_WORK = 10_000_000
+#: Share of a binary fit's time the choice may take when the time limit binds.
+CHOICE_SHARE = 0.85
 
 
 @dataclass(frozen=True)
@@ -178,6 +185,133 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=5,
         if T is None:
             return BudgetChoice(forms[0], grid[-1], "largest")
         return _validate_path(P, Y, W, T, grid, forms, p, run)
+
+
+class BinaryFit(NamedTuple):
+    """One binary problem fitted by :func:`fit_binary`.
+
+    Attributes
+    ----------
+    result : ColGenResult
+        The rule set and what is proved about it.
+    choice : BudgetChoice or None
+        What the choice of form and budget picked (None when neither was
+        ``"auto"``).
+    form : {"dnf", "cnf"}
+        The form fitted.
+    max_complexity : int
+        The budget fitted (0: the constant prediction).
+    view : object
+        The conditions the rule set is over: the ``view`` given, or
+        ``finer`` when validation compared both and preferred it.
+    """
+
+    result: object
+    choice: BudgetChoice | None
+    form: str
+    max_complexity: int
+    view: object
+
+
+def fit_binary(view, y, sample_weight, *, form, max_complexity, max_literals, lambda0,
+               lambda1, settings, complexity_grid, random_state, time_limit=None, verbose=0,
+               finer=None) -> BinaryFit:
+    """Choose the form and budget when asked (``"auto"``), then fit one binary problem.
+
+    Parameters
+    ----------
+    view : object
+        The conditions to fit over: its ``B`` is the condition matrix, its
+        ``meta`` the :class:`ConditionMetadata` of the columns.
+    y : ndarray of {0, 1}
+    sample_weight : ndarray of float
+    form : {"auto", "dnf", "cnf"}
+    max_complexity : int or "auto"
+    max_literals, lambda0, lambda1, verbose :
+        As for :func:`rulekit.colgen.search`.
+    settings : ColGenSettings or None
+        Settings of the final fit; the choice uses :data:`INNER_SETTINGS`
+        with the same solvers.
+    complexity_grid : sequence of int
+        Candidate budgets when ``max_complexity="auto"``.
+    random_state : numpy.random.Generator
+        Seeds the folds and the fits (consumed).
+    time_limit : float or None
+        Seconds for the choice and the fit together (the choice takes at
+        most :data:`CHOICE_SHARE` of them).
+    finer : object, optional
+        A second view (a finer binarization) validation may prefer to
+        ``view``; tried only when the choice is made by cross-validation.
+
+    Returns
+    -------
+    BinaryFit
+    """
+    outer = current_run()
+    if outer is not None and outer.interrupted:
+        res = constant_result(y, sample_weight, "interrupted")
+        return BinaryFit(res, None, res.form, 0, view)
+    settings = settings or ColGenSettings()
+    kw = dict(max_literals=max_literals, lambda0=lambda0, lambda1=lambda1,
+              sample_weight=sample_weight)
+    form, C, rng, used = form, max_complexity, random_state, view
+    with Anytime("colgen", unit="fits", time_limit=time_limit) as run:
+        choice = None
+        if form == "auto" or C == "auto":
+            inner = INNER_SETTINGS.replace(lp_solver=settings.lp_solver,
+                                           pricing_solver=settings.pricing_solver,
+                                           mip_solver=settings.mip_solver)
+            # should the time limit cut the choice short, the final fit on
+            # every row still gets a share of the time to build its master
+            ckw = dict(kw, grid=complexity_grid if C == "auto" else (C,),
+                       forms=("dnf", "cnf") if form == "auto" else (form,), settings=inner,
+                       time_limit=None if time_limit is None else CHOICE_SHARE * time_limit)
+            choice, used, rng = _choose_view(view, finer, y, rng, ckw)
+            if choice.stopped == "interrupted" or run.interrupted:
+                res = constant_result(y, sample_weight, "interrupted")
+                return BinaryFit(res, choice, res.form, 0, view)
+            form, C = choice.form, choice.max_complexity
+        if C == 0:                     # validation preferred the constant prediction
+            res = empty_result(y, sample_weight, form)
+        elif choice is not None and choice.result is not None:
+            res = choice.result        # fits every row already: nothing to improve
+        else:
+            res = _final_fit(used, y, form, C, settings, choice, rng, verbose, kw)
+    if choice is not None and choice.stopped and res.status != "interrupted":
+        # the time limit cut the choice short: the model depends on the clock
+        res = dataclasses.replace(res, status="time_limit",
+                                  lower_bound=min(res.lower_bound, res.objective)
+                                  if res.lower_bound is not None else None)
+    return BinaryFit(res, choice, form, int(C), used)
+
+
+def _final_fit(view, y, form, C, settings, choice, rng, verbose, kw):
+    """The search on every row, started from the clauses the choice generated."""
+    return search(view.B, y, form=form, max_complexity=C, settings=settings,
+                  columns=() if choice is None else choice.columns, time_limit=None,
+                  verbose=verbose, metadata=view.meta, random_state=rng, **kw)
+
+
+def _choose_view(view, finer, y, rng, ckw):
+    """The choice over ``view``, or over ``finer`` when its validation error is lower.
+
+    Returns ``(choice, view chosen, generator for the final fit)``.
+    """
+    # the finer view starts from the same generator state: the same folds
+    rng_finer = copy.deepcopy(rng) if finer is not None else None
+    choice = choose_complexity(view.B, y, metadata=view.meta, random_state=rng, **ckw)
+    if finer is not None and choice.method == "cv" and not choice.stopped:
+        other = choose_complexity(finer.B, y, metadata=finer.meta, random_state=rng_finer,
+                                  **ckw)
+        if (other.method in ("cv", "exact") and not other.stopped
+                and _chosen_error(other) < _chosen_error(choice) - 1e-12):
+            return other, finer, rng_finer
+    return choice, view, rng
+
+
+def _chosen_error(choice):
+    """Validation error of the candidate a choice picked."""
+    return choice.errors[(choice.form, choice.max_complexity)]
 
 
 def _pairs(B, y, w):

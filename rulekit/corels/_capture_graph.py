@@ -179,18 +179,32 @@ def _pop(hkey, hnode, hsize):
 
 
 @njit(cache=True)
-def explore(Ap, luts, fb, per, lam, thr, tol, min_correct, budget, keys, g, dflt, flag,
-            n_nodes, table, hkey, hnode, hsize, e_start, e_len, e_child, e_ante, e_mist,
-            n_edges, x, u2, ucnt, ccnt, counts):
+def explore(data, limits, budget, graph, edges, heap, tallies, scratch):
     """Dijkstra over captured sets, up to ``budget`` expansions; returns a code.
+
+    The arguments are the tuples :class:`~rulekit.corels._rashomon._Enumeration`
+    builds (numba unpacks them at no cost; one tuple per role keeps the
+    signature short): ``data = (Ap, luts, fb, per)`` the packed rules and
+    count tables; ``limits = (lam, thr, tol, min_correct)``;
+    ``graph = (keys, g, dflt, flag, table)`` the nodes and their hash
+    table; ``edges = (e_start, e_len, e_child, e_ante, e_mist)``;
+    ``heap = (hkey, hnode)``; ``tallies = (n_nodes, n_edges, hsize,
+    counts)``, one-element counters and ``counts`` = [nodes expanded, edges
+    scored]; ``scratch = (x, u2, ucnt, ccnt)``.
 
     Every node gets its least cost ``g`` and its default-rule mistakes
     ``dflt``; an expanded node records its kept edges (rule ``e_ante``,
     head ``e_child``, the rule's mistakes ``e_mist``: the edge costs ``lam``
-    more) in ``e_start``/``e_len``.
-    ``counts``: [nodes expanded, edges scored].  Returns ``GROW`` (before
-    popping) when a whole expansion might not fit in the arrays.
+    more) in ``e_start``/``e_len``.  Returns ``GROW`` (before popping) when
+    a whole expansion might not fit in the arrays.
     """
+    Ap, luts, fb, per = data
+    lam, thr, tol, min_correct = limits
+    keys, g, dflt, flag, table = graph
+    e_start, e_len, e_child, e_ante, e_mist = edges
+    hkey, hnode = heap
+    n_nodes, n_edges, hsize, counts = tallies
+    x, u2, ucnt, ccnt = scratch
     M = Ap.shape[0]
     W = Ap.shape[1]
     for _ in range(budget):

@@ -146,11 +146,18 @@ def _positives(x, luts, fb, per, glut, ccnt, gsum, positive, equal_opportunity):
 
 
 @njit(cache=True)
-def _walk(lam, thr, tol, keys, dflt, flag, e_start, e_len, e_child, e_ante, e_mist, hplus, Ap,
-          luts, fb, per, glut, req_bits, full_mask, check_fair, equal_opportunity, delta,
-          size_a, size_b, positive, n_classes, budget, K_, path, cursor, nodes, gs, ca, cb,
-          masks, best_path, best):
+def _walk(data, limits, graph, edges, rules, budget, stacks, found):
     """Branch and bound over the explored graph for the best feasible list.
+
+    The arguments are tuples, one per role (see :class:`_Walk`):
+    ``data = (Ap, luts, fb, per)`` and ``limits = (lam, thr, tol, _)`` as
+    for :func:`~rulekit.corels._capture_graph.explore`;
+    ``graph = (keys, dflt, flag, hplus)``;
+    ``edges = (e_start, e_len, e_child, e_ante, e_mist)``;
+    ``rules = (glut, req_bits, full_mask, check_fair, equal_opportunity,
+    delta, size_a, size_b, positive, n_classes)`` the constraints;
+    ``stacks = (K_, path, cursor, nodes, gs, ca, cb, masks)`` and
+    ``found = (best_path, best)``, kept between calls.
 
     Stacks (level ``K``): node, next edge, cost, positive predictions in each
     group and requirements met, of the prefix ``path[:K]``.  ``best[0]`` is
@@ -158,6 +165,14 @@ def _walk(lam, thr, tol, keys, dflt, flag, e_start, e_len, e_child, e_ante, e_mi
     ``best[1]`` the length of ``best_path``, ``best[2]`` 1 once a list was
     found.  Returns 0 when the walk is over, 1 when the budget is spent.
     """
+    Ap, luts, fb, per = data
+    lam, thr, tol, _ = limits
+    keys, dflt, flag, hplus = graph
+    e_start, e_len, e_child, e_ante, e_mist = edges
+    (glut, req_bits, full_mask, check_fair, equal_opportunity, delta, size_a, size_b,
+     positive, n_classes) = rules
+    K_, path, cursor, nodes, gs, ca, cb, masks = stacks
+    best_path, best = found
     W = Ap.shape[1]
     x = np.empty(W, dtype=np.uint64)
     ccnt = np.zeros(n_classes, dtype=np.int64)
@@ -254,12 +269,12 @@ class _Walk:
 
     def step(self, budget):
         g = self.graph
-        code = _walk(g.lam, g.thr, g.tol, g.keys, g.dflt, g.flag, g.e_start, g.e_len,
-                     g.e_child, g.e_ante, g.e_mist, g.hplus, g.Ap, g.luts, g.fb, g.per, self.glut,
-                     self.req_bits, self.full_mask, self.check_fair, self.eo, self.delta,
-                     self.size_a, self.size_b, self.positive, g.ucnt.shape[0], budget, self.K,
-                     self.path, self.cursor, self.nodes, self.gs, self.ca, self.cb, self.masks,
-                     self.best_path, self.best)
+        rules = (self.glut, self.req_bits, self.full_mask, self.check_fair, self.eo,
+                 self.delta, self.size_a, self.size_b, self.positive, g.ucnt.shape[0])
+        stacks = (self.K, self.path, self.cursor, self.nodes, self.gs, self.ca, self.cb,
+                  self.masks)
+        code = _walk(g.data(), g.limits(), (g.keys, g.dflt, g.flag, g.hplus), g.edges(),
+                     rules, budget, stacks, (self.best_path, self.best))
         return "done" if code == 0 else None
 
     @property

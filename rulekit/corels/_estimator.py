@@ -23,7 +23,7 @@ from ..base import COMMON_PARAMETERS, RuleClassifierBase
 from ..binarize import Binarizer, ESTIMATOR_PARAMETERS
 from ..certificate import Certificate
 from ..evaluate import first_match
-from ..mining import MINING_PARAMETERS, mine_antecedents
+from ..mining import mine_antecedents
 from . import _auto
 from ._constrained import FAIRNESS, Constraints, constrained_search
 from ._rashomon import DEFAULT_MAX_MODELS, RASHOMON_PARAMETERS, rashomon

@@ -206,12 +206,11 @@ class _Enumeration:
     def step(self, budget):
         """One chunk of the current phase; the driver's step protocol."""
         if self.phase == "explore":
-            code = cg.explore(self.Ap, self.luts, self.fb, self.per, self.lam, self.thr,
-                              self.tol, self.min_correct, budget, self.keys, self.g, self.dflt,
-                              self.flag, self.n_nodes, self.table, self.hkey, self.hnode,
-                              self.hsize, self.e_start, self.e_len, self.e_child, self.e_ante,
-                              self.e_mist, self.n_edges, self.x, self.u2, self.ucnt, self.ccnt,
-                              self.counts)
+            code = cg.explore(self.data(), self.limits(), budget,
+                              (self.keys, self.g, self.dflt, self.flag, self.table),
+                              self.edges(), (self.hkey, self.hnode),
+                              (self.n_nodes, self.n_edges, self.hsize, self.counts),
+                              (self.x, self.u2, self.ucnt, self.ccnt))
             if code == cg.GROW:
                 self._grow_graph()
             elif code == cg.DONE:
@@ -231,6 +230,19 @@ class _Enumeration:
             self._grow_output()
             return None
         return "done" if code == cg.DONE else None
+
+    # the tuples the kernels take (rebuilt each call: growing replaces arrays)
+    def data(self) -> tuple:
+        """The packed rules and their count tables: ``(Ap, luts, fb, per)``."""
+        return (self.Ap, self.luts, self.fb, self.per)
+
+    def limits(self) -> tuple:
+        """``(lam, thr, tol, min_correct)``, as floats (one compiled signature)."""
+        return (float(self.lam), float(self.thr), float(self.tol), float(self.min_correct))
+
+    def edges(self) -> tuple:
+        """``(e_start, e_len, e_child, e_ante, e_mist)``."""
+        return (self.e_start, self.e_len, self.e_child, self.e_ante, self.e_mist)
 
     def _cost_to_go(self):
         n = int(self.n_nodes[0])

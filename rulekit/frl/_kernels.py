@@ -362,19 +362,29 @@ def candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer, penalty
 
 
 @njit(cache=True)
-def chunk(P, Q, items, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg,
-          w, C, C1, lam, stop_prob, rng, n_iters,
-          best_prefix, best_len, best_obj, obj_out, best_out,
-          children, node_lb, node_count, max_nodes, n_children, root_child):
+def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
     """Run up to ``n_iters`` iterations of Algorithm FRL (``C1 is None``) or softFRL.
 
-    ``P``/``Q``/``items``: the antecedents as factors (see the module
-    docstring).  ``best_prefix``/``best_len``/``best_obj`` hold the incumbent and are
-    updated in place (strict improvement only).  ``obj_out[i]`` and
-    ``best_out[i]`` receive the objective of the list built in iteration ``i``
-    and the incumbent after it.  ``children``/``node_lb``/``node_count`` are
-    the prefix memo (see above), kept by the caller between batches.  The
-    batch ends early when the root's node bound proves the incumbent optimal.
+    The arguments come in tuples, one per role (numba unpacks them at no
+    cost); ``C1`` stays on its own because numba removes the branches on
+    ``C1 is None`` only for an argument.
+
+    * ``data = (P, Q, items, full_p, full_n, root_p, root_q, root_active,
+      n_pos, n_neg)``: the antecedents as factors (see the module
+      docstring), the full row vectors and the root's counts.
+    * ``settings = (w, C, lam, stop_prob)``: the objective's weight and
+      penalty, the curiosity's ``lambda`` and the stop probability.
+    * ``incumbent = (best_prefix, best_len, best_obj)``: updated in place
+      (strict improvement only).
+    * ``out = (obj_out, best_out)``: ``obj_out[i]`` and ``best_out[i]``
+      receive the objective of the list built in iteration ``i`` and the
+      incumbent after it.
+    * ``memo = (children, node_lb, node_count, max_nodes, n_children,
+      root_child)``: the prefix memo (see above), kept by the caller between
+      batches.
+
+    The batch ends early when the root's node bound proves the incumbent
+    optimal.
 
     Returns ``(n_done, sizes, offsets)``: iterations run, the candidate set
     size of every extension step, iteration ``i`` owning
@@ -383,6 +393,11 @@ def chunk(P, Q, items, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg
     One long loop on purpose: splitting an iteration into compiled helpers
     that share this much state costs speed in numba.
     """
+    P, Q, items, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg = data
+    w, C, lam, stop_prob = settings
+    best_prefix, best_len, best_obj = incumbent
+    obj_out, best_out = out
+    children, node_lb, node_count, max_nodes, n_children, root_child = memo
     n_ante = items.shape[0]
     n = n_pos + n_neg
     rem_p = np.empty_like(full_p)

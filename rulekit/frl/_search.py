@@ -249,6 +249,11 @@ class _Packed:
         # antecedents that can never be a candidate in any list are left out early
         self.root_active = (self.root_p > 0) if not soft else (self.root_p + self.root_q > 0)
 
+    def kernel_data(self) -> tuple:
+        """The tuple :func:`._kernels.chunk` unpacks first."""
+        return (self.P, self.Q, self.items, self.full_p, self.full_n, self.root_p, self.root_q,
+                self.root_active, self.n_pos, self.n_neg)
+
     def _root_counts(self, M):
         """Rows of ``M``'s class each antecedent captures (blocks of antecedents: bounded memory)."""
         a, b = self.items[:, 0], self.items[:, 1]
@@ -329,11 +334,10 @@ class _Run:
         # goes back to this copy so that result and trace agree
         self._saved = (self.best_prefix.copy(), self.best_len.copy(), self.best_obj.copy())
         n_done, sizes, offsets = _kernels.chunk(
-            d.P, d.Q, d.items, d.full_p, d.full_n, d.root_p, d.root_q, d.root_active, d.n_pos, d.n_neg,
-            p["w"], p["C"], p["C1"], p["curiosity_lambda"], p["stop_prob"], self.rng, k,
-            self.best_prefix, self.best_len, self.best_obj, obj_out, best_out,
-            self.children, self.node_lb, self.node_count, self.max_nodes, self.n_children,
-            self.root_child)
+            d.kernel_data(), p["C1"], (p["w"], p["C"], p["curiosity_lambda"], p["stop_prob"]),
+            self.rng, k, (self.best_prefix, self.best_len, self.best_obj), (obj_out, best_out),
+            (self.children, self.node_lb, self.node_count, self.max_nodes, self.n_children,
+             self.root_child))
         self.batches.append((obj_out[:n_done], best_out[:n_done], sizes, offsets))
         self._saved = None
         self.done += n_done

@@ -135,7 +135,7 @@ def test_all_clauses_helper_counts():
 def test_exact_enumeration_and_beam_match_brute_force(seed):
     from rulekit.colgen._beam import beam_search
     from rulekit.colgen._enum import enumerate_pricing
-    from rulekit.colgen._pricing import reduced_cost
+    from rulekit.colgen._pricing import PricingProblem, reduced_cost
 
     rng = np.random.default_rng(seed)
     X = rng.random((25, 6)) < 0.6
@@ -143,7 +143,9 @@ def test_exact_enumeration_and_beam_match_brute_force(seed):
     lam, l0, l1 = 0.3, 0.1, 0.05
     rcs = {c: reduced_cost(X, r, c, lam, l0, l1) for c in all_clauses(6, 4)}
     best = min(rcs.values())
-    found, complete, _ = enumerate_pricing(X, r, lam, l0, l1, 4, n_best=5)
+    problem = PricingProblem(X, r, lam, l0, l1, 4)
+    out = enumerate_pricing(problem, ColGenSettings(columns_per_round=5))
+    found, complete = out.ranked, out.proven
     assert complete
     if best < -1e-6:
         assert found[0][0] == pytest.approx(best)
@@ -152,5 +154,7 @@ def test_exact_enumeration_and_beam_match_brute_force(seed):
         assert [v for v, _ in found] == pytest.approx(kth)
     else:
         assert found == []
-    for v, c in found + beam_search(X.astype(float), r, lam, l0, l1, 4):
+    beam = beam_search(PricingProblem(X, r, lam, l0, l1, 4, Xf=X.astype(float)),
+                       ColGenSettings()).ranked
+    for v, c in found + beam:
         assert v == pytest.approx(rcs[c])

@@ -96,12 +96,12 @@ def test_auto_form_is_chosen_and_shown():
 def test_exact_choice_is_the_final_model(monkeypatch):
     """On noise-free data the rule set found while choosing already fits every
     row, so the estimator keeps it instead of fitting again."""
-    from rulekit.colgen import _estimator
+    from rulekit.colgen import _select
 
     def no_second_fit(*args, **kw):
         raise AssertionError("the final fit should not run")
 
-    monkeypatch.setattr(_estimator, "search", no_second_fit)
+    monkeypatch.setattr(_select, "_final_fit", no_second_fit)
     X, y = load_tictactoe(return_X_y=True)
     clf = BooleanRuleCGClassifier().fit(X, y)
     assert clf.choice_.method == "exact" and clf.result_ is clf.choice_.result

@@ -7,7 +7,7 @@ from colgen_helpers import toy_data
 from rulekit.colgen import ColGenSettings, search
 from rulekit.colgen._beam import beam_search
 from rulekit.colgen._master import MasterLP
-from rulekit.colgen._pricing import price_ip
+from rulekit.colgen._pricing import PricingProblem, price_ip
 from rulekit.evaluate import all_of
 
 
@@ -43,11 +43,13 @@ def test_pricing0_returns_x1_and_x2(toy, solver):
     mu = np.zeros(8)
     mu[6] = 1.0
     r = (1.0 - y) - mu
-    out = price_ip(X, r, 0.0, 0.0, 0.0, 3, solver=solver, time_limit=10.0)
+    out = price_ip(PricingProblem(X, r, 0.0, 0.0, 0.0, 3), ColGenSettings(), solver=solver,
+                   time_limit=10.0)
     assert (0, 1) in out.clauses
     assert out.proven
     assert out.bound == pytest.approx(-1.0, abs=1e-6)
-    found = beam_search(X.astype(float), r, 0.0, 0.0, 0.0, 3)
+    found = beam_search(PricingProblem(X, r, 0.0, 0.0, 0.0, 3, Xf=X.astype(float)),
+                        ColGenSettings()).ranked
     assert found[0] == (pytest.approx(-1.0), (0, 1))
 
 
