@@ -269,7 +269,9 @@ class _Run:
         self.t0 = time.perf_counter()
         self.cpu0 = time.process_time()
         self.best_seen = (0, 0.0)  # best-list updates seen, and when the last came
-        self.clock = [-1.0, 0.0, 0.0]  # last trace sample, seconds between samples, its bound
+        # the trace samples the queue's bound now and then: when it last did, how long
+        # to wait before the next sample, and the bound it read
+        self.sampled_at, self.sample_every, self.sampled_bound = -1.0, 0.0, 0.0
         self.peak_bytes = 0
         S, F = state.S, state.F
         F[kr.F_LAM], F[kr.F_TOL] = problem.lam, problem.tol
@@ -327,21 +329,22 @@ class _Run:
             return {kr.R_DONE: "done", kr.R_NODE_LIMIT: "node_limit",
                     kr.R_WORK_LIMIT: "work_limit"}.get(code)
 
-    def step(self, run: Anytime, budget: int):
+    def step(self, budget: int, run: Anytime):
         """The step :meth:`Anytime.drive` calls."""
         status = self.advance(budget)
         S, F, n = self.st.S, self.st.F, self.pb.n
         elapsed = time.perf_counter() - self.t0
         if S[kr.S_BEST_UPDATES] != self.best_seen[0]:
             self.best_seen = (int(S[kr.S_BEST_UPDATES]), elapsed)
-        if status is None and elapsed - self.clock[0] >= self.clock[1]:
+        if status is None and elapsed - self.sampled_at >= self.sample_every:
             # the queue scan costs time: sample it at most 1/20 of the time
             t_rec = time.perf_counter()
-            self.clock[2] = self.record(elapsed)
-            self.clock[:2] = [elapsed, max(0.1, 20 * (time.perf_counter() - t_rec))]
+            self.sampled_bound = self.record(elapsed)
+            self.sampled_at = elapsed
+            self.sample_every = max(0.1, 20 * (time.perf_counter() - t_rec))
         return status, run.state(
             int(S[kr.S_EXPANDED]), best_objective=F[kr.F_BEST] / n,
-            lower_bound=min(self.clock[2], F[kr.F_BEST]) / n, memory_mb=self.nbytes() / 2**20,
+            lower_bound=min(self.sampled_bound, F[kr.F_BEST]) / n, memory_mb=self.nbytes() / 2**20,
             info={"queue": int(S[kr.S_HEAP]), "waiting": int(S[kr.S_WAITING])})
 
 
@@ -417,14 +420,14 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
         if trace == "events":
             object.__setattr__(res, "events", _empty_events(res.objective))
         return res
-    this = _start(_problem(A, codes, classes, refmiss, p), p)
+    job = _start(_problem(A, codes, classes, refmiss, p), p)
     with Anytime("corels", unit="nodes", time_limit=time_limit, callback=callback,
                  verbose=verbose) as run:
-        status = run.drive(lambda budget: this.step(run, budget))
+        status = run.drive(lambda budget: job.step(budget, run))
         if status == "done":
             status = "optimal" if refmiss is None else "optimal_relative"
         run.finish(status)
-    return _result(this, A, codes, classes, c, status)
+    return _result(job, A, codes, classes, c, status)
 
 
 def _empty_list_wins(A, codes, classes, c) -> bool:
@@ -453,18 +456,18 @@ def _start(problem, p: dict) -> _Run:
     fixed = problem.nbytes() + sum(a.nbytes for a in workspace(
         problem.m, int(problem.cfg[kr.G_W]), int(problem.cfg[kr.G_WM]), problem.n_classes))
     state = _initial_state(problem, p["max_memory"], fixed)
-    this = _Run(problem, state, fixed, events=p["trace"] == "events")
-    this.record(0.0)
-    return this
+    job = _Run(problem, state, fixed, events=p["trace"] == "events")
+    job.record(0.0)
+    return job
 
 
-def _result(this: _Run, A, codes, classes, c, status: str) -> CorelsResult:
+def _result(job: _Run, A, codes, classes, c, status: str) -> CorelsResult:
     """Turn the final state into a :class:`CorelsResult`."""
-    S, F, n = this.st.S, this.st.F, this.pb.n
-    total = time.perf_counter() - this.t0
-    lb_units = this.record(total)
+    S, F, n = job.st.S, job.st.F, job.pb.n
+    total = time.perf_counter() - job.t0
+    lb_units = job.record(total)
     k_best = int(S[kr.S_BEST_K])
-    prefix = tuple(int(this.pb.keep[a]) for a in this.best_prefix[:k_best])
+    prefix = tuple(int(job.pb.keep[a]) for a in job.best_prefix[:k_best])
     counts = _class_counts(A, codes, len(classes), prefix)
     labels = counts.argmax(axis=1)
     mistakes = int(S[kr.S_BEST_MIST])
@@ -475,17 +478,17 @@ def _result(this: _Run, A, codes, classes, c, status: str) -> CorelsResult:
     stats["pruned"] = {key: int(S[idx]) for key, idx in _PRUNED.items()}
     # the work the budget counts (max_work's units), so callers can share one budget
     stats["work"] = ((int(S[kr.S_EVALUATED]) + int(S[kr.S_EXACT_COUNTS]))
-                     * (WORK_OVERHEAD_WORDS + int(this.pb.cfg[kr.G_W])))
-    stats.update(time_to_best=this.best_seen[1], total_time=total,
-                 cpu_time=time.process_time() - this.cpu0,
-                 memory_mb=this.peak_bytes / 2**20)
+                     * (WORK_OVERHEAD_WORDS + int(job.pb.cfg[kr.G_W])))
+    stats.update(time_to_best=job.best_seen[1], total_time=total,
+                 cpu_time=time.process_time() - job.cpu0,
+                 memory_mb=job.peak_bytes / 2**20)
     return CorelsResult(
         prefix=prefix, rule_labels=tuple(classes[labels[:-1]].tolist()),
         default_label=classes[labels[-1]].item(), objective=objective, mistakes=mistakes,
         lower_bound=objective if proved else min(lb_units / n, objective), status=status,
         classes=classes, counts=counts, c=c, stats=stats,
-        trace={k: np.asarray(v, dtype=float) for k, v in this.trace.items()},
-        reference=this.pb.cfg[kr.G_REFB] != 0, events=_events(this))
+        trace={k: np.asarray(v, dtype=float) for k, v in job.trace.items()},
+        reference=job.pb.cfg[kr.G_REFB] != 0, events=_events(job))
 
 
 def _empty_events(objective: float) -> dict:
@@ -494,12 +497,12 @@ def _empty_events(objective: float) -> dict:
             "cap": EVENT_CAP, "truncated": 0}
 
 
-def _events(this: _Run) -> dict | None:
+def _events(job: _Run) -> dict | None:
     """The recorded event log in the caller's terms (antecedent indices, objective units)."""
-    if this.ev is None:
+    if job.ev is None:
         return None
-    evi, evf, evp, evn = this.ev
-    pb, n = this.pb, this.pb.n
+    evi, evf, evp, evn = job.ev
+    pb, n = job.pb, job.pb.n
     k = int(evn[0])
     names = {idx: key for key, idx in _PRUNED.items()}
     kinds = evi[:k, 0]

@@ -427,20 +427,20 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
     A, yb = _check_data(A, y)
     if factors is not None:
         factors = _check_factors(factors, A)
-    state = _Run(_Packed(A, yb, C1 is not None, factors), p, as_generator(random_state))
-    status = _drive(state, p)
-    prefix = tuple(int(l) for l in state.best_prefix[: int(state.best_len[0])])
-    trace = SearchTrace.from_batches(state.batches)
-    return _finish(A, yb, prefix, p, status, state.done, trace, state.lower_bound())
+    job = _Run(_Packed(A, yb, C1 is not None, factors), p, as_generator(random_state))
+    status = _drive(job, p)
+    prefix = tuple(int(l) for l in job.best_prefix[: int(job.best_len[0])])
+    trace = SearchTrace.from_batches(job.batches)
+    return _finish(A, yb, prefix, p, status, job.done, trace, job.lower_bound())
 
 
-def _drive(state: _Run, p: dict) -> str:
+def _drive(job: _Run, p: dict) -> str:
     """Run the iterations on the anytime loop; return the final status."""
     with Anytime("frl", unit="iterations", time_limit=p["time_limit"], callback=p["callback"],
                  verbose=p["verbose"], total=p["n_iter"]) as run:
-        stop = run.drive(lambda budget: state.step(budget, run))
-        state.restore_if_unrecorded()
-        if state.proved:
+        stop = run.drive(lambda budget: job.step(budget, run))
+        job.restore_if_unrecorded()
+        if job.proved:
             status = "optimal"
         else:
             status = "heuristic" if stop == "done" else stop
