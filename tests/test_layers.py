@@ -42,7 +42,7 @@ LAYERS = [
 ]
 
 #: What an engine may import from rulekit, besides other engine modules.
-ENGINE_MAY_IMPORT = {"foundation", "data"}
+ENGINE_MAY_IMPORT = {"foundation"}
 
 #: Third-party packages no engine imports: engines see arrays, never tables or estimators.
 ENGINE_NEVER_IMPORTS = {"sklearn", "pandas"}
