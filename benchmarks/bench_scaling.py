@@ -21,7 +21,6 @@ give a test accuracy beside each figure.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import subprocess
 import sys
@@ -31,18 +30,12 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
+# the script's folder is on sys.path: one definition of the data sets, models and timing
+import bench_defaults as bench
+
 DEFAULT_MODELS = ("CORELS", "FRL", "softFRL", "CG", "CART depth 4", "RIPPER (wittgenstein)")
 #: held-out rows scored per fit (a bound, so that scoring never dominates a small fit)
 MAX_TEST_ROWS = 10_000
-
-
-def _defaults():
-    """bench_defaults.py as a module: one definition of the data sets, models and timing."""
-    path = Path(__file__).resolve().with_name("bench_defaults.py")
-    spec = importlib.util.spec_from_file_location("_bench_defaults", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def split(X, y, n: int):
@@ -57,7 +50,6 @@ def split(X, y, n: int):
 def _one(job: str) -> None:
     """Child process: load the data, fit one model on one sample, print the row as JSON."""
     job = json.loads(job)
-    bench = _defaults()
     X, y = bench.datasets()[job["dataset"]]()
     X, y = X.reset_index(drop=True), np.asarray(y)
     train, test = split(X, y, job["rows"])
@@ -138,7 +130,7 @@ def main(argv=None) -> None:
     if args.one:
         return _one(args.one)
     models = args.models.split(",") if args.models else list(DEFAULT_MODELS)
-    available = _defaults().models(models, args.corels_time_limit)
+    available = bench.models(models, args.corels_time_limit)
     done = set()
     if args.out and Path(args.out).exists():
         old = pd.read_csv(args.out)

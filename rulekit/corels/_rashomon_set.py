@@ -283,10 +283,11 @@ class RashomonSet:
         ant_off = np.concatenate([[0], np.cumsum([len(fs) for fs in per_ant])]).astype(np.int64)
         ant_flat = np.fromiter((f for fs in per_ant for f in fs), dtype=np.int64,
                                count=int(ant_off[-1]))
-        flat, off = self.result.prefixes.arrays() if len(self) else (
-            np.zeros(0, np.int64), np.zeros(1, np.int64))
+        if not len(self):
+            return np.zeros(0, np.int64), np.zeros(0)
+        flat, off = self.result.prefixes.arrays()
         flat = np.asarray(flat, dtype=np.int64)
-        captured = self._rule_labels()[2] if len(self) else np.zeros(0, np.int64)
+        captured = self._rule_labels()[2]
         # one (entry, feature) pair for each feature an entry's antecedent tests
         sizes = ant_off[flat + 1] - ant_off[flat]
         entry = np.repeat(np.arange(len(flat)), sizes)

@@ -166,14 +166,19 @@ def test_estimator_set_matches_brute_force_over_every_antecedent():
         assert obj == pytest.approx(mistakes / len(y) + 0.05 * len(model))
 
 
-def test_importance_and_disagreement_against_the_lists_themselves():
+def _set_on_frame_1(max_card):
+    """An estimator on ``_frame(1)``, its Rashomon set at 0.03 and the binarized rows."""
     from rulekit import CorelsClassifier
 
     X, y = _frame(1)
-    est = CorelsClassifier(c=0.02, max_card=1, n_thresholds=3).fit(X, y)
+    est = CorelsClassifier(c=0.02, max_card=max_card, n_thresholds=3).fit(X, y)
     rset = est.rashomon_set(0.03)
     assert len(rset) >= 3
-    B = est.binarizer_.transform(X)
+    return X, y, est, rset, est.binarizer_.transform(X)
+
+
+def test_importance_and_disagreement_against_the_lists_themselves():
+    X, y, est, rset, B = _set_on_frame_1(max_card=1)
     models = list(rset)
     # share of lists per predicted class, computed from each list's own predictions
     votes = np.mean([m.predict(B) == 1 for m in models], axis=0)
@@ -195,13 +200,7 @@ def test_importance_and_disagreement_against_the_lists_themselves():
 
 
 def test_feature_importance_ranges_against_each_lists_own_captures():
-    from rulekit import CorelsClassifier
-
-    X, y = _frame(1)
-    est = CorelsClassifier(c=0.02, max_card=2, n_thresholds=3).fit(X, y)
-    rset = est.rashomon_set(0.03)
-    assert len(rset) >= 3
-    B = est.binarizer_.transform(X)
+    X, y, est, rset, B = _set_on_frame_1(max_card=2)
     features, shares, tests = feature_shares(list(rset), B, est.binarizer_.conditions_)
     got = rset.feature_importance()
     used = [f for k, f in enumerate(features) if tests[:, k].any()]
