@@ -97,6 +97,10 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         """Most conditions per mined antecedent, given the condition matrix ``B``."""
         return params["max_card"]
 
+    def _resolve_max_antecedents(self, params: dict, B) -> tuple:
+        """``(max_antecedents, prefer)`` for the miner (None: keep every antecedent)."""
+        return None, "support"
+
     def _fit_model(self, *, B: np.ndarray, A: np.ndarray | None, y: np.ndarray,
                    antecedents: AntecedentSet | None, sample_weight, params: dict, X=None):
         """Run the engine, set ``certificate_``; return a model from :mod:`rulekit.models`.
@@ -215,10 +219,12 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
             B = self.binarizer_.transform(X)
             A, antecedents = None, None
             if self._mines:
+                limit, prefer = self._resolve_max_antecedents(params, B)
                 antecedents = mine_antecedents(
                     B, codes,
                     min_support=self._resolve_min_support(params),
                     max_card=self._resolve_max_card(params, B),
+                    max_antecedents=limit, prefer=prefer,
                     per_class=self._per_class_mining,
                     conditions=self.binarizer_.conditions_,
                     max_bytes=self._mining_bytes(params),

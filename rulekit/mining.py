@@ -33,6 +33,7 @@ MINING_PARAMETERS = {
     "min_support": Real(0, 1, closed="right"),
     "max_card": Integer(1),
     "max_antecedents": Integer(1, allow_none=True),
+    "prefer": Options("support", "association"),
     "algorithm": Options(*ALGORITHMS),
 }
 
@@ -53,6 +54,9 @@ class AntecedentSet:
         Number of samples the bits cover.
     support : ndarray of int, shape (M,)
         Samples each antecedent captures on the mining data.
+    n_mined : int or None
+        Antecedents found before ``max_antecedents`` cut the pool (None:
+        not recorded).
     """
 
     items: list
@@ -60,6 +64,7 @@ class AntecedentSet:
     packed: np.ndarray
     n_samples: int
     support: np.ndarray = field(repr=False)
+    n_mined: int | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.items)
@@ -181,6 +186,7 @@ def mine_antecedents(
     max_card: int,
     per_class: bool = True,
     max_antecedents: int | None = None,
+    prefer: str = "support",
     conditions: list | None = None,
     algorithm: str = "auto",
     max_bytes: int | None = None,
@@ -203,7 +209,18 @@ def mine_antecedents(
         falling-rule-list paper's choice, which keeps rules that are rare
         overall but common among the minority class).  Ignored without ``y``.
     max_antecedents : int, optional
-        Keep at most this many, preferring higher support (ties by order).
+        Keep at most this many (see ``prefer``).
+    prefer : {"support", "association"}, default="support"
+        Which antecedents ``max_antecedents`` keeps.  ``"support"``: the
+        highest supports (ties by order).  ``"association"``: every single
+        condition, and the conjunctions made only of the conditions most
+        associated with the class (largest ``|phi|``, the correlation of a
+        condition with a class of ``y``), taking conditions in that order
+        for as long as all conjunctions of the conditions taken so far fit.
+        A cut by support keeps the broad conjunctions, which say little
+        more than their conditions alone; this cut keeps the conjunctions
+        of informative conditions at every threshold.  Needs ``y``; applied
+        before the antecedents are evaluated, so it saves their memory too.
     conditions : list of Condition, optional
         What each column of ``B`` tests; with it, conjunctions holding two
         conditions on one feature that contradict or imply each other are
@@ -229,14 +246,20 @@ def mine_antecedents(
         raise ValueError(
             f"conditions has {len(conditions)} entries but B has {B.shape[1]} columns"
         )
+    if prefer == "association" and y is None:
+        raise ValueError("prefer='association' ranks conditions by their association with the "
+                         "class: pass y, or use prefer='support'")
     found = _frequent_itemsets(B, y if per_class else None, min_support, max_card, algorithm)
     if conditions is not None:
         found = {s for s in found if not _has_redundant_pair(s, conditions)}
+    n_mined = len(found)
+    if prefer == "association" and max_antecedents is not None:
+        found = _most_associated(found, B, y, max_antecedents)
     items = sorted(found, key=lambda s: (len(s), s))
     _check_memory(len(items), B.shape[0], min_support, max_card, max_bytes)
     dense = evaluate_antecedents(B, items)
     support = dense.sum(axis=0).astype(np.int64)
-    if max_antecedents is not None and len(items) > max_antecedents:
+    if prefer == "support" and max_antecedents is not None and len(items) > max_antecedents:
         keep = np.sort(np.argsort(-support, kind="stable")[:max_antecedents])
         items = [items[k] for k in keep]
         dense, support = dense[:, keep], support[keep]
@@ -245,7 +268,7 @@ def mine_antecedents(
     else:
         names = [" and ".join(f"c{j}" for j in s) for s in items]
     packed = bitset.pack(dense.T) if items else np.zeros((0, bitset.n_words(B.shape[0])), np.uint64)
-    return AntecedentSet(items, names, packed, B.shape[0], support)
+    return AntecedentSet(items, names, packed, B.shape[0], support, n_mined)
 
 
 def _frequent_itemsets(B, y, min_support, max_card, algorithm) -> set:
@@ -259,6 +282,57 @@ def _frequent_itemsets(B, y, min_support, max_card, algorithm) -> set:
     for label in np.unique(y):
         found |= _frequent(B[y == label], min_support, max_card, algorithm)
     return found
+
+
+def association_rank(B, y) -> np.ndarray:
+    """Rank of each column of ``B`` by its association with the classes of ``y`` (0: strongest).
+
+    The association of a condition is ``|phi|``, the correlation of its
+    indicator with a class indicator (the largest over the classes when
+    there are more than two); a constant condition has 0.  Ties keep the
+    column order.
+    """
+    B = np.asarray(B, dtype=bool)
+    y = np.asarray(y)
+    n = B.shape[0]
+    holds = B.sum(axis=0).astype(np.float64)
+    phi = np.zeros(B.shape[1])
+    labels = np.unique(y)
+    for label in labels[1:] if len(labels) == 2 else labels:
+        in_class = y == label
+        n1 = float(in_class.sum())
+        both = B[in_class].sum(axis=0).astype(np.float64)
+        # phi = (n * both - holds * n1) / sqrt(holds (n - holds) n1 (n - n1))
+        spread = holds * (n - holds) * n1 * (n - n1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = np.where(spread > 0, np.abs(n * both - holds * n1) / np.sqrt(spread), 0.0)
+        phi = np.maximum(phi, value)
+    # rounded, so that associations equal in exact arithmetic tie (and keep the
+    # column order) whichever way the floats were formed
+    rank = np.empty(B.shape[1], dtype=np.int64)
+    rank[np.argsort(-np.round(phi, 12), kind="stable")] = np.arange(B.shape[1])
+    return rank
+
+
+def _most_associated(found, B, y, max_antecedents) -> set:
+    """Every single condition, and the conjunctions of the most associated conditions that fit.
+
+    A conjunction's *level* is the worst :func:`association_rank` of its
+    conditions; conjunctions are kept level by level, whole levels only, so
+    that the result does not depend on the order inside a level.
+    """
+    singles = {s for s in found if len(s) == 1}
+    longer = [s for s in found if len(s) > 1]
+    room = max_antecedents - len(singles)
+    if room >= len(longer):
+        return found
+    if room <= 0:
+        return singles
+    rank = association_rank(B, y)
+    level = np.fromiter((max(rank[j] for j in s) for s in longer), dtype=np.int64,
+                        count=len(longer))
+    first_left_out = np.sort(level)[room]
+    return singles | {s for s, v in zip(longer, level) if v < first_left_out}
 
 
 def _has_redundant_pair(itemset, conditions) -> bool:

@@ -1,3 +1,4 @@
+from fractions import Fraction
 from itertools import combinations
 
 import numpy as np
@@ -108,6 +109,55 @@ def test_max_antecedents_keeps_highest_support():
     top = mine_antecedents(B, min_support=0.05, max_card=2, per_class=False, max_antecedents=5)
     assert len(top) == 5
     assert sorted(top.support, reverse=True) == sorted(full.support, reverse=True)[:5]
+
+
+def _phi_squared(column, positive):
+    """phi^2 of two indicators, exactly, from the 2x2 table (0 for a constant column)."""
+    a = int(np.sum(column & positive))
+    b = int(np.sum(column & ~positive))
+    c = int(np.sum(~column & positive))
+    d = int(np.sum(~column & ~positive))
+    spread = (a + b) * (c + d) * (a + c) * (b + d)
+    return Fraction(0) if spread == 0 else Fraction((a * d - b * c) ** 2, spread)
+
+
+@given(
+    arrays(bool, st.tuples(st.integers(4, 40), st.integers(2, 7))),
+    st.integers(1, 30),
+    st.data(),
+)
+@settings(max_examples=60, deadline=None)
+def test_prefer_association_keeps_whole_levels_of_the_most_associated_conditions(B, cap, data):
+    y = np.asarray(data.draw(arrays(np.int64, B.shape[0], elements=st.integers(0, 1))))
+    full = set(mine_antecedents(B, y, min_support=0.1, max_card=2).items)
+    got = mine_antecedents(B, y, min_support=0.1, max_card=2, max_antecedents=cap,
+                           prefer="association")
+    singles = {s for s in full if len(s) == 1}
+    # every single condition stays; nothing new appears
+    assert singles <= set(got.items) <= full
+    assert got.n_mined == len(full)
+    if len(full) <= cap:
+        assert set(got.items) == full
+        return
+    # the conditions in |phi| order (ties: column order), by hand
+    phis = [_phi_squared(B[:, j], y == 1) for j in range(B.shape[1])]
+    order = sorted(range(B.shape[1]), key=lambda j: (-phis[j], j))
+    # the kept pairs are exactly those within the longest prefix of that order
+    # whose pairs all fit beside the singles
+    best = set()
+    for m in range(len(order) + 1):
+        top = set(order[:m])
+        pairs = {s for s in full if len(s) == 2 and set(s) <= top}
+        if len(singles) + len(pairs) <= cap:
+            best = pairs
+    assert set(got.items) == singles | best
+
+
+def test_prefer_association_needs_labels():
+    B = np.ones((4, 3), dtype=bool)
+    with pytest.raises(ValueError, match="pass y"):
+        mine_antecedents(B, min_support=0.1, max_card=2, max_antecedents=2,
+                         prefer="association")
 
 
 def test_transform_evaluates_on_new_rows():

@@ -262,3 +262,47 @@ def test_ctrl_c_during_numba_compilation_prints_no_traceback(tmp_path):
     status, n_done = out.split()[1:3]
     assert status == "interrupted" and int(n_done) < 3000
     assert "ConvergenceWarning" in err and "interrupted" in err
+
+
+def _wide(n=400, d=30, seed=5):
+    """Many numeric columns: pairs of their conditions number over 100,000."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.normal(size=(n, d)), columns=[f"x{j}" for j in range(d)])
+    y = (X["x0"] + X["x1"] * X["x2"] + rng.normal(size=n) > 0).astype(int)
+    return X, y
+
+
+@pytest.mark.parametrize("cls,budget", [(FallingRuleListClassifier, 1_500_000),
+                                        (SoftFallingRuleListClassifier, 750_000)])
+def test_auto_pool_cap_binds_on_wide_data_and_keeps_every_single_condition(cls, budget):
+    X, y = _wide()
+    est = cls(n_iter=20).fit(X, y)
+    assert est.get_params()["max_antecedents"] == "auto"
+    # the documented rule: budget / (n_rows / 64 + 20)
+    assert est.max_antecedents_ == int(budget // (len(y) / 64 + 20))
+    pool = est.antecedents_
+    assert len(pool) <= est.max_antecedents_ < pool.n_mined
+    singles = {i for item in pool.items if len(item) == 1 for i in item}
+    assert singles == set(range(len(est.binarizer_.conditions_)))
+    text = str(est.certificate_)
+    assert f"of {pool.n_mined}" in text and f"max_antecedents={est.max_antecedents_}" in text
+    everything = cls(n_iter=20, max_antecedents=None).fit(X, y)
+    assert everything.max_antecedents_ is None
+    assert len(everything.antecedents_) == pool.n_mined
+
+
+def test_pool_cap_changes_nothing_where_the_pool_is_small():
+    X, y = _frame(seed=6)
+    auto = FallingRuleListClassifier(n_iter=300).fit(X, y)
+    full = FallingRuleListClassifier(n_iter=300, max_antecedents=None).fit(X, y)
+    assert len(auto.antecedents_) == auto.antecedents_.n_mined < auto.max_antecedents_
+    assert str(auto.model_) == str(full.model_)
+    assert auto.certificate_.objective == full.certificate_.objective
+    assert "max_antecedents" not in str(auto.certificate_)
+
+
+@pytest.mark.parametrize("value", [0, -3, "all", 2.5])
+def test_bad_max_antecedents_names_the_parameter(value):
+    X, y = _frame()
+    with pytest.raises((ValueError, TypeError), match="max_antecedents"):
+        FallingRuleListClassifier(max_antecedents=value).fit(X, y)
