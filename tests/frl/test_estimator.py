@@ -279,7 +279,7 @@ def test_auto_pool_cap_binds_on_wide_data_and_keeps_every_single_condition(cls, 
     est = cls(n_iter=20).fit(X, y)
     assert est.get_params()["max_antecedents"] == "auto"
     # the documented rule: budget / (n_rows / 64 + 20)
-    assert est.max_antecedents_ == int(budget // (len(y) / 64 + 20))
+    assert est.max_antecedents_ == max(int(budget // (len(y) / 64 + 20)), 2500)
     pool = est.antecedents_
     assert len(pool) <= est.max_antecedents_ < pool.n_mined
     singles = {i for item in pool.items if len(item) == 1 for i in item}
