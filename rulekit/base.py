@@ -20,7 +20,10 @@ Contract for a learner's estimator (``rulekit/<learner>/_estimator.py``):
   :class:`rulekit.certificate.Certificate`) and returns a fitted model
   object from :mod:`rulekit.models`.  It may set further fitted attributes
   (``result_``, ``stats_``, ``trace_``...);
-* optionally override :meth:`RuleClassifierBase._resolve_min_support`.
+* optionally override the mining hooks
+  :meth:`RuleClassifierBase._resolve_min_support`, ``_resolve_max_card``,
+  ``_resolve_max_antecedents`` (a cap on the pool and which antecedents it
+  keeps) and ``_mining_bytes``.
 
 :meth:`fit` then validates ``X``/``y``, sets ``classes_``, ``n_features_in_``
 (and ``feature_names_in_`` for DataFrames), fits ``binarizer_``, mines
