@@ -268,8 +268,11 @@ class ColumnGeneration:
         # sight, so a cycle through it would never be freed
         self.should_stop = lambda: run.limit_reached() is not None
         self.lambda0, self.lambda1 = float(lambda0), float(lambda1)
+        idle = (settings.idle_rounds if settings.idle_rounds > 0
+                and problem.X.shape[0] > settings.idle_min_rows else None)
         self.master = MasterLP(problem.wp, problem.wq, C, lambda0, lambda1,
-                               solver=settings.lp_solver, should_stop=self.should_stop)
+                               solver=settings.lp_solver, should_stop=self.should_stop,
+                               idle_rounds=idle)
         self.clauses, self.masks, self.index = [], [], {}
         self.trace = []
         self.compat = None

@@ -39,6 +39,8 @@ SETTINGS_PARAMETERS = {
     "mip_node_limit": Integer(0),
     "sample_rows": Integer(1),
     "sample_nnz": Integer(1),
+    "idle_rounds": Integer(0),
+    "idle_min_rows": Integer(0),
     "initial_beam": Boolean(),
     "restricted_mip": Boolean(),
     "eps": Real(0, None, closed="neither"),
@@ -91,6 +93,15 @@ class ColGenSettings:
         Pricing rows / pricing-IP nonzeros above which the IP is solved on a
         random sample (the paper's §3 recipe for large data); such a run
         proves no bound.
+    idle_rounds : int, default=3
+        On data of more than ``idle_min_rows`` distinct rows, a clause whose
+        reduced cost has been positive for this many master LPs in a row
+        leaves the live LP (0: never).  It is re-priced at every later
+        master LP and comes back when it prices out, so the master's value
+        and duals are those over every clause generated; the LP re-solves
+        faster without the dense columns it does not use.
+    idle_min_rows : int, default=5000
+        Distinct rows above which ``idle_rounds`` applies.
     initial_beam : bool, default=True
         Seed the master with the best multi-literal clauses of one beam round
         besides all single conditions.
@@ -122,6 +133,8 @@ class ColGenSettings:
     mip_node_limit: int = 5000
     sample_rows: int = 2000
     sample_nnz: int = 100_000
+    idle_rounds: int = 3
+    idle_min_rows: int = 5000
     initial_beam: bool = True
     restricted_mip: bool = False
     eps: float = 1e-6
