@@ -1,7 +1,8 @@
 """Issue 27: on large data the master LP lets idle clause columns leave its live model.
 
 The master's value and duals must stay those of the LP over every column
-generated: a column left out comes back as soon as it prices out.
+generated: a column left out comes back as soon as it prices out.  The rounds
+at a budget stop once the master LP value stalls.
 """
 
 import numpy as np
@@ -64,3 +65,27 @@ def test_idle_columns_leave_only_above_idle_min_rows():
     # below idle_min_rows nothing changes: the default settings give the reference
     default = search(B, y, settings=ColGenSettings(idle_rounds=3), **kw)
     assert default.clauses == ref.clauses and default.lp_value == ref.lp_value
+
+
+def test_rounds_stop_when_the_master_lp_stalls():
+    """stall_rounds / stall_tol: the rounds at a budget stop once the master LP
+    value has fallen by at most stall_tol (relative) over stall_rounds rounds,
+    though clauses still price out; the rounds up to there are those of the
+    run without the rule (the same seed), which goes on."""
+    rng = np.random.default_rng(5)
+    B = rng.random((300, 16)) < 0.5
+    y = ((B[:, 0] & B[:, 1]) | (B[:, 2] & B[:, 3]) | (rng.random(300) < 0.2)).astype(int)
+    kw = dict(max_complexity=30, time_limit=None, random_state=0)
+    base = dict(max_rounds=40, initial_beam=False, columns_per_round=1)
+    free = search(B, y, settings=ColGenSettings(stall_rounds=0, **base), **kw)
+    k, tol = 3, 0.01
+    cut = search(B, y, settings=ColGenSettings(stall_rounds=k, stall_tol=tol, **base), **kw)
+    n = len(cut.trace)
+    assert k < n < len(free.trace)                    # it stopped early, the other did not
+    assert cut.trace[-1].n_added > 0                  # not converged: stalled
+    old, new = cut.trace[-k - 1].rmlp, cut.trace[-1].rmlp
+    assert old - new <= tol * abs(new)
+    # no earlier round met the rule
+    for t in range(k, n - 1):
+        assert cut.trace[t - k].rmlp - cut.trace[t].rmlp > tol * abs(cut.trace[t].rmlp)
+    assert [r.rmlp for r in cut.trace] == [r.rmlp for r in free.trace[:n]]
