@@ -6,9 +6,10 @@ them by the pricing objective; here with a beam of fixed width and the
 optimistic bound below to stop extending hopeless clauses.
 
 All scoring is vectorised: for a beam clause with coverage mask ``m`` the
-reduced-cost sums of its one-literal extensions are the matrix-vector
-product ``(r * m) @ X`` over all columns at once, so one level costs
-``O(width * U * d)`` floating-point work in BLAS and no Python per child.
+reduced-cost sums of its one-literal extensions are the row ``(r * m) @ X``
+over all columns at once, and the rows of a whole level are one matrix
+product, so one level costs ``O(width * U * d)`` floating-point work in BLAS
+(reading ``X`` once) and no Python per child.
 The heuristic never proves anything; the driver re-checks every clause it
 returns exactly before adding it.
 """
@@ -131,8 +132,16 @@ class _Beam:
             return []
         ok = np.flatnonzero((bound < -self.eps) & (nb > 0))
         score = 0.5 * rc[ok] + 0.5 * bound[ok]
-        return [((int(idx),), self.Xf[:, idx] > 0)
-                for idx in ok[np.argsort(score, kind="stable")[:width]]]
+        top = ok[np.argsort(score, kind="stable")[:width]]
+        return list(zip([(int(idx),) for idx in top], self._columns(top)))
+
+    def _columns(self, js):
+        """The coverage masks of columns ``js``, one contiguous row each.
+
+        One gather over the rows of ``X``: reading the columns one by one
+        would walk the whole (row-major) matrix once per column.
+        """
+        return np.ascontiguousarray(self.p.X[:, np.asarray(js, dtype=np.intp)].T)
 
     def next_level(self, level, n_lits, width, max_literals):
         """Extend every clause of ``level`` (``n_lits`` literals each) by one literal.
@@ -140,9 +149,15 @@ class _Beam:
         Returns the next beam and the number of children scored.
         """
         eps, children, scored = self.eps, {}, 0
-        for clause, m in level:
-            nb = np.where(m, self.neg, 0.0) @ self.Xf
-            rc = np.where(m, self.r, 0.0) @ self.Xf + self.p.penalty(n_lits + 1)
+        # every clause of the level scored in one matrix product: a product
+        # per clause reads all of ``Xf`` from memory once per clause, which is
+        # what the beam's time went to on large data
+        masks = np.stack([m for _, m in level]).astype(self.Xf.dtype)
+        sums = np.concatenate([masks * self.r, masks * self.neg]) @ self.Xf
+        n = len(level)
+        for i, (clause, m) in enumerate(level):
+            nb = sums[n + i]
+            rc = sums[i] + self.p.penalty(n_lits + 1)
             bound = -nb + self.p.penalty(n_lits + 2)
             allowed = _allowed_extensions(clause, self.d, self.p.meta) & (nb > 0)
             scored += int(allowed.sum())
@@ -156,7 +171,8 @@ class _Beam:
                     if child not in children:
                         children[child] = (float(score[t]), m, int(js[t]))
         ranked = sorted(children.items(), key=lambda kv: (kv[1][0], kv[0]))[:width]
-        return [(c, m & (self.Xf[:, j] > 0)) for c, (_, m, j) in ranked], scored
+        cols = self._columns([j for _, (_, _, j) in ranked])
+        return [(c, m & col) for (c, (_, m, _)), col in zip(ranked, cols)], scored
 
     def best(self):
         """The ``n_best`` clauses found, ``(rc, clause)`` by rc."""

@@ -45,6 +45,13 @@ class MasterLP:
     lambda0, lambda1 : float
         Penalty per clause and per literal (loss units).
     solver : {"highs", "cbc"}
+    idle_rounds : int or None
+        With HiGHS: a clause column whose reduced cost has stayed positive
+        for this many solves in a row leaves the live model (None: never).
+        It stays a column of the master: every solve re-prices the columns
+        left out against the new duals and brings back any of negative
+        reduced cost, re-solving until none is left, so the value and the
+        duals are those of the master LP over every column.
 
     Notes
     -----
@@ -59,7 +66,7 @@ class MasterLP:
     """
 
     def __init__(self, wp, wq, max_complexity, lambda0, lambda1, solver="highs",
-                 should_stop=None):
+                 should_stop=None, idle_rounds=None):
         self.wp = np.asarray(wp, dtype=float)
         self.wq = np.asarray(wq, dtype=float)
         self.C = max_complexity
@@ -93,6 +100,11 @@ class MasterLP:
         self.costs = []
         self.sizes = []
         self._unwritten = []      # (var, cover positions) not yet in the PuLP rows
+        # per clause column: its HiGHS rows and coefficients (to bring it
+        # back), whether it is in the live model, solves in a row it priced
+        # positive
+        self._entries, self.live, self._idle = [], [], []
+        self.idle_rounds = idle_rounds if solver == "highs" else None
         self._persistent = None
         if solver == "highs":
             self._persistent = PersistentHiGHS(should_stop=should_stop)
@@ -135,6 +147,9 @@ class MasterLP:
         self.prob._register_variable(var)
         if self._persistent is not None:
             self._persistent.add_column(var, cost, rows, coef)
+            self._entries.append((rows.astype(np.int32), coef))
+            self.live.append(True)
+            self._idle.append(0)
         self.w.append(var)
         self.costs.append(cost)
         self.sizes.append(c_k)
@@ -156,12 +171,19 @@ class MasterLP:
         not solved to optimality.
         """
         if self._persistent is not None:
-            self._persistent.set_time_limit(time_limit)
-            self.prob.solve(self._persistent)
+            self._solve_highs(time_limit)
         else:
             kw = {} if time_limit is None else {"timeLimit": max(1, int(np.ceil(time_limit)))}
             solve_pulp(self.pulp_problem(), _cbc(msg=False, timeMode="elapsed", **kw),
                        self.should_stop)
+            self._check_status()
+        mu, lam = self._duals()
+        xi = np.array([v.varValue or 0.0 for v in self.xi])
+        w = np.array([v.varValue or 0.0 for v in self.w])
+        z = float(self.wp[self.pos_rows] @ xi + np.dot(self.costs, w)) if (xi.size or w.size) else 0.0
+        return z, mu, lam, w
+
+    def _check_status(self):
         if self.prob.status != pulp.LpStatusOptimal or self.prob.sol_status not in (
             pulp.LpSolutionOptimal,
         ):
@@ -172,16 +194,71 @@ class MasterLP:
                 f"master LP ({self.solver_name}) returned status "
                 f"{pulp.LpStatus.get(self.prob.status)}"
             )
+
+    def _duals(self):
+        """``(mu, lam)`` of the last solve: cover duals by distinct row, budget dual."""
         mu = np.zeros(self.wp.shape[0])
         pis = np.array([c.pi if c.pi is not None else 0.0 for c in self.cover])
         mu[self.pos_rows] = np.clip(pis, 0.0, None) if pis.size else pis
         lam = 0.0
         if self.budget is not None and self.budget.pi is not None:
             lam = max(-float(self.budget.pi), 0.0)
-        xi = np.array([v.varValue or 0.0 for v in self.xi])
-        w = np.array([v.varValue or 0.0 for v in self.w])
-        z = float(self.wp[self.pos_rows] @ xi + np.dot(self.costs, w)) if (xi.size or w.size) else 0.0
-        return z, mu, lam, w
+        return mu, lam
+
+    def _solve_highs(self, time_limit, tol=1e-9):
+        """Solve the live model; bring back left-out columns that price out, and re-solve.
+
+        Dense clauses (single conditions cover half the rows) make up most
+        of the matrix, and the dual simplex prices every nonbasic column at
+        each iteration: on large data a master over only the columns in use
+        re-solves several times faster.  Columns idle for ``idle_rounds``
+        solves leave after the final solve (they are nonbasic, so the basis
+        stays valid).
+        """
+        while True:
+            self._persistent.set_time_limit(time_limit)
+            self.prob.solve(self._persistent)
+            self._check_status()
+            out = [k for k, on in enumerate(self.live) if not on]
+            if not out:
+                break
+            mu, lam = self._duals()
+            pis = mu[self.pos_rows]
+            back = [k for k in out if self._reduced_cost(k, pis, lam) < -tol]
+            if not back:
+                break
+            for k in back:
+                rows, coef = self._entries[k]
+                self._persistent.add_column(self.w[k], self.costs[k], rows, coef)
+                self.live[k], self._idle[k] = True, 0
+        if self.idle_rounds is None:
+            return
+        dual = self._persistent.last_col_dual
+        leave = []
+        for k, on in enumerate(self.live):
+            if not on:
+                continue
+            # a column added since the solve has no index yet: it is not idle
+            i = getattr(self.w[k], "index", None)
+            if i is not None and i < dual.size and dual[i] > tol:
+                self._idle[k] += 1
+                if self._idle[k] >= self.idle_rounds:
+                    leave.append(k)
+            else:
+                self._idle[k] = 0
+        if leave:
+            self._persistent.delete_columns(self.prob, [self.w[k] for k in leave])
+            for k in leave:
+                self.live[k] = False
+
+    def _reduced_cost(self, k, pis, lam):
+        """Reduced cost of column ``k`` against cover duals ``pis`` and budget dual ``lam``."""
+        rows, _ = self._entries[k]
+        cover = rows[rows < pis.size]          # the budget row's position is the last
+        rc = self.costs[k] - float(pis[cover].sum())
+        if self.budget is not None:
+            rc += lam * self.sizes[k]
+        return rc
 
     def dual_value(self, mu, lam):
         """Dual objective ``sum mu - C lam`` (equals the RMLP value at an optimum)."""

@@ -268,8 +268,11 @@ class ColumnGeneration:
         # sight, so a cycle through it would never be freed
         self.should_stop = lambda: run.limit_reached() is not None
         self.lambda0, self.lambda1 = float(lambda0), float(lambda1)
+        idle = (settings.idle_rounds if settings.idle_rounds > 0
+                and problem.X.shape[0] > settings.idle_min_rows else None)
         self.master = MasterLP(problem.wp, problem.wq, C, lambda0, lambda1,
-                               solver=settings.lp_solver, should_stop=self.should_stop)
+                               solver=settings.lp_solver, should_stop=self.should_stop,
+                               idle_rounds=idle)
         self.clauses, self.masks, self.index = [], [], {}
         self.trace = []
         self.compat = None
@@ -334,7 +337,7 @@ class ColumnGeneration:
     def rounds(self, max_rounds=None) -> str:
         """Run rounds until no clause improves, a limit, or ``max_rounds`` at this budget.
 
-        Returns the reason: ``"converged"``, ``"max_rounds"``, ``"failed"``
+        Returns the reason: ``"converged"``, ``"max_rounds"``, ``"stalled"``, ``"failed"``
         or the run's stop status (``"time_limit"``, ``"interrupted"``).
         """
         limit = self.s.max_rounds if max_rounds is None else max_rounds
@@ -353,6 +356,8 @@ class ColumnGeneration:
                 return "converged", self.state()
             if self.budget_rounds >= limit:
                 return "max_rounds", self.state()
+            if self._stalled():
+                return "stalled", self.state()
             return None, self.state()
 
         try:
@@ -368,6 +373,15 @@ class ColumnGeneration:
             warnings.warn(f"column generation stopped after a solver error: {what}",
                           RuntimeWarning, stacklevel=3)
             return "failed"
+
+    def _stalled(self):
+        """Whether the master LP value fell by at most ``stall_tol`` (relative) over
+        the last ``stall_rounds`` rounds of this budget."""
+        k, tol = self.s.stall_rounds, self.s.stall_tol
+        if k <= 0 or self.budget_rounds <= k:
+            return False
+        old, new = self.trace[-k - 1].rmlp, self.trace[-1].rmlp
+        return old - new <= tol * max(abs(new), 1.0)
 
     def state(self):
         """The run's :class:`~rulekit._anytime.SearchState` after the last round."""

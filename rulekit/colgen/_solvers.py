@@ -283,6 +283,7 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
         self._cons = []
         self._row_lb = self._row_ub = None
         self.last_status = None
+        self.last_col_dual = None
 
     def set_rows(self, constraints, lower, upper):
         self._cons = list(constraints)
@@ -292,6 +293,25 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
     def add_column(self, var, cost, row_index, coef):
         self._pending.append((var, float(cost), np.asarray(row_index, dtype=np.int32),
                               np.asarray(coef, dtype=np.float64)))
+
+    def delete_columns(self, lp, variables):
+        """Take live columns out of the model (their values read 0 from now on).
+
+        Only nonbasic columns should go: HiGHS then keeps the basis, and the
+        next solve starts from it.  A column can come back through
+        :meth:`add_column`.
+        """
+        gone = {id(v) for v in variables}
+        if not gone:
+            return
+        # HiGHS reads a set of indices as sorted (unsorted, it deletes others)
+        index = np.unique(np.array([v.index for v in variables], dtype=np.int32))
+        lp.solverModel.deleteCols(int(index.size), index)
+        for v in variables:
+            v.varValue = 0.0
+        self._vars = [v for v in self._vars if id(v) not in gone]
+        for i, v in enumerate(self._vars):
+            v.index = i
 
     def set_time_limit(self, seconds):
         self.timeLimit = None if seconds is None else max(float(seconds), 0.01)
@@ -344,6 +364,7 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
         sol = h.getSolution()
         col_values = np.asarray(sol.col_value)
         row_duals = np.asarray(sol.row_dual)
+        self.last_col_dual = np.asarray(sol.col_dual)
         for var in self._vars:
             var.varValue = float(col_values[var.index])
         for i, con in enumerate(self._cons):

@@ -449,3 +449,43 @@ def test_the_form_probe_runs_on_a_sample_and_does_not_depend_on_the_clock():
         assert (run.form, run.method, run.stopped) == ("cnf", "probe", None)
         assert run.errors[("cnf", 3)] == 0.0 < run.errors[("dnf", 3)]
     assert runs[0].columns == runs[1].columns
+
+
+def test_validation_runs_on_a_bounded_sample(monkeypatch):
+    """With more distinct rows than validation_rows the path validates on a
+    stratified sample of that many rows, so its work does not grow with the
+    data; the rule set that fits
+    every sampled row is then no proof for the other rows, so the exact
+    shortcut is left out and the caller fits the chosen budget on every row."""
+    from rulekit.colgen import _select
+
+    rng = np.random.default_rng(3)
+    B = rng.random((600, 12)) < 0.3        # nearly every row distinct
+    y = (B[:, 0] | B[:, 1]).astype(int)
+    trained = []
+    init = _select._FoldPath.__init__
+
+    def spy(self, P, Y, train, *args):
+        trained.append(float(train.sum()))
+        init(self, P, Y, train, *args)
+
+    monkeypatch.setattr(_select._FoldPath, "__init__", spy)
+    full = choose_complexity(B, y, grid=(3,), forms=("dnf", "cnf"), time_limit=60)
+    assert (full.form, full.max_complexity, full.method) == ("cnf", 3, "exact")
+    assert full.result is not None and min(trained) > 400      # 4/5 of 600 rows
+    trained.clear()
+    sampled = choose_complexity(B, y, grid=(3,), forms=("dnf", "cnf"), validation_rows=150,
+                                time_limit=60)
+    assert max(trained) <= 150 and len(trained) == 10           # 2 forms x 5 folds
+    assert (sampled.form, sampled.max_complexity, sampled.method) == ("cnf", 3, "cv")
+    assert sampled.result is None and sampled.errors[("cnf", 3)] == 0.0
+    # the same seed draws the same sample: the same choice and warm start
+    again = choose_complexity(B, y, grid=(3,), forms=("dnf", "cnf"), validation_rows=150,
+                              time_limit=60)
+    assert again.errors == sampled.errors and again.columns == sampled.columns
+    # few distinct rows (many copies): the master LPs are small, no sample
+    trained.clear()
+    few = np.repeat(B[:40], 15, axis=0)
+    choose_complexity(few, np.repeat(y[:40], 15), grid=(0, 3), forms=("dnf",),
+                      validation_rows=150, time_limit=60)
+    assert min(trained) > 400
