@@ -64,6 +64,22 @@ def expected_failed_checks(estimator) -> dict:
 MIN_POOL = 2500
 
 
+def _auto_cap(budget, n_rows) -> int:
+    """``max_antecedents="auto"``: the counting budget's share per antecedent, at least MIN_POOL."""
+    return max(int(budget // (n_rows / 64 + 20)), MIN_POOL)
+
+
+def _params_doc(n_iter, budget) -> str:
+    """The shared parameter docs with one learner's defaults (the cap's examples computed)."""
+    def two_digits(k):
+        return round(k, 2 - len(str(k)))
+
+    examples = ", ".join(f"{two_digits(_auto_cap(budget, n)):,} on {n:,} rows"
+                         for n in (500, 10_000, 40_000))
+    return (_SHARED_DOC.replace("{n_iter}", str(n_iter)).replace("{budget}", f"{budget:,}")
+            .replace("{examples}", examples).replace("{min_pool}", f"{MIN_POOL:,}"))
+
+
 class _FallingBase(RuleClassifierBase):
     """Shared fitting code of the two estimators (``C1`` decides the program)."""
 
@@ -106,7 +122,7 @@ class _FallingBase(RuleClassifierBase):
         """
         limit = params["max_antecedents"]
         if limit == "auto":
-            limit = max(int(self._counting_budget // (B.shape[0] / 64 + 20)), MIN_POOL)
+            limit = _auto_cap(self._counting_budget, B.shape[0])
         self.max_antecedents_ = limit
         return limit, "association"
 
@@ -234,7 +250,7 @@ _SHARED_DOC = """
         :func:`rulekit.mine_antecedents`).  The search's cost is the pool
         times the rows (it counts every antecedent on the rows left before
         each rule it draws), so ``"auto"`` caps the pool at
-        ``{budget} / (n_rows / 64 + 20)`` antecedents, never below 2,500
+        ``{budget} / (n_rows / 64 + 20)`` antecedents, never below {min_pool}
         ({examples}).
         It binds on wide numeric data (pairs of 30 columns at 9 thresholds
         are over 100,000) and on many rows; elsewhere nothing changes.  The
@@ -397,10 +413,8 @@ class SoftFallingRuleListClassifier(_FallingBase):
 
 
 FallingRuleListClassifier.__doc__ = FallingRuleListClassifier.__doc__.format(
-    params=_SHARED_DOC.replace("{n_iter}", "3000").replace("{budget}", "1,500,000")
-    .replace("{examples}", "54,000 on 500 rows, 8,500 on 10,000, 2,500 on 40,000"),
+    params=_params_doc(3000, FallingRuleListClassifier._counting_budget),
     attributes=_SHARED_ATTRIBUTES)
 SoftFallingRuleListClassifier.__doc__ = SoftFallingRuleListClassifier.__doc__.format(
-    params=_SHARED_DOC.replace("{n_iter}", "6000").replace("{budget}", "750,000")
-    .replace("{examples}", "27,000 on 500 rows, 4,200 on 10,000, 2,500 on 40,000"),
+    params=_params_doc(6000, SoftFallingRuleListClassifier._counting_budget),
     attributes=_SHARED_ATTRIBUTES)
