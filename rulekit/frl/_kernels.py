@@ -47,6 +47,9 @@ _risk_numerator = njit(cache=True)(_obj.risk_numerator)
 _frl_prefix_bound = njit(cache=True)(_obj.frl_prefix_bound)
 _frl_should_stop = njit(cache=True)(_obj.frl_should_stop)
 _soft_bound_terms = njit(cache=True)(_obj.soft_bound_terms)
+_soft_g_floor = njit(cache=True)(_obj.soft_g_floor)
+_soft_floor_constants = njit(cache=True)(_obj.soft_floor_constants)
+_soft_terms_above = njit(cache=True)(_obj.soft_terms_above)
 _frl_curiosity = njit(cache=True)(_obj.frl_curiosity)
 _soft_curiosity = njit(cache=True)(_obj.soft_curiosity)
 
@@ -95,6 +98,7 @@ def count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_p
     ra_n = np.empty_like(rem_n)
     cur = -1
     empty_p = False
+    empty_n = False
     for l in range(items.shape[0]):
         if not active[l]:
             continue
@@ -115,10 +119,13 @@ def count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_p
                 ra_p[k] = P[a, k] & rem_p[k]
                 nz |= ra_p[k]
             empty_p = nz == 0
+            nz = 0
             for k in range(rem_n.shape[0]):
                 ra_n[k] = Q[a, k] & rem_n[k]
-        if empty_p and not need_q_without_pos:
-            pc[l] = 0
+                nz |= ra_n[k]
+            empty_n = nz == 0
+        if empty_p and (empty_n or not need_q_without_pos):
+            pc[l] = 0       # a's rows are all captured: so are the pair's
             qc[l] = 0
             continue
         c = 0
@@ -278,10 +285,91 @@ def root_bound(node_lb):
     return -np.inf
 
 
+# --- candidate cache -------------------------------------------------------
+#
+# A prefix's candidate set before the incumbent and the memo filter it is a
+# function of the prefix alone: the counts, bounds, curiosities and stop flags
+# of its antecedents.  Iterations come back to the same prefixes (the root in
+# every iteration, its likely children in many), so a prefix seen a second
+# time stores the candidates that survived the incumbent of that moment, with
+# their counts, and the least bound of those pruned.  The incumbent only
+# decreases, so on later visits the stored list, filtered by the current
+# incumbent, is exactly what counting and :func:`candidates` would produce:
+# the same candidates in the same order, the same bounds, the same pruned
+# minimum.  The search's draws, and so its result, are unchanged; the
+# cache's room is fixed (entries, not time), so is what it holds.
+
+
+@njit(cache=True)
+def _cache_load(cache, node, incumbent, pc, qc, cand, weight, stop_after, cand_pen, bounds,
+                pruned_low):
+    """Fill the candidate arrays of prefix ``node`` from the cache; returns their number."""
+    state, start, length, low, e_ante, e_p, e_q, e_bound, e_weight, e_stop, e_pen, used = cache
+    lo = start[node]
+    least = low[node]
+    n_cand = 0
+    for e in range(lo, lo + length[node]):
+        b = e_bound[e]
+        if b < incumbent:
+            l = e_ante[e]
+            cand[n_cand] = l
+            weight[n_cand] = e_weight[e]
+            stop_after[n_cand] = e_stop[e]
+            cand_pen[n_cand] = e_pen[e]
+            bounds[n_cand] = b
+            pc[l] = e_p[e]
+            qc[l] = e_q[e]
+            n_cand += 1
+        elif b < least:
+            least = b
+    pruned_low[0] = least
+    return n_cand
+
+
+@njit(cache=True)
+def _cache_store(cache, node, n_cand, pc, qc, cand, weight, stop_after, cand_pen, bounds,
+                 pruned_low):
+    """Remember prefix ``node``'s candidates on its second visit, if there is room."""
+    state, start, length, low, e_ante, e_p, e_q, e_bound, e_weight, e_stop, e_pen, used = cache
+    if node >= state.shape[0] or state[node] == 2:
+        return
+    if state[node] == 0:
+        state[node] = 1     # first visit: most prefixes are never seen again
+        return
+    lo = used[0]
+    if lo + n_cand > e_ante.shape[0]:
+        return              # full: this prefix is counted on every visit
+    for i in range(n_cand):
+        l = cand[i]
+        e_ante[lo + i] = l
+        e_p[lo + i] = pc[l]
+        e_q[lo + i] = qc[l]
+        e_bound[lo + i] = bounds[i]
+        e_weight[lo + i] = weight[i]
+        e_stop[lo + i] = stop_after[i]
+        e_pen[lo + i] = cand_pen[i]
+    start[node] = lo
+    length[node] = n_cand
+    low[node] = pruned_low[0]
+    used[0] = lo + n_cand
+    state[node] = 2
+
+
+@njit(cache=True)
+def g_floor_table(n_pos, w, C1, n):
+    """softFRL: :func:`~._objective.soft_g_floor` of every count of positives
+    a rule can leave (``0..n_pos``); FRL: one unused zero."""
+    g_floors = np.zeros(n_pos + 1 if C1 is not None else 1, dtype=np.float64)
+    if C1 is not None:
+        for r in range(n_pos + 1):
+            g_floors[r] = _soft_g_floor(r, w, C1, n)
+    return g_floors
+
+
 @njit(cache=True)
 def candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer, penalty, depth,
                w, C, C1, n, lam, incumbent, cand, weight, stop_after, cand_pen, bounds,
-               pruned_low):
+               pruned_low, g_floors):
     """Candidate set of one prefix (Appendix A for FRL, Appendix B for softFRL).
 
     Inputs are the counts ``pc``/``qc`` of every active antecedent on the
@@ -299,10 +387,15 @@ def candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer, penalty
     receives the least bound among the antecedents pruned by the incumbent
     (``inf`` if none).  Antecedents that can take no part in any extension
     (FRL: no remaining positive; softFRL: no remaining row) are marked
-    inactive: counts only shrink down a list.
+    inactive: counts only shrink down a list.  ``g_floors`` is
+    :func:`g_floor_table` (softFRL: the terms of a rule's bound are computed
+    only when their floor cannot settle that it is pruned and above
+    ``pruned_low``; the result is the same).
     """
     n_cand = 0
     pruned_low[0] = np.inf
+    if C1 is not None:
+        b1_slope, tau, inv_n = _soft_floor_constants(alpha_min, w, n)
     for l in range(pc.shape[0]):
         if not active[l]:
             continue
@@ -338,12 +431,20 @@ def candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer, penalty
             pen = alpha - alpha_min if alpha > alpha_min else 0.0
             new_obj = ((numer + _risk_numerator(p, q, w)) / n + C * (depth + 1)
                        + C1 * (penalty + pen))
-            if new_obj >= incumbent and new_obj >= pruned_low[0]:
-                # the bound adds non-negative terms to new_obj: this candidate
-                # is pruned and cannot lower pruned_low, so skip the costly terms
+            # A rule whose bound is not below the incumbent is pruned; it then
+            # matters only if it lowers pruned_low.  The bound is new_obj plus
+            # three terms >= 0: when a cheap test shows it above both (by far
+            # more than rounding), the terms (divisions, square roots) are
+            # not computed.  Most rules end here; the result is the same.
+            floor = incumbent if incumbent > pruned_low[0] else pruned_low[0]
+            if new_obj >= floor:
                 continue
             new_min = alpha if alpha < alpha_min else alpha_min
-            b1, gv, tm = _soft_bound_terms(new_min, p2, q2, w, C, C1, n)
+            if _soft_terms_above(floor + 1e-9 * (1.0 + abs(floor)) - new_obj, p, q,
+                                 alpha < alpha_min, new_min, p2, q2, w, C, C1, g_floors[p2],
+                                 b1_slope, tau, inv_n):
+                continue
+            b1, gv, tm = _soft_bound_terms(new_min, p2, q2, w, C, C1, n, False)
             bound = new_obj + min(b1, gv, tm)
             stop = tm <= min(b1, gv)
         if bound < incumbent:   # strict: only a better list is worth building
@@ -380,8 +481,12 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
       receive the objective of the list built in iteration ``i`` and the
       incumbent after it.
     * ``memo = (children, node_lb, node_count, max_nodes, n_children,
-      root_child)``: the prefix memo (see above), kept by the caller between
-      batches.
+      root_child, cache)``: the prefix memo and the candidate cache (see
+      above), kept by the caller between batches.  ``cache = (state, start,
+      length, low, ante, p, q, bound, weight, stop, pen, used)``: per prefix
+      (memo id) 0 unseen / 1 seen once / 2 stored, where its entries start,
+      how many, the least pruned bound; then one array per entry field and
+      the number of entries used.
 
     The batch ends early when the root's node bound proves the incumbent
     optimal.
@@ -397,7 +502,8 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
     w, C, lam, stop_prob = settings
     best_prefix, best_len, best_obj = incumbent
     obj_out, best_out = out
-    children, node_lb, node_count, max_nodes, n_children, root_child = memo
+    children, node_lb, node_count, max_nodes, n_children, root_child, cache = memo
+    cache_state = cache[0]
     n_ante = items.shape[0]
     n = n_pos + n_neg
     rem_p = np.empty_like(full_p)
@@ -416,6 +522,7 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
     offsets = np.zeros(n_iters + 1, dtype=np.int64)
     n_sizes = 0
     root_stop = False
+    g_floors = g_floor_table(n_pos, w, C1, n)
     if C1 is not None:
         # softFRL's deterministic stop is tested at the root only (the same
         # for every iteration) and after each added rule (stop_after)
@@ -450,15 +557,23 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
                 break
             if rng.random() < stop_prob:
                 break
-            if depth == 0:
-                pc[:] = root_p
-                qc[:] = root_q
-            else:
-                count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, C1 is not None)
             incumbent = best_obj[0]
-            n_cand = candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer,
-                                penalty, depth, w, C, C1, n, lam, incumbent, cand, weight,
-                                stop_after, cand_pen, bounds, pruned_low)
+            if 0 <= node < cache_state.shape[0] and cache_state[node] == 2:
+                n_cand = _cache_load(cache, node, incumbent, pc, qc, cand, weight, stop_after,
+                                     cand_pen, bounds, pruned_low)
+            else:
+                if depth == 0:
+                    pc[:] = root_p
+                    qc[:] = root_q
+                else:
+                    count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc,
+                                     C1 is not None)
+                n_cand = candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer,
+                                    penalty, depth, w, C, C1, n, lam, incumbent, cand, weight,
+                                    stop_after, cand_pen, bounds, pruned_low, g_floors)
+                if node >= 0:
+                    _cache_store(cache, node, n_cand, pc, qc, cand, weight, stop_after,
+                                 cand_pen, bounds, pruned_low)
             n_cand, low = _apply_memo(cand, weight, bounds, n_cand, children, node_lb,
                                       node, n_ante, incumbent, stop_after, cand_pen,
                                       n_children, root_child)

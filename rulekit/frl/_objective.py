@@ -37,6 +37,9 @@ __all__ = [
     "frl_prefix_bound",
     "frl_should_stop",
     "soft_bound_terms",
+    "soft_g_floor",
+    "soft_floor_constants",
+    "soft_terms_above",
     "soft_prefix_bound",
     "soft_should_stop",
     "frl_curiosity",
@@ -197,11 +200,23 @@ def frl_should_stop(alpha_last, rem_pos, rem_neg, w, C, n):
 
 # --- softly falling rule lists -------------------------------------------
 
-def soft_bound_terms(alpha_min, rem_pos, rem_neg, w, C, C1, n):
+#: How far above ``min(B1, Tm)`` the lower bound of ``G`` must be for
+#: :func:`soft_bound_terms` to leave ``G`` uncomputed: far above the rounding
+#: of either side (objectives are of order 1; rounding of order 1e-16).
+G_SKIP_MARGIN = 1e-9
+
+
+def soft_bound_terms(alpha_min, rem_pos, rem_neg, w, C, C1, n, exact_g=True):
     """The three terms ``(B1, G, Tm)`` of the softly falling bound (Eq. 10/44).
 
     ``soft_prefix_bound = L~(e) + min(B1, G, Tm)``; ``Tm`` is the cost of
     closing the list now (``L~(e + else) - L~(e)``).
+
+    With ``exact_g=False`` (the search) ``G`` is not computed when its lower
+    bound ``C + C1 (zeta - alpha_min)`` exceeds ``min(B1, Tm)`` by more than
+    :data:`G_SKIP_MARGIN`; that lower bound is returned instead.  Then
+    ``min(B1, G, Tm)`` and the test ``Tm <= min(B1, G)`` come out exactly as
+    with the exact ``G``, which costs a division and two square roots.
 
     Parameters
     ----------
@@ -242,6 +257,13 @@ def soft_bound_terms(alpha_min, rem_pos, rem_neg, w, C, C1, n):
     # the penalty C1 (beta - alpha_min); g is convex, its infimum is analytic.
     tau = 1 / (1 + w)
     zeta = max(alpha_min, alpha_rem, tau)
+    if not exact_g:
+        # G = inf over beta in [zeta, 1] of (1/beta - 1) rem_pos/n + C +
+        # C1 (beta - alpha_min), and every term is at least its value at
+        # beta = zeta with the first term dropped
+        g_low = C + C1 * (zeta - alpha_min)
+        if g_low > min(b1, stop_cost) + G_SKIP_MARGIN:
+            return b1, g_low, stop_cost
     if zeta >= 1:
         g_val = C + C1 * (1 - alpha_min)  # empty interval: g(1), as the reference
     else:
@@ -254,6 +276,93 @@ def soft_bound_terms(alpha_min, rem_pos, rem_neg, w, C, C1, n):
                 g_val = (2 * math.sqrt(C1 * rem_pos / n) - rem_pos / n + C
                          - C1 * alpha_min)
     return b1, g_val, stop_cost
+
+
+def soft_g_floor(rem_pos, w, C1, n):
+    """``H(r) = min over beta in [tau, 1] of (1/beta - 1) r/n + C1 beta``, ``r = rem_pos``.
+
+    ``C + H(r) - C1 alpha_min`` is a lower bound of the term ``G`` of every
+    rule added to a prefix whose least proportion is ``alpha_min`` and that
+    leaves ``r`` positives: ``G`` is the same minimum over the smaller
+    interval ``[zeta, 1]`` (``zeta >= tau = 1/(1+w)``), less ``C1 alpha'``
+    with ``alpha' <= alpha_min`` the new least proportion.  It depends on
+    ``r`` alone, so the search tabulates it once.
+    """
+    tau = 1 / (1 + w)
+    share = (rem_pos + 0 * w) / n
+    if not C1 > 0:
+        return 0 * share          # (1/beta - 1) r/n falls to 0 at beta = 1
+    beta = math.sqrt(share / C1)
+    if beta <= tau:
+        return (1 / tau - 1) * share + C1 * tau
+    if beta >= 1:
+        return C1 + 0 * share
+    return 2 * math.sqrt(C1 * share) - share
+
+
+def soft_floor_constants(alpha_min, w, n):
+    """The per-prefix constants of :func:`soft_terms_above`.
+
+    Parameters
+    ----------
+    alpha_min : float
+        Least proportion of the prefix's rules (``1`` for the empty prefix).
+    w : float
+        Weight of a positive row.
+    n : int
+        Number of training rows.
+
+    Returns
+    -------
+    tuple of float
+        ``(b1_slope, tau, inv_n)``: ``(1/alpha_min - 1) / n`` (huge when
+        ``alpha_min == 0``), ``1 / (1 + w)`` and ``1 / n``.
+    """
+    inv_n = 1 / n
+    b1_slope = (1 / alpha_min - 1) * inv_n if alpha_min > 0 else 1e300 + 0 * w
+    return b1_slope, 1 / (1 + w), inv_n
+
+
+def soft_terms_above(d, p, q, sets_min, new_min, rem_pos, rem_neg, w, C, C1, g_floor,
+                     b1_slope, tau, inv_n):
+    """True only if ``min(B1, G, Tm)`` (:func:`soft_bound_terms`) exceeds ``d``.
+
+    A cheap test (products and comparisons; no division, no square root)
+    for a rule capturing ``p`` positives and ``q`` negatives that leaves
+    ``rem_pos`` / ``rem_neg`` rows uncaptured and makes ``new_min`` the
+    list's least proportion (``sets_min``: the rule's own proportion is
+    below the prefix's ``alpha_min``, so ``new_min = p / (p + q)``).
+    ``g_floor`` is :func:`soft_g_floor` of ``rem_pos``; the other constants
+    come from :func:`soft_floor_constants` of the prefix's ``alpha_min``.
+    Each term is bounded from below:
+
+    * ``Tm >= min(w rem_pos, rem_neg) / n`` (its penalty dropped);
+    * ``B1 = (1/new_min - 1) rem_pos/n + C``, plus at least ``w rem_pos / n``
+      when the remainder is surely not below ``new_min``; ``1/new_min - 1``
+      is ``q / p`` when the rule sets the minimum (compared as a product),
+      else ``1/alpha_min - 1``;
+    * ``G >= C + H - C1 new_min`` (see :func:`soft_g_floor`) and ``G >= C +
+      C1 (max(tau, new_min) - new_min)`` (its first term dropped: ``beta >=
+      zeta >= max(tau, new_min)``);
+
+    and a pure remainder has ``B1 = G = inf``.  False says nothing.
+    """
+    if min(w * rem_pos, rem_neg + 0 * w) * inv_n <= d:
+        return False
+    if rem_pos == 0 or rem_neg == 0:
+        return True
+    extra = 0 * w
+    if rem_pos >= new_min * (rem_pos + rem_neg) * (1 + 1e-9):
+        extra = w * rem_pos * inv_n
+    if sets_min:
+        # new_min = 0 makes B1 infinite; else (q / p) rem_pos / n > d - C - extra
+        if p > 0 and not q * rem_pos * inv_n > (d - C - extra) * p:
+            return False
+    elif not b1_slope * rem_pos + C + extra > d:
+        return False
+    g = C + g_floor - C1 * new_min
+    rise = C + C1 * (tau - new_min if tau > new_min else 0 * tau)
+    return max(g, rise) > d
 
 
 def soft_prefix_bound(prefix_objective, alpha_min, rem_pos, rem_neg, w, C, C1, n):

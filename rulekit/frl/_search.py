@@ -75,6 +75,10 @@ SEARCH_PARAMETERS = {
 # Prefixes remembered by the memo (two typed-dict entries each, ~60 bytes);
 # beyond this the search goes on without remembering new prefixes.
 _MAX_MEMO_NODES = 1_000_000
+# Candidates the candidate cache holds over all prefixes (37 bytes each: at
+# most 74 MB, touched only as it fills); beyond this, prefixes not stored
+# yet are counted on every visit.
+_CACHE_ENTRIES = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -316,6 +320,14 @@ class _Run:
         # np.zeros of the 1M-node table costs nothing until nodes are made
         self.n_children = np.zeros(max(self.max_nodes, 1), np.int32)
         self.root_child = np.full(max(n_ante, 1), -1, np.int64)
+        # the candidate cache (see _kernels): per prefix, then per entry
+        size = max(self.max_nodes, 1)
+        self.cache = (np.zeros(size, np.int8), np.zeros(size, np.int64), np.zeros(size, np.int32),
+                      np.zeros(size, np.float64), np.empty(_CACHE_ENTRIES, np.int32),
+                      np.empty(_CACHE_ENTRIES, np.int32), np.empty(_CACHE_ENTRIES, np.int32),
+                      np.empty(_CACHE_ENTRIES, np.float64), np.empty(_CACHE_ENTRIES, np.float64),
+                      np.empty(_CACHE_ENTRIES, np.bool_), np.empty(_CACHE_ENTRIES, np.float64),
+                      np.zeros(1, np.int64))
         self._saved = None
 
     def lower_bound(self) -> float | None:
@@ -337,7 +349,7 @@ class _Run:
             d.kernel_data(), p["C1"], (p["w"], p["C"], p["curiosity_lambda"], p["stop_prob"]),
             self.rng, k, (self.best_prefix, self.best_len, self.best_obj), (obj_out, best_out),
             (self.children, self.node_lb, self.node_count, self.max_nodes, self.n_children,
-             self.root_child))
+             self.root_child, self.cache))
         self.batches.append((obj_out[:n_done], best_out[:n_done], sizes, offsets))
         self._saved = None
         self.done += n_done
@@ -539,7 +551,8 @@ def candidate_set(A, y, prefix, *, w, C, C1=None, incumbent=math.inf, curiosity_
     k = _kernels.candidates(pc, qc, active, int(counts[-1, 0]), int(counts[-1, 1]), last_p,
                             last_q, float(alpha_min), numer, float(penalty), len(prefix), w, C,
                             C1, A.shape[0], float(curiosity_lambda), float(incumbent), cand,
-                            weight, stop_after, cand_pen, bounds, np.empty(1))
+                            weight, stop_after, cand_pen, bounds, np.empty(1),
+                            _kernels.g_floor_table(int(yb.sum()), w, C1, A.shape[0]))
     out = {}
     for i in range(k):
         entry = {"p": int(pc[cand[i]]), "q": int(qc[cand[i]]), "bound": float(bounds[i]),
