@@ -82,7 +82,8 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         * up to 5000 training rows: 3-fold validation along a path of growing
           budgets -- per form and fold one master LP whose clauses carry over
           from one budget to the next -- stopped once the validation error
-          has not improved for 3 budgets; then the one-standard-error rule
+          has not improved for 3 budgets (the largest budget is then
+          validated too); then the one-standard-error rule
           (the smallest budget whose validation error exceeds the best
           one's by at most the standard error of their row-by-row
           difference).  Budget 0 is the empty rule set, the constant

@@ -9,7 +9,8 @@ validation error has not improved for ``patience`` budgets.
 
 * **Small data** (at most ``cv_max_rows`` rows): k-fold validation along the
   path (:data:`INNER_FOLDS` folds), then the one-standard-error rule on the
-  row-by-row difference from the best candidate.  A finer binarization
+  row-by-row difference from the best candidate.  A path stopped by
+  ``patience`` is also validated at the grid's largest budget.  A finer binarization
   (``fit_binary``'s ``finer``) is validated afterwards in the form chosen
   over the first one only.  Noise-free data end the path at the first budget
   whose rule sets make no error on any held-out row and, fitted on every
@@ -177,7 +178,9 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=INNER
         rule set that fits the sample need not fit every row).
     patience : int
         The path of a form stops after this many budgets without a lower
-        validation error.
+        validation error; the grid's largest budget is then validated too
+        (one more budget per fold path), so that a rule set that needs many
+        clauses is not missed for a plateau of small budgets.
     settings : ColGenSettings, optional
         Settings of the inner fits (default :data:`INNER_SETTINGS`: rounds,
         enumeration and solver nodes bounded, no pricing IP).
@@ -432,21 +435,26 @@ def _validate_path(P, Y, W, T, grid, forms, p, run, exact=True):
     k = T.shape[1]
     paths = {f: [_FoldPath(P, Y, W - T[:, j], np.flatnonzero(T[:, j] > 0), f, p, run)
                  for j in range(k)] for f in forms}
+
+    def held_out_loss(form, C):
+        """``(L, stop)``: the 0/1 loss of each (pair, fold) entry at budget ``C``."""
+        L = np.zeros_like(T)
+        for j, path in enumerate(paths[form]):
+            # a Ctrl-C or deadline that ended the last fit early (it may
+            # still have settled its own status) stops the whole path
+            stop = run.limit_reached()
+            if stop is None:
+                pred, stop = path.predict(C)
+            if stop in ("interrupted", "time_limit"):
+                return None, stop
+            L[path.test, j] = pred != Y[path.test]
+        return L, None
+
     loss, best, since = {}, {f: np.inf for f in forms}, {f: 0 for f in forms}
     active, stopped = list(forms), None
     for C in grid:
         for form in list(active):
-            L = np.zeros_like(T)
-            for j, path in enumerate(paths[form]):
-                # a Ctrl-C or deadline that ended the last fit early (it may
-                # still have settled its own status) stops the whole path
-                stop = run.limit_reached()
-                if stop is None:
-                    pred, stop = path.predict(C)
-                if stop in ("interrupted", "time_limit"):
-                    stopped = stop
-                    break
-                L[path.test, j] = pred != Y[path.test]
+            L, stopped = held_out_loss(form, C)
             if stopped:
                 break
             loss[(form, C)] = L.ravel()
@@ -463,6 +471,18 @@ def _validate_path(P, Y, W, T, grid, forms, p, run, exact=True):
                     active.remove(form)
         if stopped or not active:
             break
+    # a path stopped by patience has still seen only small budgets; the
+    # largest one is validated too (its master goes on from the clauses of
+    # the path), so that a concept that needs many clauses is not lost to a
+    # plateau of small budgets (monks-2: most folds saw no budget beat the
+    # constant up to C = 6, and C = 64 has 12 % validation error).  The
+    # one-standard-error rule keeps a smaller budget unless it is clearly worse.
+    for form in forms if not stopped and grid[-1] > 0 else ():
+        if (form, grid[-1]) not in loss:
+            L, stopped = held_out_loss(form, grid[-1])
+            if stopped:
+                break
+            loss[(form, grid[-1])] = L.ravel()
     if not loss:
         return BudgetChoice(forms[0], grid[0], "cv", {}, stopped=stopped)
     weights = T.ravel()

@@ -107,3 +107,48 @@ def test_beam_finds_the_same_clauses_with_the_compatibility_matrix(seed):
     assert a.clauses, "the residuals leave clauses of negative reduced cost"
     assert a.clauses == b.clauses
     np.testing.assert_allclose(a.values, b.values)
+
+
+def _parity(n=400, seed=0):
+    """3-bit parity over 6 random bits (and their complements): no clause of at
+    most 2 literals beats the constant, while 4 clauses of 3 literals are exact."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 6)) < 0.5
+    y = (X[:, 0] ^ X[:, 1] ^ X[:, 2]).astype(int)
+    return np.hstack([X, ~X]), y
+
+
+def test_a_plateau_of_small_budgets_does_not_hide_the_largest_budget():
+    B, y = _parity()
+    # patience 1: the path stops after C = 3, where no rule set beats the constant
+    choice = _select.choose_complexity(B, y, grid=(0, 3, 64), forms=("dnf",), patience=1,
+                                       time_limit=60)
+    assert choice.errors[("dnf", 3)] >= choice.errors[("dnf", 0)] - 1e-12
+    assert ("dnf", 64) in choice.errors
+    assert choice.errors[("dnf", 64)] < 0.05
+    assert choice.max_complexity == 64 and choice.method == "cv"
+
+
+def test_the_largest_budget_is_validated_once(monkeypatch):
+    seen = []
+    predict = _select._FoldPath.predict
+
+    def spy(self, C):
+        seen.append((self.form, C))
+        return predict(self, C)
+
+    monkeypatch.setattr(_select._FoldPath, "predict", spy)
+    rng = np.random.default_rng(0)
+    B = rng.random((300, 8)) < 0.5
+    y = rng.integers(0, 2, size=300)          # noise: every path stops by patience
+    grid = (0, 3, 4, 64)
+    choice = _select.choose_complexity(B, y, grid=grid, forms=("dnf", "cnf"), patience=1,
+                                       n_splits=3, time_limit=60)
+    for form in ("dnf", "cnf"):
+        assert seen.count((form, 64)) == 3, "once per fold path"
+        assert (form, 64) in choice.errors
+    # a path that walks the whole grid does not validate its last budget twice
+    seen.clear()
+    _select.choose_complexity(B, y, grid=(0, 3), forms=("dnf",), patience=5, n_splits=3,
+                              time_limit=60)
+    assert seen.count(("dnf", 3)) == 3
