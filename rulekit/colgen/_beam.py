@@ -109,6 +109,19 @@ class _Beam:
         self.n_best, self.eps = settings.columns_per_round, settings.eps
         self.found = {}
 
+    def allowed(self, clause):
+        """Columns that may extend ``clause`` (see :func:`_allowed_extensions`).
+
+        With the problem's compatibility matrix, the rows of the clause's
+        literals ANDed: the same columns (``compat[l]`` is
+        ``_allowed_extensions((l,))``, and the rules of a clause are those of
+        its literals together), without the per-literal passes over the
+        metadata that a beam level would repeat for each of its clauses.
+        """
+        if self.p.compat is None:
+            return _allowed_extensions(clause, self.d, self.p.meta)
+        return self.p.compat[list(clause)].all(axis=0)
+
     def keep_found(self, clause, js, rc):
         """Record the best children ``clause + j`` (``j`` in ``js``) of negative rc."""
         # only the n_best new clauses of each parent can reach the overall n_best
@@ -159,7 +172,7 @@ class _Beam:
             nb = sums[n + i]
             rc = sums[i] + self.p.penalty(n_lits + 1)
             bound = -nb + self.p.penalty(n_lits + 2)
-            allowed = _allowed_extensions(clause, self.d, self.p.meta) & (nb > 0)
+            allowed = self.allowed(clause) & (nb > 0)
             scored += int(allowed.sum())
             self.keep_found(clause, np.flatnonzero(allowed & (rc < -eps)), rc)
             if n_lits + 1 < max_literals:

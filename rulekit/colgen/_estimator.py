@@ -79,10 +79,11 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         Budget on ``#clauses + #literals``.  ``"auto"`` chooses it from
         ``complexity_grid`` (:func:`rulekit.colgen.choose_complexity`):
 
-        * up to 5000 training rows: 5-fold validation along a path of growing
+        * up to 5000 training rows: 3-fold validation along a path of growing
           budgets -- per form and fold one master LP whose clauses carry over
           from one budget to the next -- stopped once the validation error
-          has not improved for 3 budgets; then the one-standard-error rule
+          has not improved for 3 budgets (the largest budget is then
+          validated too); then the one-standard-error rule
           (the smallest budget whose validation error exceeds the best
           one's by at most the standard error of their row-by-row
           difference).  Budget 0 is the empty rule set, the constant
@@ -119,11 +120,12 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         ``"auto"`` uses 9 (the deciles), and lets validation try 19 (every
         twentieth quantile, the deciles among them) where it runs anyway:
         when the form or the budget is ``"auto"`` on a two-class problem
-        of at most 5000 rows.  The finer conditions are kept when the rule
-        set they give has the lower validation error (ties keep the
-        deciles).  Fine thresholds matter on data with many continuous
-        columns (ionosphere, 10-fold CV: 85.5 % with deciles only, over
-        90 % with the choice); the choice doubles the validation's work.
+        of at most 5000 rows.  The finer conditions are validated in the
+        form chosen over the deciles, and kept when the rule set they give
+        has the lower validation error (ties keep the deciles).  Fine
+        thresholds matter on data with many continuous columns
+        (ionosphere, 10-fold CV: 85.5 % with deciles only, over 90 % with
+        the choice).
     categorical_features : list or None
         Columns to treat as categorical.
     min_frequency, max_categories, handle_unknown, thresholds

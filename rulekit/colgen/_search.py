@@ -439,7 +439,19 @@ class ColumnGeneration:
     def pricing_problem(self, r, lam) -> PricingProblem:
         """The pricing problem of residuals ``r`` and budget dual ``lam`` at this budget."""
         return PricingProblem(self.p.X, r, lam, self.lambda0, self.lambda1, self.D, Xf=self.p.Xf,
-                              meta=self.p.pruning, compat=self.compat, exclude=self.index)
+                              meta=self.p.pruning, compat=self.compatibility(),
+                              exclude=self.index)
+
+    def compatibility(self):
+        """The compatibility matrix of the columns (made once; see :mod:`._enum`).
+
+        The beam reads its allowed extensions from it, and the enumeration
+        prunes with it.
+        """
+        if self.compat is None:
+            self.compat = (compatibility(self.p.X.shape[1], None) if self.p.metadata is None
+                           else self.p.metadata.compatibility())
+        return self.compat
 
     def price(self, r, lam):
         """Clauses of negative reduced cost, and a valid bound on the least one (or None)."""
@@ -491,9 +503,6 @@ class ColumnGeneration:
         shaped it).
         """
         s = self.s
-        if self.compat is None:
-            self.compat = (compatibility(self.p.X.shape[1], None) if self.p.metadata is None
-                           else self.p.metadata.compatibility())
         work = s.enum_work_limit
         left = self._rounds_time_left()
         if left is not None and self.enum_rate * left / 2 < work:

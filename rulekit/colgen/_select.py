@@ -8,8 +8,11 @@ for one budget are the start of the next, and the path stops once the
 validation error has not improved for ``patience`` budgets.
 
 * **Small data** (at most ``cv_max_rows`` rows): k-fold validation along the
-  path, then the one-standard-error rule on the row-by-row difference from
-  the best candidate.  Noise-free data end the path at the first budget
+  path (:data:`INNER_FOLDS` folds), then the one-standard-error rule on the
+  row-by-row difference from the best candidate.  A path stopped by
+  ``patience`` is also validated at the grid's largest budget.  A finer binarization
+  (``fit_binary``'s ``finer``) is validated afterwards in the form chosen
+  over the first one only.  Noise-free data end the path at the first budget
   whose rule sets make no error on any held-out row and, fitted on every
   row, no training error either (that fit is the model).  With more than
   ``validation_rows`` distinct rows the path runs on a stratified sample of
@@ -53,16 +56,22 @@ DEFAULT_GRID = (0, 3, 4, 6, 8, 12, 16, 24, 32, 64)
 CV_MAX_ROWS = 5000
 #: Distinct (row, label) pairs above which the validation path runs on a
 #: stratified sample of this many rows.  The path's cost grows faster than the
-#: distinct rows (2 resolutions x 2 forms x 5 folds of master LPs, one row per
-#: distinct row, whose simplex iterations each touch every row): on a 5,000-row
-#: sample of bank marketing it took over 100 CPU s and 1.7 GB, and the default
-#: time limit cut it short, so the clock picked the budget.
+#: distinct rows (master LPs per form, fold and resolution, one row per distinct
+#: row, whose simplex iterations each touch every row): on a 5,000-row sample
+#: of bank marketing it took over 100 CPU s and 1.7 GB (with 5 folds), and the
+#: default time limit cut it short, so the clock picked the budget.
 VALIDATION_ROWS = 1000
 PATIENCE = 3
+#: Inner folds of the validation path (``choose_complexity``'s ``n_splits``).
+#: Every distinct row is held out once whatever the number of folds, so the
+#: validation errors rest on as many rows with 3 folds as with 5; the paths
+#: (one master LP per form and fold) are 3 instead of 5.
+INNER_FOLDS = 3
 PROBE_ROUNDS = 8
 #: Settings of the fits made while choosing: beam and exact enumeration (no
 #: pricing IP), a few rounds per budget, a narrow beam, a short enumeration
-#: (validation makes up to 2 resolutions x 2 forms x 5 folds of these paths).
+#: (validation makes up to 2 forms x 3 folds of these paths, and 3 more at
+#: the finer resolution).
 INNER_SETTINGS = ColGenSettings(pricing="enum", max_rounds=10, beam_widening=(1,),
                                 enum_work_limit=2_000_000)
 #: Enumeration work of the probe's rounds (two fits on up to ``cv_max_rows`` rows).
@@ -140,7 +149,7 @@ CHOICE_PARAMETERS = {
 
 
 @validated(CHOICE_PARAMETERS, "rulekit.colgen.choose_complexity")
-def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=5,
+def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=INNER_FOLDS,
                       cv_max_rows=CV_MAX_ROWS, validation_rows=VALIDATION_ROWS,
                       patience=PATIENCE, max_literals=None,
                       lambda0=0.0, lambda1=0.0, sample_weight=None, metadata=None,
@@ -157,7 +166,7 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=5,
         model a rule set has to beat on held-out rows to be worth its rules.
     forms : sequence of {"dnf", "cnf"}
     n_splits : int
-        Inner folds.
+        Inner folds (default :data:`INNER_FOLDS`).
     cv_max_rows : int
         Largest row count validated; above it the largest budget is used,
         and the form is probed on a stratified sample of this many rows.
@@ -169,7 +178,9 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=5,
         rule set that fits the sample need not fit every row).
     patience : int
         The path of a form stops after this many budgets without a lower
-        validation error.
+        validation error; the grid's largest budget is then validated too
+        (one more budget per fold path), so that a rule set that needs many
+        clauses is not missed for a plateau of small budgets.
     settings : ColGenSettings, optional
         Settings of the inner fits (default :data:`INNER_SETTINGS`: rounds,
         enumeration and solver nodes bounded, no pricing IP).
@@ -263,7 +274,8 @@ def fit_binary(view, y, sample_weight, *, form, max_complexity, max_literals, la
         most :data:`CHOICE_SHARE` of them).
     finer : object, optional
         A second view (a finer binarization) validation may prefer to
-        ``view``; tried only when the choice is made by cross-validation.
+        ``view``; tried only when the choice is made by cross-validation,
+        and only in the form chosen over ``view``.
 
     Returns
     -------
@@ -285,7 +297,7 @@ def fit_binary(view, y, sample_weight, *, form, max_complexity, max_literals, la
                                            mip_solver=settings.mip_solver)
             # should the time limit cut the choice short, the final fit on
             # every row still gets a share of the time to build its master
-            ckw = dict(kw, grid=complexity_grid if C == "auto" else (C,),
+            ckw = dict(kw, grid=complexity_grid if C == "auto" else (C,), n_splits=INNER_FOLDS,
                        forms=("dnf", "cnf") if form == "auto" else (form,), settings=inner,
                        time_limit=None if time_limit is None else CHOICE_SHARE * time_limit)
             choice, used, rng = _choose_view(view, finer, y, rng, ckw)
@@ -317,6 +329,11 @@ def _final_fit(view, y, form, C, settings, choice, rng, verbose, kw):
 def _choose_view(view, finer, y, rng, ckw):
     """The choice over ``view``, or over ``finer`` when its validation error is lower.
 
+    ``finer`` is validated in the form chosen over ``view`` only: which class
+    an OR of ANDs describes better is a matter of the classes, not of where
+    the thresholds lie, and the finer view's paths are the dearer ones
+    (twice the conditions).
+
     Returns ``(choice, view chosen, generator for the final fit)``.
     """
     # the finer view starts from the same generator state: the same folds
@@ -324,7 +341,7 @@ def _choose_view(view, finer, y, rng, ckw):
     choice = choose_complexity(view.B, y, metadata=view.meta, random_state=rng, **ckw)
     if finer is not None and choice.method == "cv" and not choice.stopped:
         other = choose_complexity(finer.B, y, metadata=finer.meta, random_state=rng_finer,
-                                  **ckw)
+                                  **dict(ckw, forms=(choice.form,)))
         if (other.method in ("cv", "exact") and not other.stopped
                 and _chosen_error(other) < _chosen_error(choice) - 1e-12):
             return other, finer, rng_finer
@@ -418,21 +435,26 @@ def _validate_path(P, Y, W, T, grid, forms, p, run, exact=True):
     k = T.shape[1]
     paths = {f: [_FoldPath(P, Y, W - T[:, j], np.flatnonzero(T[:, j] > 0), f, p, run)
                  for j in range(k)] for f in forms}
+
+    def held_out_loss(form, C):
+        """``(L, stop)``: the 0/1 loss of each (pair, fold) entry at budget ``C``."""
+        L = np.zeros_like(T)
+        for j, path in enumerate(paths[form]):
+            # a Ctrl-C or deadline that ended the last fit early (it may
+            # still have settled its own status) stops the whole path
+            stop = run.limit_reached()
+            if stop is None:
+                pred, stop = path.predict(C)
+            if stop in ("interrupted", "time_limit"):
+                return None, stop
+            L[path.test, j] = pred != Y[path.test]
+        return L, None
+
     loss, best, since = {}, {f: np.inf for f in forms}, {f: 0 for f in forms}
     active, stopped = list(forms), None
     for C in grid:
         for form in list(active):
-            L = np.zeros_like(T)
-            for j, path in enumerate(paths[form]):
-                # a Ctrl-C or deadline that ended the last fit early (it may
-                # still have settled its own status) stops the whole path
-                stop = run.limit_reached()
-                if stop is None:
-                    pred, stop = path.predict(C)
-                if stop in ("interrupted", "time_limit"):
-                    stopped = stop
-                    break
-                L[path.test, j] = pred != Y[path.test]
+            L, stopped = held_out_loss(form, C)
             if stopped:
                 break
             loss[(form, C)] = L.ravel()
@@ -449,6 +471,18 @@ def _validate_path(P, Y, W, T, grid, forms, p, run, exact=True):
                     active.remove(form)
         if stopped or not active:
             break
+    # a path stopped by patience has still seen only small budgets; the
+    # largest one is validated too (its master goes on from the clauses of
+    # the path), so that a concept that needs many clauses is not lost to a
+    # plateau of small budgets (monks-2: most folds saw no budget beat the
+    # constant up to C = 6, and C = 64 has 12 % validation error).  The
+    # one-standard-error rule keeps a smaller budget unless it is clearly worse.
+    for form in forms if not stopped and grid[-1] > 0 else ():
+        if (form, grid[-1]) not in loss:
+            L, stopped = held_out_loss(form, grid[-1])
+            if stopped:
+                break
+            loss[(form, grid[-1])] = L.ravel()
     if not loss:
         return BudgetChoice(forms[0], grid[0], "cv", {}, stopped=stopped)
     weights = T.ravel()

@@ -470,22 +470,22 @@ def test_validation_runs_on_a_bounded_sample(monkeypatch):
         init(self, P, Y, train, *args)
 
     monkeypatch.setattr(_select._FoldPath, "__init__", spy)
-    full = choose_complexity(B, y, grid=(3,), forms=("dnf", "cnf"), time_limit=60)
+    full = choose_complexity(B, y, grid=(3,), forms=("dnf", "cnf"), n_splits=5, time_limit=60)
     assert (full.form, full.max_complexity, full.method) == ("cnf", 3, "exact")
     assert full.result is not None and min(trained) > 400      # 4/5 of 600 rows
     trained.clear()
     sampled = choose_complexity(B, y, grid=(3,), forms=("dnf", "cnf"), validation_rows=150,
-                                time_limit=60)
+                                n_splits=5, time_limit=60)
     assert max(trained) <= 150 and len(trained) == 10           # 2 forms x 5 folds
     assert (sampled.form, sampled.max_complexity, sampled.method) == ("cnf", 3, "cv")
     assert sampled.result is None and sampled.errors[("cnf", 3)] == 0.0
     # the same seed draws the same sample: the same choice and warm start
     again = choose_complexity(B, y, grid=(3,), forms=("dnf", "cnf"), validation_rows=150,
-                              time_limit=60)
+                              n_splits=5, time_limit=60)
     assert again.errors == sampled.errors and again.columns == sampled.columns
     # few distinct rows (many copies): the master LPs are small, no sample
     trained.clear()
     few = np.repeat(B[:40], 15, axis=0)
     choose_complexity(few, np.repeat(y[:40], 15), grid=(0, 3), forms=("dnf",),
-                      validation_rows=150, time_limit=60)
+                      validation_rows=150, n_splits=5, time_limit=60)
     assert min(trained) > 400
