@@ -200,26 +200,42 @@ def _push(buf, count, value):
 # reaches the incumbent, the incumbent is proved optimal and the search stops.
 
 
+@njit(cache=True, inline="always")
+def _slot(keys, key):
+    """Slot of ``key`` in the open-addressing table ``keys`` (``-1``: empty):
+    where it is, or the empty slot where it would go (linear probing from a
+    multiplicative hash; the table is never more than half full)."""
+    mask = keys.shape[0] - 1
+    i = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)) & mask
+    while keys[i] != key and keys[i] != -1:
+        i = (i + 1) & mask
+    return i
+
+
 @njit(cache=True)
 def _child(children, node_count, node, l, n_ante, max_nodes, n_children, root_child):
     """Node id of prefix ``node`` + antecedent ``l`` (created on demand).
 
-    Returns -1 (nothing remembered below) when the memo is full.  Keeps
-    ``n_children`` (children per node) and ``root_child`` (the root's
-    children by antecedent) beside the dict, so that :func:`_apply_memo`
-    looks nothing up for nodes without children and reads the root's from
-    an array.
+    ``children = (keys, ids)`` is a hash table from ``node * n_ante + l`` to
+    the child's id (numpy arrays: a lookup costs a fraction of a typed
+    dict's).  Returns -1 (nothing remembered below) when the memo is full.
+    Keeps ``n_children`` (children per node) and ``root_child`` (the root's
+    children by antecedent) beside it, so that :func:`_apply_memo` looks
+    nothing up for nodes without children and reads the root's from an array.
     """
     if node < 0:
         return -1
+    keys, ids = children
     key = node * n_ante + l
-    if key in children:
-        return children[key]
+    i = _slot(keys, key)
+    if keys[i] == key:
+        return ids[i]
     if node_count[0] >= max_nodes:
         return -1
     nid = node_count[0]
     node_count[0] += 1
-    children[key] = nid
+    keys[i] = key
+    ids[i] = nid
     n_children[node] += 1
     if node == 0:
         root_child[l] = nid
@@ -240,6 +256,7 @@ def _apply_memo(cand, weight, bounds, n_cand, children, node_lb, node, n_ante,
     # most nodes have no child yet: nothing to look up (the root's children
     # are read from an array: the root is visited by every iteration)
     lookup = n_children[node] > 0
+    keys, ids = children
     k = 0
     for i in range(n_cand):
         b = bounds[i]
@@ -249,9 +266,10 @@ def _apply_memo(cand, weight, bounds, n_cand, children, node_lb, node, n_ante,
                 c = root_child[cand[i]]
             else:
                 key = node * n_ante + cand[i]
-                if key in children:
-                    c = children[key]
-            if c >= 0 and c in node_lb and node_lb[c] > b:
+                j = _slot(keys, key)
+                if keys[j] == key:
+                    c = ids[j]
+            if c >= 0 and node_lb[c] > b:
                 b = node_lb[c]
         if b < low:
             low = b
@@ -268,21 +286,17 @@ def _apply_memo(cand, weight, bounds, n_cand, children, node_lb, node, n_ante,
 
 @njit(cache=True)
 def _raise_node_bound(node_lb, node, value):
+    """``node_lb[node] = max(node_lb[node], value)`` (``-inf``: no bound yet)."""
     if node < 0:
         return
-    if node in node_lb:
-        if value > node_lb[node]:
-            node_lb[node] = value
-    else:
+    if value > node_lb[node]:
         node_lb[node] = value
 
 
 @njit(cache=True)
 def root_bound(node_lb):
     """The root's node bound (``-inf`` before the root was visited)."""
-    if 0 in node_lb:
-        return node_lb[0]
-    return -np.inf
+    return node_lb[0]
 
 
 # --- candidate cache -------------------------------------------------------

@@ -44,7 +44,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import typed, types
 
 from rulekit import evaluate
 from rulekit._anytime import Anytime
@@ -72,8 +71,9 @@ SEARCH_PARAMETERS = {
     **pick(COMMON_PARAMETERS, "random_state", "time_limit", "callback", "verbose"),
 }
 
-# Prefixes remembered by the memo (two typed-dict entries each, ~60 bytes);
-# beyond this the search goes on without remembering new prefixes.
+# Prefixes remembered by the memo (hash-table slots and node arrays: about
+# 60 bytes each, 56 MB at most); beyond this the search goes on without
+# remembering new prefixes.
 _MAX_MEMO_NODES = 1_000_000
 # Candidates the candidate cache holds over all prefixes (37 bytes each: at
 # most 74 MB, touched only as it fills); beyond this, prefixes not stored
@@ -312,10 +312,13 @@ class _Run:
         self.proved = False
         # The prefix memo (see _kernels): child links and node bounds.
         # max_nodes = 0 keeps only the root, i.e. the paper's search.
-        self.children = typed.Dict.empty(types.int64, types.int64)
-        self.node_lb = typed.Dict.empty(types.int64, types.float64)
-        self.node_count = np.ones(1, np.int64)
         self.max_nodes = _MAX_MEMO_NODES if p["prefix_memo"] else 0
+        # child links: a hash table at most half full (see _kernels._child);
+        # node bounds by node id, -inf until the node is bounded
+        size = 1 << max(2, (2 * self.max_nodes - 1).bit_length())
+        self.children = (np.full(size, -1, np.int64), np.zeros(size, np.int64))
+        self.node_lb = np.full(max(self.max_nodes, 1), -np.inf)
+        self.node_count = np.ones(1, np.int64)
         # children per node and the root's children by antecedent (see _kernels._child);
         # np.zeros of the 1M-node table costs nothing until nodes are made
         self.n_children = np.zeros(max(self.max_nodes, 1), np.int32)

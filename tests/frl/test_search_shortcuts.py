@@ -205,6 +205,6 @@ def test_candidate_cache_changes_no_result(monkeypatch, C1, memo):
         assert np.array_equal(a.trace.objective, b.trace.objective)
         assert np.array_equal(a.trace.candidate_sizes, b.trace.candidate_sizes)
         # every prefix's remembered bound, not only the root's
-        assert dict(used[-2].node_lb) == dict(used[-1].node_lb)
+        assert np.array_equal(used[-2].node_lb, used[-1].node_lb)
     # the cache did hold prefixes in the runs that had room
     assert all(run.cache[-1][0] > 0 for run in used[1::2])
