@@ -242,6 +242,17 @@ def _child(children, node_count, node, l, n_ante, max_nodes, n_children, root_ch
     return nid
 
 
+@njit(cache=True, inline="always")
+def _put(cand, weight, bounds, stop_after, cand_pen, k, l, wt, b, stop, pen):
+    """Write candidate ``k`` of a candidate set (antecedent, curiosity,
+    bound, stop flag, added penalty): the arrays always change together."""
+    cand[k] = l
+    weight[k] = wt
+    bounds[k] = b
+    stop_after[k] = stop
+    cand_pen[k] = pen
+
+
 @njit(cache=True)
 def _apply_memo(cand, weight, bounds, n_cand, children, node_lb, node, n_ante,
                 incumbent, stop_after, cand_pen, n_children, root_child):
@@ -275,11 +286,8 @@ def _apply_memo(cand, weight, bounds, n_cand, children, node_lb, node, n_ante,
             low = b
         if b >= incumbent:
             continue
-        cand[k] = cand[i]
-        weight[k] = weight[i]
-        bounds[k] = b
-        stop_after[k] = stop_after[i]
-        cand_pen[k] = cand_pen[i]
+        _put(cand, weight, bounds, stop_after, cand_pen, k, cand[i], weight[i], b,
+             stop_after[i], cand_pen[i])
         k += 1
     return k, low
 
@@ -326,11 +334,8 @@ def _cache_load(cache, node, incumbent, pc, qc, cand, weight, stop_after, cand_p
         b = e_bound[e]
         if b < incumbent:
             l = e_ante[e]
-            cand[n_cand] = l
-            weight[n_cand] = e_weight[e]
-            stop_after[n_cand] = e_stop[e]
-            cand_pen[n_cand] = e_pen[e]
-            bounds[n_cand] = b
+            _put(cand, weight, bounds, stop_after, cand_pen, n_cand, l, e_weight[e], b,
+                 e_stop[e], e_pen[e])
             pc[l] = e_p[e]
             qc[l] = e_q[e]
             n_cand += 1
@@ -462,14 +467,11 @@ def candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer, penalty
             bound = new_obj + min(b1, gv, tm)
             stop = tm <= min(b1, gv)
         if bound < incumbent:   # strict: only a better list is worth building
-            cand[n_cand] = l
             if C1 is None:
-                weight[n_cand] = _frl_curiosity(p, q, rp, lam)
+                wt = _frl_curiosity(p, q, rp, lam)
             else:
-                weight[n_cand] = _soft_curiosity(p, q, alpha_min, rp, lam)
-            stop_after[n_cand] = stop
-            cand_pen[n_cand] = pen
-            bounds[n_cand] = bound
+                wt = _soft_curiosity(p, q, alpha_min, rp, lam)
+            _put(cand, weight, bounds, stop_after, cand_pen, n_cand, l, wt, bound, stop, pen)
             n_cand += 1
         elif bound < pruned_low[0]:
             pruned_low[0] = bound
