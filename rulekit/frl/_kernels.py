@@ -459,9 +459,9 @@ def candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer, penalty
             if new_obj >= floor:
                 continue
             new_min = alpha if alpha < alpha_min else alpha_min
-            if _soft_terms_above(floor + 1e-9 * (1.0 + abs(floor)) - new_obj, p, q,
-                                 alpha < alpha_min, new_min, p2, q2, w, C, C1, g_floors[p2],
-                                 b1_slope, tau, inv_n):
+            above = floor + _obj.G_SKIP_MARGIN * (1.0 + abs(floor)) - new_obj
+            if _soft_terms_above(above, p, q, alpha < alpha_min, new_min, p2, q2, w, C, C1,
+                                 g_floors[p2], b1_slope, tau, inv_n):
                 continue
             b1, gv, tm = _soft_bound_terms(new_min, p2, q2, w, C, C1, n, False)
             bound = new_obj + min(b1, gv, tm)
@@ -489,8 +489,9 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
     * ``data = (P, Q, items, full_p, full_n, root_p, root_q, root_active,
       n_pos, n_neg)``: the antecedents as factors (see the module
       docstring), the full row vectors and the root's counts.
-    * ``settings = (w, C, lam, stop_prob)``: the objective's weight and
-      penalty, the curiosity's ``lambda`` and the stop probability.
+    * ``settings = (w, C, lam, stop_prob, g_floors)``: the objective's
+      weight and penalty, the curiosity's ``lambda``, the stop probability
+      and :func:`g_floor_table` (computed once per search).
     * ``incumbent = (best_prefix, best_len, best_obj)``: updated in place
       (strict improvement only).
     * ``out = (obj_out, best_out)``: ``obj_out[i]`` and ``best_out[i]``
@@ -515,7 +516,7 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
     that share this much state costs speed in numba.
     """
     P, Q, items, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg = data
-    w, C, lam, stop_prob = settings
+    w, C, lam, stop_prob, g_floors = settings
     best_prefix, best_len, best_obj = incumbent
     obj_out, best_out = out
     children, node_lb, node_count, max_nodes, n_children, root_child, cache = memo
@@ -538,7 +539,6 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
     offsets = np.zeros(n_iters + 1, dtype=np.int64)
     n_sizes = 0
     root_stop = False
-    g_floors = g_floor_table(n_pos, w, C1, n)
     if C1 is not None:
         # softFRL's deterministic stop is tested at the root only (the same
         # for every iteration) and after each added rule (stop_after)

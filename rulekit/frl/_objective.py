@@ -200,9 +200,11 @@ def frl_should_stop(alpha_last, rem_pos, rem_neg, w, C, n):
 
 # --- softly falling rule lists -------------------------------------------
 
-#: How far above ``min(B1, Tm)`` the lower bound of ``G`` must be for
-#: :func:`soft_bound_terms` to leave ``G`` uncomputed: far above the rounding
-#: of either side (objectives are of order 1; rounding of order 1e-16).
+#: How far a lower bound must clear a threshold before the search skips an
+#: exact computation: ``G`` in :func:`soft_bound_terms`, and (relative to the
+#: threshold) a rule's whole bound before :func:`soft_terms_above` is asked.
+#: Far above the rounding of either side (objectives are of order 1,
+#: rounding of order 1e-16).
 G_SKIP_MARGIN = 1e-9
 
 

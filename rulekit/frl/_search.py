@@ -331,6 +331,9 @@ class _Run:
                       np.empty(_CACHE_ENTRIES, np.float64), np.empty(_CACHE_ENTRIES, np.float64),
                       np.empty(_CACHE_ENTRIES, np.bool_), np.empty(_CACHE_ENTRIES, np.float64),
                       np.zeros(1, np.int64))
+        # softFRL's table for its cheap test (see _kernels.candidates)
+        self.g_floors = _kernels.g_floor_table(data.n_pos, p["w"], p["C1"],
+                                               data.n_pos + data.n_neg)
         self._saved = None
 
     def lower_bound(self) -> float | None:
@@ -349,7 +352,8 @@ class _Run:
         # goes back to this copy so that result and trace agree
         self._saved = (self.best_prefix.copy(), self.best_len.copy(), self.best_obj.copy())
         n_done, sizes, offsets = _kernels.chunk(
-            d.kernel_data(), p["C1"], (p["w"], p["C"], p["curiosity_lambda"], p["stop_prob"]),
+            d.kernel_data(), p["C1"], (p["w"], p["C"], p["curiosity_lambda"], p["stop_prob"],
+                                       self.g_floors),
             self.rng, k, (self.best_prefix, self.best_len, self.best_obj), (obj_out, best_out),
             (self.children, self.node_lb, self.node_count, self.max_nodes, self.n_children,
              self.root_child, self.cache))
