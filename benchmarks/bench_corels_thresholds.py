@@ -54,7 +54,6 @@ def thresholds_variant(name):
     import sklearn.ensemble
 
     import rulekit._reference as ref
-    from rulekit import _columns
 
     saved = (ref.REFERENCE_TREES, ref.REFERENCE_DEPTH, ref.reference_cuts,
              sklearn.ensemble.GradientBoostingClassifier)
@@ -67,43 +66,48 @@ def thresholds_variant(name):
         elif name in ("features1", "features_sqrt"):
             sklearn.ensemble.GradientBoostingClassifier = functools.partial(
                 boosted, max_features=1 if name == "features1" else "sqrt")
-        elif name.startswith("union"):
-            k, original = int(name[len("union"):]), ref.reference_cuts
-
-            def union(numeric, context, y, weights, n_thresholds):
-                out = original(numeric, context, y, weights, n_thresholds)
-                for col, x in numeric.items():
-                    present = (weights > 0) & ~np.isnan(x)
-                    quantiles = _columns.candidate_cuts(x[present], weights[present], k)
-                    out[col] = np.union1d(out[col], quantiles)
-                return out
-
-            ref.reference_cuts = union
-        elif name == "ventiles":
-            original = ref.reference_cuts
-
-            def ventiles(numeric, context, y, weights, n_thresholds):
-                # each of the ensemble's cuts moved to the nearest, in rank, of the
-                # column's 19 quantile cuts (the ensemble says where, the grid says what)
-                out = original(numeric, context, y, weights, n_thresholds)
-                for col, x in numeric.items():
-                    present = (weights > 0) & ~np.isnan(x)
-                    v, w = x[present], weights[present]
-                    grid = _columns.candidate_cuts(v, w, 19)
-                    if grid.size == 0 or out[col].size == 0:
-                        continue
-                    rank = lambda t: w[v <= t].sum() / w.sum()  # noqa: E731
-                    at = np.array([rank(g) for g in grid])
-                    out[col] = np.unique([grid[np.argmin(np.abs(at - rank(t)))] for t in out[col]])
-                return out
-
-            ref.reference_cuts = ventiles
+        elif name.startswith("union") or name == "ventiles":
+            ref.reference_cuts = _per_column(ref.reference_cuts, _union(int(name[5:]))
+                                             if name.startswith("union") else _ventiles)
         elif name != "default":
             raise ValueError(f"unknown variant {name!r}; one of {VARIANTS}")
         yield
     finally:
         (ref.REFERENCE_TREES, ref.REFERENCE_DEPTH, ref.reference_cuts,
          sklearn.ensemble.GradientBoostingClassifier) = saved
+
+
+def _per_column(original, change):
+    """``reference_cuts`` whose cuts of each numeric column are ``change(cuts, v, w)``,
+    ``v`` and ``w`` the column's present values and their weights."""
+    def cuts(numeric, context, y, weights, n_thresholds):
+        out = original(numeric, context, y, weights, n_thresholds)
+        for col, x in numeric.items():
+            present = (weights > 0) & ~np.isnan(x)
+            out[col] = change(out[col], x[present], weights[present])
+        return out
+
+    return cuts
+
+
+def _union(k):
+    """The ensemble's cuts and the column's ``k`` quantile cuts."""
+    from rulekit._columns import candidate_cuts
+
+    return lambda cuts, v, w: np.union1d(cuts, candidate_cuts(v, w, k))
+
+
+def _ventiles(cuts, v, w):
+    """Each of the ensemble's cuts moved to the nearest, in rank, of the column's 19
+    quantile cuts (the ensemble says where, the grid says what)."""
+    from rulekit._columns import candidate_cuts
+
+    grid = candidate_cuts(v, w, 19)
+    if grid.size == 0 or cuts.size == 0:
+        return cuts
+    rank = lambda t: w[v <= t].sum() / w.sum()  # noqa: E731
+    at = np.array([rank(g) for g in grid])
+    return np.unique([grid[np.argmin(np.abs(at - rank(t)))] for t in cuts])
 
 
 def _old(time_limit=None, max_work=None):

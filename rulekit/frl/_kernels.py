@@ -322,6 +322,23 @@ def root_bound(node_lb):
 # cache's room is fixed (entries, not time), so is what it holds.
 
 
+def empty_cache(n_prefixes, n_entries):
+    """A candidate cache for prefixes (memo ids) ``0 .. n_prefixes - 1`` and
+    ``n_entries`` candidates over all of them, nothing stored.
+
+    ``(state, start, length, low, ante, p, q, bound, weight, stop, pen, used)``:
+    per prefix 0 unseen / 1 seen once / 2 stored, where its entries start,
+    how many, the least pruned bound; then one array per entry field (``np.empty``:
+    touched only as the cache fills) and the number of entries used.
+    """
+    per_prefix = (np.zeros(n_prefixes, np.int8), np.zeros(n_prefixes, np.int64),
+                  np.zeros(n_prefixes, np.int32), np.zeros(n_prefixes, np.float64))
+    per_entry = tuple(np.empty(n_entries, dtype) for dtype in
+                      (np.int32, np.int32, np.int32, np.float64, np.float64, np.bool_,
+                       np.float64))
+    return per_prefix + per_entry + (np.zeros(1, np.int64),)
+
+
 @njit(cache=True)
 def _cache_load(cache, node, incumbent, pc, qc, cand, weight, stop_after, cand_pen, bounds,
                 pruned_low):
@@ -499,11 +516,8 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
       incumbent after it.
     * ``memo = (children, node_lb, node_count, max_nodes, n_children,
       root_child, cache)``: the prefix memo and the candidate cache (see
-      above), kept by the caller between batches.  ``cache = (state, start,
-      length, low, ante, p, q, bound, weight, stop, pen, used)``: per prefix
-      (memo id) 0 unseen / 1 seen once / 2 stored, where its entries start,
-      how many, the least pruned bound; then one array per entry field and
-      the number of entries used.
+      above; ``cache`` from :func:`empty_cache`), kept by the caller between
+      batches.
 
     The batch ends early when the root's node bound proves the incumbent
     optimal.

@@ -323,14 +323,8 @@ class _Run:
         # np.zeros of the 1M-node table costs nothing until nodes are made
         self.n_children = np.zeros(max(self.max_nodes, 1), np.int32)
         self.root_child = np.full(max(n_ante, 1), -1, np.int64)
-        # the candidate cache (see _kernels): per prefix, then per entry
-        size = max(self.max_nodes, 1)
-        self.cache = (np.zeros(size, np.int8), np.zeros(size, np.int64), np.zeros(size, np.int32),
-                      np.zeros(size, np.float64), np.empty(_CACHE_ENTRIES, np.int32),
-                      np.empty(_CACHE_ENTRIES, np.int32), np.empty(_CACHE_ENTRIES, np.int32),
-                      np.empty(_CACHE_ENTRIES, np.float64), np.empty(_CACHE_ENTRIES, np.float64),
-                      np.empty(_CACHE_ENTRIES, np.bool_), np.empty(_CACHE_ENTRIES, np.float64),
-                      np.zeros(1, np.int64))
+        # the candidate cache (see _kernels), for the prefixes the memo names
+        self.cache = _kernels.empty_cache(max(self.max_nodes, 1), _CACHE_ENTRIES)
         # softFRL's table for its cheap test (see _kernels.candidates)
         self.g_floors = _kernels.g_floor_table(data.n_pos, p["w"], p["C1"],
                                                data.n_pos + data.n_neg)
