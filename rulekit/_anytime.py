@@ -39,6 +39,7 @@ the Python side costs nothing measurable.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 import os
@@ -113,6 +114,14 @@ class SearchState:
         Memory the search state takes, as the engine counts it.
     info : dict
         Learner-specific numbers (queue size, columns...), for display.
+    search_id : int or None
+        Which run reported the state: every :class:`Anytime` run takes the
+        next number of the process when it opens, so the states of one search
+        share it and no two searches do (None for a state made by hand).
+    depth : int
+        How many runs are open around that run: 0 for the run around a whole
+        fit, 1 for a search inside it (a point of CORELS's path, one binary
+        problem of column generation), 2 for a search inside that one.
     """
 
     learner: str
@@ -123,6 +132,8 @@ class SearchState:
     lower_bound: float | None = None
     memory_mb: float | None = None
     info: dict = field(default_factory=dict)
+    search_id: int | None = None
+    depth: int = 0
 
     @property
     def gap(self) -> float | None:
@@ -148,6 +159,11 @@ class SearchState:
             parts.append(f"mem={self.memory_mb:.0f}MB")
         parts += [f"{k}={v}" for k, v in self.info.items()]
         return ", ".join(parts)
+
+
+#: The number the next run takes (:attr:`SearchState.search_id`); shared by the threads of a
+#: process, and ``next`` on an itertools counter is atomic under the GIL.
+_SEARCH_IDS = itertools.count(1)
 
 
 class Anytime:
@@ -189,6 +205,8 @@ class Anytime:
         self.report_seconds = report_seconds
         self.logger = logging.getLogger(f"rulekit.{learner}")
         self.last_state: SearchState | None = None
+        self.search_id: int | None = None
+        self.depth = 0
         self._parent = None
         self._sigint = None
         self._blas_limit = None
@@ -202,6 +220,8 @@ class Anytime:
         self.cpu_start = time.process_time()
         runs = _stack()
         self._parent = runs[-1] if runs else None
+        self.search_id = next(_SEARCH_IDS)
+        self.depth = 0 if self._parent is None else self._parent.depth + 1
         own = None if self.time_limit is None else self.start + float(self.time_limit)
         parent = None if self._parent is None else self._parent.deadline
         self.deadline = min((d for d in (own, parent) if d is not None), default=None)
@@ -307,7 +327,8 @@ class Anytime:
 
     def state(self, work: int, **fields) -> SearchState:
         """A :class:`SearchState` of this run at the current time."""
-        return SearchState(self.learner, self.elapsed, int(work), self.unit, **fields)
+        return SearchState(self.learner, self.elapsed, int(work), self.unit, **fields,
+                           search_id=self.search_id, depth=self.depth)
 
     def drive(self, step, *, chunk_seconds: float = 0.05, budget: int = 1,
               max_budget: int = 1 << 20) -> str:

@@ -1,5 +1,24 @@
 """The part every rulekit estimator shares.
 
+A fit is one pipeline, the same for every learner (``docs/architecture.md``):
+
+``_prepare(X, y, sample_weight, params) -> FitData``
+    validates the input, fits the binarizer, binarizes, mines the
+    antecedents (where the learner mines) and builds the learner's further
+    views (:meth:`RuleClassifierBase._views`);
+``_solve(data) -> FitOutcome``
+    the learner's one required method: runs its engine on the
+    :class:`rulekit._fitdata.FitData` and returns a
+    :class:`rulekit._fitdata.FitOutcome` (model, certificate, the binarizer
+    the model is written over, further fitted attributes).  It writes
+    nothing to ``self``;
+``_wrap(data, outcome)``
+    sets every fitted attribute at once.
+
+Parameters are checked once per fit, at its start; the checked values travel
+in ``FitData.params`` (and are kept as ``_fit_params_``, for the methods that
+work on a fitted estimator later, such as ``rashomon_set``).
+
 Contract for a learner's estimator (``rulekit/<learner>/_estimator.py``):
 
 * subclass :class:`RuleClassifierBase`; ``__init__`` stores its parameters
@@ -8,47 +27,43 @@ Contract for a learner's estimator (``rulekit/<learner>/_estimator.py``):
   ``random_state``, ``verbose`` where they apply, and ``callback`` always
   (the base class hands it to the run around the fit: nothing else to do);
 * declare every parameter once in ``_rulekit_parameters`` (see
-  :mod:`rulekit._params`), sharing the engine's declarations; :meth:`fit`
-  checks the table before anything else;
+  :mod:`rulekit._params`), sharing the engine's declarations;
 * set the class attributes ``_learner`` (name for logging), ``_multiclass``
   (may ``y`` have more than two classes?), ``_mines`` (does the learner
   search over mined antecedents, or over the binarized conditions
   directly?), ``_negations`` (should the binarizer emit ``!=`` conditions?)
   and ``_per_class_mining``;
-* implement :meth:`RuleClassifierBase._fit_model`, which receives the
-  arrays the engine needs, sets ``certificate_`` (a
-  :class:`rulekit.certificate.Certificate`) and returns a fitted model
-  object from :mod:`rulekit.models`.  It may set further fitted attributes
-  (``result_``, ``stats_``, ``trace_``...);
-* optionally override the mining hooks
-  :meth:`RuleClassifierBase._resolve_min_support`, ``_resolve_max_card``,
-  ``_resolve_max_antecedents`` (a cap on the pool and which antecedents it
-  keeps) and ``_mining_bytes``.
+* implement :meth:`RuleClassifierBase._solve`;
+* optionally override the hooks, each a function of what it is given:
+  :meth:`RuleClassifierBase._binarizer`, ``_resolve_min_support``,
+  ``_resolve_max_card``, ``_resolve_max_antecedents`` (a cap on the pool and
+  which antecedents it keeps), ``_mining_bytes``, ``_inputs`` (facts read
+  from the raw input before binarizing) and ``_views``.
 
-:meth:`fit` then validates ``X``/``y``, sets ``classes_``, ``n_features_in_``
-(and ``feature_names_in_`` for DataFrames), fits ``binarizer_``, mines
-``antecedents_``, stores ``model_`` and warns (``ConvergenceWarning``) when
-the certificate says a limit stopped the search.  The whole fit runs inside
-one :class:`rulekit._anytime.Anytime` run, so ``time_limit`` counts from the
-start of ``fit`` and Ctrl-C at any point returns the best model found.
-``predict``, ``predict_proba``, ``score`` and ``str()`` work for every
-learner the same way.
+The whole fit runs inside one :class:`rulekit._anytime.Anytime` run, so
+``time_limit`` counts from the start of ``fit`` and Ctrl-C at any point
+returns the best model found.  ``predict``, ``predict_proba``, ``score`` and
+``str()`` work for every learner the same way.
 """
 
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import (_get_feature_names, _num_features, check_array,
+                                      check_consistent_length, check_is_fitted, column_or_1d,
+                                      validate_data)
 
 from ._anytime import Anytime
 from ._checks import check_sample_weight
 from ._columns import check_unique_columns
+from ._fitdata import FitData, FitOutcome
 from ._params import COMMON_PARAMETERS, validate
 from .binarize import Binarizer, _plain
 from .evaluate import capture_counts
@@ -73,7 +88,7 @@ _ADVICE = {
 class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     """Shared validation, binarization, mining and prediction.
 
-    Subclasses provide ``__init__`` and :meth:`_fit_model`; see the module
+    Subclasses provide ``__init__`` and :meth:`_solve`; see the module
     docstring for the full contract.
     """
 
@@ -87,8 +102,17 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     _negations = False
     _per_class_mining = True
 
-    # -- hooks ------------------------------------------------------------
-    def _resolve_min_support(self, params: dict) -> float:
+    # -- hooks: each a function of its arguments, none writes to self -------------
+    def _inputs(self, X, params: dict) -> dict:
+        """Facts the learner reads from the validated input before it is binarized."""
+        return {}
+
+    def _binarizer(self, params: dict, n_rows: int) -> Binarizer:
+        """The Binarizer, given the binarization parameters this learner exposes."""
+        shared = {k: params[k] for k in Binarizer._rulekit_parameters if k in params}
+        return Binarizer(**shared, negations=self._negations)
+
+    def _resolve_min_support(self, params: dict, n_rows: int) -> float:
         """Mining threshold to use (``params`` are the validated parameters)."""
         return params["min_support"]
 
@@ -104,48 +128,53 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         """``(max_antecedents, prefer)`` for the miner (None: keep every antecedent)."""
         return None, "support"
 
-    def _fit_model(self, *, B: np.ndarray, A: np.ndarray | None, y: np.ndarray,
-                   antecedents: AntecedentSet | None, sample_weight, params: dict, X=None):
-        """Run the engine, set ``certificate_``; return a model from :mod:`rulekit.models`.
+    def _views(self, X, data: FitData, inputs: dict) -> dict:
+        """Further views of the training data the learner's ``_solve`` reads.
+
+        ``X`` is the validated input, ``data`` what is prepared so far and
+        ``inputs`` what :meth:`_inputs` read; the returned mapping becomes
+        ``FitData.views`` (by default ``inputs`` itself).
+        """
+        return dict(inputs)
+
+    def _solve(self, data: FitData) -> FitOutcome:
+        """Run the engine on the prepared data; return the model and its certificate.
 
         Parameters
         ----------
-        B : ndarray of bool, shape (n_samples, n_conditions)
-            Binarized conditions (``self.binarizer_.conditions_``).
-        A : ndarray of bool, shape (n_samples, n_antecedents) or None
-            Mined antecedents (``antecedents``), when ``_mines`` is true.
-        y : ndarray of int, shape (n_samples,)
-            Class codes ``0..len(classes_)-1``.
-        antecedents : AntecedentSet or None
-        sample_weight : ndarray or None
-        params : dict
-            The validated parameters (:meth:`_check_params`).
-        X : DataFrame or ndarray
-            The validated input, for a learner that binarizes it again (column
-            generation compares two threshold resolutions).
+        data : FitData
+            The binarized rows (``data.B``), class codes (``data.y``), weights,
+            mined antecedents (``data.A``, when ``_mines``), the validated
+            parameters (``data.params``) and the learner's own views.
+
+        Returns
+        -------
+        FitOutcome
         """
         raise NotImplementedError
 
     # -- validation ---------------------------------------------------------
     def _validate_X(self, X, *, reset: bool):
+        """The input as a DataFrame or 2-D array; with ``reset`` (a fit) nothing is set on self."""
         if isinstance(X, pd.DataFrame):
             # the binarizer's own check, so an estimator and a loaded model say the same
             check_unique_columns(X.columns)
-            if not reset and hasattr(self, "feature_names_in_"):
-                missing = [c for c in self.feature_names_in_ if c not in X.columns]
-                if missing:
-                    raise ValueError(f"column(s) {missing} seen at fit time are missing from X")
-            validate_data(self, X, reset=reset, skip_check_array=True)
-            if not reset and X.shape[1] != self.n_features_in_:
-                raise ValueError(
-                    f"X has {X.shape[1]} features, but {type(self).__name__} is "
-                    f"expecting {self.n_features_in_} features as input"
-                )
+            if not reset:
+                if hasattr(self, "feature_names_in_"):
+                    missing = [c for c in self.feature_names_in_ if c not in X.columns]
+                    if missing:
+                        raise ValueError(f"column(s) {missing} seen at fit time are missing from X")
+                validate_data(self, X, reset=False, skip_check_array=True)
+                if X.shape[1] != self.n_features_in_:
+                    raise ValueError(
+                        f"X has {X.shape[1]} features, but {type(self).__name__} is "
+                        f"expecting {self.n_features_in_} features as input"
+                    )
         else:
-            X = validate_data(
-                self, X, reset=reset, dtype=None, ensure_all_finite="allow-nan",
-                accept_sparse=False, ensure_min_samples=1, ensure_min_features=1,
-            )
+            options = dict(dtype=None, ensure_all_finite="allow-nan", accept_sparse=False,
+                           ensure_min_samples=1, ensure_min_features=1)
+            X = (check_array(X, estimator=self, **options) if reset
+                 else validate_data(self, X, reset=False, **options))
         if X.shape[0] == 0:
             raise ValueError("X has 0 samples; at least one is required")
         if X.shape[1] == 0:
@@ -185,11 +214,6 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         return validate(self._rulekit_parameters, self.get_params(deep=False),
                         type(self).__name__)
 
-    def _binarizer(self, params: dict) -> Binarizer:
-        """The Binarizer, given the binarization parameters this learner exposes."""
-        shared = {k: params[k] for k in Binarizer._rulekit_parameters if k in params}
-        return Binarizer(**shared, negations=self._negations)
-
     # -- sklearn API ------------------------------------------------------------
     def fit(self, X, y):
         """Binarize ``X``, mine antecedents (where the learner uses them) and search.
@@ -208,36 +232,60 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         return self._fit(X, y, None)
 
     def _fit(self, X, y, sample_weight):
-        """Body of :meth:`fit`; learners with weights call it from their own ``fit``."""
+        """Body of :meth:`fit`: prepare, solve, wrap (learners with weights call it from ``fit``)."""
         params = self._check_params()
-        X = self._validate_X(X, reset=True)
-        self.classes_, codes = self._validate_y(X, y)
-        weights = check_sample_weight(sample_weight, len(codes), positive=True)
         # one run around the whole fit: time_limit counts from here, a Ctrl-C
         # during binarization, mining or compilation is seen by the engine, and
         # the callback sees every search the engine runs inside it
         with Anytime(self._learner, time_limit=params.get("time_limit"),
                      callback=params.get("callback")):
-            self.binarizer_ = self._binarizer(params).fit(X, codes, sample_weight=weights)
-            B = self.binarizer_.transform(X)
-            A, antecedents = None, None
-            if self._mines:
-                limit, prefer = self._resolve_max_antecedents(params, B)
-                antecedents = mine_antecedents(
-                    B, codes,
-                    min_support=self._resolve_min_support(params),
-                    max_card=self._resolve_max_card(params, B),
-                    max_antecedents=limit, prefer=prefer,
-                    per_class=self._per_class_mining,
-                    conditions=self.binarizer_.conditions_,
-                    max_bytes=self._mining_bytes(params),
-                )
-                self.antecedents_ = antecedents
-                A = antecedents.matrix
-            self.model_ = self._fit_model(B=B, A=A, y=codes, antecedents=antecedents,
-                                          sample_weight=weights, params=params, X=X)
+            data = self._prepare(X, y, sample_weight, params)
+            outcome = self._solve(data)
+        self._wrap(data, outcome)
         self._warn_if_stopped()
         return self
+
+    def _prepare(self, X, y, sample_weight, params: dict) -> FitData:
+        """Validate, binarize, mine and build the learner's views: the :class:`FitData`."""
+        X = self._validate_X(X, reset=True)
+        classes, codes = self._validate_y(X, y)
+        weights = check_sample_weight(sample_weight, len(codes), positive=True)
+        inputs = self._inputs(X, params)
+        n_rows = len(codes)
+        binarizer = self._binarizer(params, n_rows).fit(X, codes, sample_weight=weights)
+        B = binarizer.transform(X)
+        names = _get_feature_names(X)
+        data = FitData(params=params, classes=classes, n_features_in=_num_features(X),
+                       feature_names_in=names, binarizer=binarizer, B=B, y=codes,
+                       sample_weight=weights)
+        if self._mines:
+            limit, prefer = self._resolve_max_antecedents(params, B)
+            mining = dict(min_support=self._resolve_min_support(params, n_rows),
+                          max_card=self._resolve_max_card(params, B), max_antecedents=limit)
+            antecedents = mine_antecedents(
+                B, codes, min_support=mining["min_support"], max_card=mining["max_card"],
+                max_antecedents=limit, prefer=prefer, per_class=self._per_class_mining,
+                conditions=binarizer.conditions_, max_bytes=self._mining_bytes(params))
+            data = replace(data, antecedents=antecedents, mining=mining)
+        return replace(data, views=self._views(X, data, inputs))
+
+    def _wrap(self, data: FitData, outcome: FitOutcome) -> None:
+        """Set every fitted attribute from the prepared data and the learner's outcome."""
+        self.classes_ = data.classes
+        self.n_features_in_ = data.n_features_in
+        if data.feature_names_in is not None:
+            self.feature_names_in_ = data.feature_names_in
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_       # a refit on an array: no names any more
+        self.binarizer_ = outcome.binarizer
+        if data.antecedents is not None:
+            self.antecedents_ = data.antecedents
+        self.certificate_ = outcome.certificate
+        for name, value in outcome.attributes.items():
+            setattr(self, name, value)
+        # what the fit used, for the methods that work on the fitted estimator later
+        self._fit_params_ = dict(data.params)
+        self.model_ = outcome.model
 
     def _warn_if_stopped(self) -> None:
         """One ``ConvergenceWarning`` naming the gap when a limit ended the search."""
@@ -346,24 +394,26 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         return tags
 
     # -- helpers for learners that produce rule lists --------------------------
-    def _rule_list(self, items, rule_codes, default_code, B, y, *, probabilities=None,
-                   positive=None) -> RuleList:
+    @staticmethod
+    def _rule_list(data: FitData, items, rule_codes, default_code, *, probabilities=None,
+                   positive=None, binarizer=None) -> RuleList:
         """Build a :class:`RuleList` from antecedents given as condition tuples.
 
         ``rule_codes``/``default_code`` are class codes; training counts per
-        rule are recomputed here from ``B`` and ``y`` by first-match capture,
-        so every learner reports them the same way.  ``probabilities``
-        optionally gives each rule's (and, last, the default's) stated
-        probability of each class; ``positive`` names the class whose
-        probability the list states (see :class:`RuleList`).
+        rule are recomputed here from ``data.B`` and ``data.y`` by first-match
+        capture, so every learner reports them the same way.
+        ``probabilities`` optionally gives each rule's (and, last, the
+        default's) stated probability of each class; ``positive`` names the
+        class whose probability the list states (see :class:`RuleList`).
         """
+        classes = data.classes
+        binarizer = binarizer or data.binarizer
         items = [tuple(int(j) for j in item) for item in items]
-        counts = capture_counts(B, items, y, len(self.classes_))
+        counts = capture_counts(data.B, items, data.y, len(classes))
         codes = [*rule_codes, default_code]
         rules = [
-            Rule(item, _plain(self.classes_[codes[k]]), tuple(int(v) for v in counts[k]),
+            Rule(item, _plain(classes[codes[k]]), tuple(int(v) for v in counts[k]),
                  None if probabilities is None else tuple(float(p) for p in probabilities[k]))
             for k, item in enumerate([*items, ()])
         ]
-        return RuleList(rules[:-1], rules[-1], self.binarizer_.conditions_, list(self.classes_),
-                        positive)
+        return RuleList(rules[:-1], rules[-1], binarizer.conditions_, list(classes), positive)

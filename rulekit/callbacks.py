@@ -103,20 +103,28 @@ class record:  # noqa: N801 (used like a function: callback=record())
         return bool(self.stop(state)) if self.stop is not None else False
 
     def searches(self) -> list:
-        """The history split into one list per search.
+        """The history split into one list per search, in the order the searches began.
 
-        A search's states have growing ``elapsed``; a state whose
-        ``elapsed`` is smaller than the one before, or whose learner differs,
-        starts the next search.
+        States are grouped by their ``search_id`` (every run numbers its
+        states, so the searches of a fit never merge, however they nest).  A
+        state made by hand, without an id, starts a new search when its
+        ``elapsed`` is smaller than the one before or its learner differs.
 
         Returns
         -------
         list of list of SearchState
         """
-        out = []
+        out, by_id = [], {}
         for state in self.history:
+            if state.search_id is not None:
+                if state.search_id not in by_id:
+                    by_id[state.search_id] = []
+                    out.append(by_id[state.search_id])
+                by_id[state.search_id].append(state)
+                continue
             last = out[-1][-1] if out else None
-            if last is None or state.elapsed < last.elapsed or state.learner != last.learner:
+            if (last is None or last.search_id is not None or state.elapsed < last.elapsed
+                    or state.learner != last.learner):
                 out.append([])
             out[-1].append(state)
         return out
@@ -127,11 +135,12 @@ class record:  # noqa: N801 (used like a function: callback=record())
         Returns
         -------
         dict of str to list
-            ``learner``, ``elapsed``, ``work``, ``unit``, ``best_objective``,
-            ``lower_bound``, ``gap`` and ``memory_mb``, one entry per state.
+            ``search_id``, ``depth``, ``learner``, ``elapsed``, ``work``, ``unit``,
+            ``best_objective``, ``lower_bound``, ``gap`` and ``memory_mb``, one entry per
+            state.
         """
-        names = ("learner", "elapsed", "work", "unit", "best_objective", "lower_bound", "gap",
-                 "memory_mb")
+        names = ("search_id", "depth", "learner", "elapsed", "work", "unit", "best_objective",
+                 "lower_bound", "gap", "memory_mb")
         return {name: [getattr(s, name) for s in self.history] for name in names}
 
     def __deepcopy__(self, memo):

@@ -6,6 +6,7 @@ import pytest
 
 from helpers import sklearn_checks
 from rulekit._params import Integer, pick
+from rulekit._fitdata import FitOutcome
 from rulekit.base import RuleClassifierBase
 from rulekit.binarize import ESTIMATOR_PARAMETERS, Binarizer, DataWarning
 from rulekit.certificate import Certificate
@@ -40,8 +41,9 @@ class OneRule(RuleClassifierBase):
         self.thresholds = thresholds
         self.max_rules = max_rules
 
-    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params, X=None):
-        k = len(self.classes_)
+    def _solve(self, data):
+        A, y, antecedents, params = data.A, data.y, data.antecedents, data.params
+        k = len(data.classes)
         free = np.ones(len(y), dtype=bool)
         items, labels = [], []
         for _ in range(params["max_rules"]):
@@ -61,11 +63,11 @@ class OneRule(RuleClassifierBase):
             labels.append(int(np.bincount(y[hit], minlength=k).argmax()))
             free &= ~hit
         default = int(np.bincount(y[free], minlength=k).argmax()) if free.any() else 0
-        model = self._rule_list(items, labels, default, B, y)
+        model = self._rule_list(data, items, labels, default)
         errors = sum(sum(r.counts) - max(r.counts) for r in [*model.rules, model.default])
-        self.certificate_ = Certificate("heuristic", errors / len(y), None,
-                                        "greedy covering; objective = training error")
-        return model
+        certificate = Certificate("heuristic", errors / len(y), None,
+                                  "greedy covering; objective = training error")
+        return FitOutcome(model, certificate, data.binarizer)
 
 
 @sklearn_checks(OneRule())

@@ -82,6 +82,41 @@ def test_record_splits_the_searches_of_a_fit():
     assert [len(s) for s in rec.searches()] == [2, 2, 1]
 
 
+def test_every_run_numbers_its_states_and_says_how_deep_it_is():
+    rec = record()
+    with Anytime("fit", callback=rec) as fit:
+        for _ in range(2):
+            with Anytime("search", report_seconds=0.0) as run:
+                for work in (1, 2):
+                    run.report(run.state(work))
+                with Anytime("inner", report_seconds=0.0) as inner:
+                    inner.report(inner.state(1))
+        fit.report(fit.state(9), force=True)
+    ids = [s.search_id for s in rec.history]
+    assert all(isinstance(i, int) for i in ids)
+    # two searches with one nested search each, then the fit's own state: five runs
+    assert len(set(ids)) == 5
+    groups = rec.searches()
+    assert [len(g) for g in groups] == [2, 1, 2, 1, 1]
+    assert [g[0].learner for g in groups] == ["search", "inner", "search", "inner", "fit"]
+    assert [g[0].depth for g in groups] == [1, 2, 1, 2, 0]
+    assert all(len({s.search_id for s in g}) == 1 for g in groups)
+    assert rec.columns()["depth"] == [1, 1, 2, 1, 1, 2, 0]
+
+
+def test_the_searches_of_a_default_corels_fit_are_told_apart(compas):
+    X, y = compas
+    rec = record()
+    CorelsClassifier(callback=rec).fit(X.iloc[:600], y[:600])
+    groups = rec.searches()
+    # the regularization path and its cross-validation: many searches, each inside the fit
+    assert len(groups) > 1
+    assert len({g[0].search_id for g in groups}) == len(groups)
+    assert all(s.depth >= 1 for g in groups for s in g)
+    for g in groups:           # within one search, time and work only grow
+        assert all(a.elapsed <= b.elapsed and a.work <= b.work for a, b in zip(g, g[1:]))
+
+
 def test_record_can_carry_a_stop_and_sees_the_last_state():
     rec = record(stop_at_gap(0.05))
     assert not rec(_state(0.3, 0.2)) and rec(_state(0.3, 0.29))

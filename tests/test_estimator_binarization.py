@@ -30,7 +30,7 @@ def test_every_estimator_exposes_the_binarizer_parameters(cls):
         if cls is BooleanRuleCGClassifier and name == "n_thresholds":
             # "auto": the Binarizer's default, and validation may try a finer one
             assert est.get_params()[name] == "auto"
-            binarizer = est._binarizer(est._check_params())
+            binarizer = est._binarizer(est._check_params(), 100)
             assert binarizer.n_thresholds == Binarizer().n_thresholds
             continue
         if cls is CorelsClassifier and name == "thresholds":

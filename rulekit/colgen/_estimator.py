@@ -14,6 +14,7 @@ from sklearn.utils.class_weight import compute_class_weight
 
 from .._anytime import current_run
 from .._params import AnyOf, Instance, Integer, Options, as_generator, pick
+from .._fitdata import FitData, FitOutcome
 from ..base import RuleClassifierBase
 from ..binarize import ESTIMATOR_PARAMETERS, Binarizer
 from ..certificate import Certificate
@@ -251,78 +252,65 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         """
         return self._fit(X, y, sample_weight)
 
-    # -- helpers --------------------------------------------------------------
-    def _binarizer(self, params):
+    # -- the fit's hooks (rulekit.base): functions of their arguments -----------------
+    def _binarizer(self, params, n_rows):
         if params["n_thresholds"] == "auto":
             params = {**params, "n_thresholds": RESOLUTIONS[0]}
-        return super()._binarizer(params)
+        return super()._binarizer(params, n_rows)
 
-    def _finer_view(self, X, y, weights, params):
-        """The :class:`_View` at the finer resolution, when validation should try it, else None."""
-        if (params["n_thresholds"] != "auto" or len(self.classes_) != 2
+    def _views(self, X, data, inputs) -> dict:
+        """The :class:`_View` at the finer resolution, when validation should try it."""
+        params = data.params
+        if (params["n_thresholds"] != "auto" or data.n_classes != 2
                 or (params["form"] != "auto" and params["max_complexity"] != "auto")
-                or len(y) > CV_MAX_ROWS):
-            return None
-        fine = self._binarizer({**params, "n_thresholds": RESOLUTIONS[1]})
-        fine.fit(X, y, sample_weight=weights)
-        if fine.conditions_ == self.binarizer_.conditions_:
-            return None              # no numeric column has more than 10 distinct values
-        return _view(fine, fine.transform(X))
+                or data.n_rows > CV_MAX_ROWS):
+            return {"finer": None}
+        fine = self._binarizer({**params, "n_thresholds": RESOLUTIONS[1]}, data.n_rows)
+        fine.fit(X, data.y, sample_weight=data.sample_weight)
+        if fine.conditions_ == data.binarizer.conditions_:
+            return {"finer": None}   # no numeric column has more than 10 distinct values
+        return {"finer": _view(fine, fine.transform(X))}
 
-    def _weights(self, y, sample_weight):
-        """Per-sample cost: ``sample_weight`` times the class weight (None: all 1)."""
-        cw = self.class_weight
-        if cw is None:
-            return sample_weight
-        w = np.ones(y.shape[0]) if sample_weight is None else sample_weight
-        classes = np.arange(len(self.classes_))
-        if cw == "balanced":
-            factors = compute_class_weight("balanced", classes=classes, y=y)
-        else:
-            factors = np.array([float(cw.get(c, 1.0)) for c in self.classes_])
-            if np.any(factors < 0) or not np.all(np.isfinite(factors)):
-                raise ValueError("class_weight values must be finite and non-negative")
-        return w * factors[y]
-
-    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params, X=None):
-        # sample_weight was checked (one positive weight at least) by the base's fit
-        weights = self._weights(y, sample_weight)
+    def _solve(self, data: FitData) -> FitOutcome:
+        params, classes, y = data.params, data.classes, data.y
+        weights = _weights(y, data.sample_weight, params["class_weight"], classes)
         rng = as_generator(params["random_state"])
-        targets = [1] if len(self.classes_) == 2 else list(range(len(self.classes_)))
-        view = _view(self.binarizer_, B)
-        finer = None if X is None else self._finer_view(X, y, sample_weight, params)
+        targets = [1] if len(classes) == 2 else list(range(len(classes)))
+        view = _view(data.binarizer, data.B)
+        finer = data.views.get("finer")
+        binarizer, B = data.binarizer, data.B
         fits = []
         for i, k in enumerate(targets):
             yk = (y == k).astype(np.int64)
             fit = self._fit_class(view, yk, weights, params, rng, len(targets) - i, finer)
             fits.append(fit)
             if fit.view is finer:    # two-class problems only: one fit
-                self.binarizer_, B = finer.binarizer, finer.B
+                binarizer, B = finer.binarizer, finer.B
             if params["verbose"]:
-                log.info("class %r: %s, C=%d, %s", self.classes_[k], fit.form,
+                log.info("class %r: %s, C=%d, %s", classes[k], fit.form,
                          fit.max_complexity, fit.result.certificate.summary())
-        members = [self._rule_set(f.result, B, (y == k).astype(np.int64), k, weights,
-                                  smooth=len(targets) > 1) for f, k in zip(fits, targets)]
+        members = [_rule_set(f.result, B, (y == k).astype(np.int64), k, weights, classes,
+                             binarizer, smooth=len(targets) > 1)
+                   for f, k in zip(fits, targets)]
         results = [f.result for f in fits]
         if len(targets) == 1:
-            self.result_, self.trace_ = results[0], results[0].trace
-            self.choice_, self.form_ = fits[0].choice, fits[0].form
-            self.max_complexity_ = fits[0].max_complexity
+            fitted = {"result_": results[0], "trace_": results[0].trace,
+                      "choice_": fits[0].choice, "form_": fits[0].form,
+                      "max_complexity_": fits[0].max_complexity}
             model = members[0]
         else:
-            self.result_, self.trace_ = results, [r.trace for r in results]
             choices = [f.choice for f in fits]
-            self.choice_ = None if all(c is None for c in choices) else choices
-            self.form_ = [f.form for f in fits]
-            self.max_complexity_ = [f.max_complexity for f in fits]
-            model = OneVsRestRuleSets(members, self.binarizer_.conditions_, list(self.classes_))
-        self.complexity_ = int(model.complexity)
-        self.n_thresholds_ = self.binarizer_.n_thresholds
-        self.certificate_ = Certificate.combine(
+            fitted = {"result_": results, "trace_": [r.trace for r in results],
+                      "choice_": None if all(c is None for c in choices) else choices,
+                      "form_": [f.form for f in fits],
+                      "max_complexity_": [f.max_complexity for f in fits]}
+            model = OneVsRestRuleSets(members, binarizer.conditions_, list(classes))
+        fitted.update(complexity_=int(model.complexity), n_thresholds_=binarizer.n_thresholds)
+        certificate = Certificate.combine(
             [r.certificate for r in results],
             "rule sets within the complexity budget over the binarized conditions; objective "
             "= weighted Hamming loss (summed over the one-vs-rest problems)")
-        return model
+        return FitOutcome(model, certificate, binarizer, fitted)
 
     def _fit_class(self, view, yk, w, params, rng, classes_left, finer=None):
         """Fit one binary problem in its share of the time left (:func:`fit_binary`)."""
@@ -336,35 +324,50 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                           complexity_grid=params["complexity_grid"], random_state=rng,
                           time_limit=share, verbose=params["verbose"], finer=finer)
 
-    def _rule_set(self, res, B, yk, k, sample_weight, *, smooth):
-        """RuleSet for one binary problem, with (weighted) training positive rates."""
-        conditions = self.binarizer_.conditions_
-        holds = res.predict(B).astype(bool)
-        clauses = list(res.clauses)
-        if res.constant is not None:
-            # single-class target: the trivial rule set; "always true" as a DNF
-            # is written as the empty CNF
-            form = "cnf" if res.constant == 1 else "dnf"
-            clauses = []
-        else:
-            form = res.form
-        n_t, n_f = int(holds.sum()), int((~holds).sum())
-        pos_t, pos_f = int(yk[holds].sum()), int(yk[~holds].sum())
-        sw = np.ones(yk.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
-        # an m-estimate for one-vs-rest members: one unit of weight at the
-        # member's overall positive rate (none for a binary problem)
-        m = 1.0 if smooth else 0.0
-        prior = float((sw * yk).sum() / sw.sum()) if sw.sum() > 0 else 0.0
 
-        def rate(side, empty):
-            total = sw[side].sum() + m
-            return float(((sw * yk)[side].sum() + m * prior) / total) if total > 0 else empty
+def _weights(y, sample_weight, class_weight, classes):
+    """Per-sample cost: ``sample_weight`` times the class weight (None: all 1)."""
+    if class_weight is None:
+        return sample_weight
+    w = np.ones(y.shape[0]) if sample_weight is None else sample_weight
+    if class_weight == "balanced":
+        factors = compute_class_weight("balanced", classes=np.arange(len(classes)), y=y)
+    else:
+        factors = np.array([float(class_weight.get(c, 1.0)) for c in classes])
+        if np.any(factors < 0) or not np.all(np.isfinite(factors)):
+            raise ValueError("class_weight values must be finite and non-negative")
+    return w * factors[y]
 
-        p_t, p_f = rate(holds, 1.0), rate(~holds, 0.0)
-        if len(self.classes_) == 2:
-            classes = list(self.classes_)
-        else:
-            label = self.classes_[k]
-            classes = [f"not {label}", label]
-        return RuleSet(clauses, form, conditions, classes, proba_true=p_t, proba_false=p_f,
-                       counts_true=(n_t - pos_t, pos_t), counts_false=(n_f - pos_f, pos_f))
+
+def _rule_set(res, B, yk, k, sample_weight, classes_, binarizer, *, smooth):
+    """RuleSet for one binary problem, with (weighted) training positive rates."""
+    conditions = binarizer.conditions_
+    holds = res.predict(B).astype(bool)
+    clauses = list(res.clauses)
+    if res.constant is not None:
+        # single-class target: the trivial rule set; "always true" as a DNF
+        # is written as the empty CNF
+        form = "cnf" if res.constant == 1 else "dnf"
+        clauses = []
+    else:
+        form = res.form
+    n_t, n_f = int(holds.sum()), int((~holds).sum())
+    pos_t, pos_f = int(yk[holds].sum()), int(yk[~holds].sum())
+    sw = np.ones(yk.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
+    # an m-estimate for one-vs-rest members: one unit of weight at the
+    # member's overall positive rate (none for a binary problem)
+    m = 1.0 if smooth else 0.0
+    prior = float((sw * yk).sum() / sw.sum()) if sw.sum() > 0 else 0.0
+
+    def rate(side, empty):
+        total = sw[side].sum() + m
+        return float(((sw * yk)[side].sum() + m * prior) / total) if total > 0 else empty
+
+    p_t, p_f = rate(holds, 1.0), rate(~holds, 0.0)
+    if len(classes_) == 2:
+        classes = list(classes_)
+    else:
+        label = classes_[k]
+        classes = [f"not {label}", label]
+    return RuleSet(clauses, form, conditions, classes, proba_true=p_t, proba_false=p_f,
+                   counts_true=(n_t - pos_t, pos_t), counts_false=(n_f - pos_f, pos_f))

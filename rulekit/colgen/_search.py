@@ -41,7 +41,7 @@ from ._metadata import ConditionMetadata
 from ._pricing import PricingOutcome, PricingProblem, price_ip, reduced_cost
 from ._result import ColGenResult, IterationRecord, empty_result
 from ._settings import ColGenSettings
-from ._solvers import fallback_solver
+from ._solvers import SOLVER_ERRORS, fallback_solver
 
 __all__ = ["search", "SEARCH_PARAMETERS"]
 
@@ -362,7 +362,7 @@ class ColumnGeneration:
 
         try:
             return self.run.drive(step)
-        except Exception as exc:
+        except (SolverFailure, *SOLVER_ERRORS) as exc:
             # a solver stopped by Ctrl-C or the deadline (CBC too gets the
             # terminal's SIGINT) is no failure
             stop = self.run.limit_reached()
@@ -523,7 +523,7 @@ class ColumnGeneration:
         problem = self.pricing_problem(r, lam)
         try:
             out = price_ip(problem, s, solver=s.pricing_solver, **kw)
-        except Exception as exc:
+        except (SolverFailure, *SOLVER_ERRORS) as exc:
             other = fallback_solver(s.pricing_solver)
             if other is None or self.should_stop():
                 raise
@@ -595,7 +595,7 @@ class ColumnGeneration:
                 sel, _ = solve_rmip(A, *args, name, node_limit=self.s.mip_node_limit,
                                     time_limit=self.run.time_left(), warm=chosen,
                                     should_stop=self.should_stop)
-            except Exception as exc:
+            except (SolverFailure, *SOLVER_ERRORS) as exc:
                 if self.should_stop():      # stopped, not failed: keep the greedy set
                     break
                 warnings.warn(f"restricted master IP with {name!r} failed: {exc!r}",

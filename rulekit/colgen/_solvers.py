@@ -17,14 +17,21 @@ import contextlib
 import functools
 import os
 import signal
+import subprocess
 import sys
 import threading
 import warnings
 
+import highspy
 import numpy as np
 import pulp
 
 SOLVER_NAMES = ("highs", "cbc")
+
+#: What a back-end raises when it fails (PuLP's errors, HiGHS's, a CBC process that
+#: could not run or was killed).  Column generation catches these by name and keeps
+#: the model it has; anything else is a bug in rulekit and propagates as a traceback.
+SOLVER_ERRORS = (pulp.PulpError, highspy.HighsError, OSError, subprocess.SubprocessError)
 
 _BANNER_LOCK = threading.Lock()
 _banner_done = False

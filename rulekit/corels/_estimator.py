@@ -5,10 +5,11 @@ from __future__ import annotations
 import difflib
 import math
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
-from sklearn.utils.validation import _num_samples, check_is_fitted
+from sklearn.utils.validation import check_is_fitted
 
 from sklearn.base import ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
@@ -19,6 +20,7 @@ from .._anytime import default_max_memory
 from .._params import AnyOf, Instance, Integer, Options, Real, check, pick
 from .._reference import MIN_ROWS as REFERENCE_MIN_ROWS
 from ..bitset import pack, unpack
+from .._fitdata import FitData, FitOutcome
 from ..base import COMMON_PARAMETERS, RuleClassifierBase
 from ..binarize import Binarizer, ESTIMATOR_PARAMETERS
 from ..certificate import Certificate
@@ -32,6 +34,12 @@ from ._result import scope as corels_scope
 from ._search import REFERENCE_SCOPE, SEARCH_PARAMETERS, MemoryLimitError, search
 
 __all__ = ["CorelsClassifier"]
+
+#: ``reference="gbdt"``: the boosted trees fitted on the conditions (small, so that the
+#: reference costs a fraction of the search it guides)
+GBDT_TREES, GBDT_DEPTH = 40, 3
+#: the path's total budget for ``max_work=None``: more work units than any search spends
+UNBOUNDED_WORK = 2**62
 
 
 class CorelsClassifier(RuleClassifierBase):
@@ -248,245 +256,84 @@ class CorelsClassifier(RuleClassifierBase):
         self.trace = trace
         self.callback = callback
 
-    def _fit(self, X, y, sample_weight):
+    # -- the fit's hooks (rulekit.base): functions of their arguments -----------------
+    def _inputs(self, X, params) -> dict:
         # the fairness groups come from the raw column, which may be forbidden as a feature
-        self._check_params()
-        self._groups = fairness_groups(X, self.fairness)
-        try:
-            self._n_rows = _num_samples(X)
-        except TypeError:
-            self._n_rows = 0   # the base class's validation gives the error
-        try:
-            return super()._fit(X, y, sample_weight)
-        finally:
-            del self._groups, self._n_rows
+        return {"groups": fairness_groups(X, params["fairness"])}
 
-    def _binarizer(self, params) -> Binarizer:
+    def _binarizer(self, params, n_rows) -> Binarizer:
         if params["thresholds"] == "auto":
             # reference thresholds need an ensemble fitted on enough rows
-            kind = "reference" if self._n_rows >= REFERENCE_MIN_ROWS else "quantile"
+            kind = "reference" if n_rows >= REFERENCE_MIN_ROWS else "quantile"
             params = {**params, "thresholds": kind}
-        self._thresholds_used = params["thresholds"]
-        return super()._binarizer(params)
+        return super()._binarizer(params, n_rows)
 
     def _resolve_max_card(self, params, B) -> int:
         if params["max_card"] == "auto":
-            return _auto.mining_card(B.shape[1], B.shape[0], self._memory_limit_mb(params))
+            return _auto.mining_card(B.shape[1], B.shape[0], _memory_limit_mb(params))
         return params["max_card"]
 
-    def _resolve_min_support(self, params) -> float:
+    def _resolve_min_support(self, params, n_rows) -> float:
         if params["min_support"] is None and params["c"] == "auto":
             # mined at the smallest penalty of the path: every larger one is covered too
-            return min(_auto.path_penalties(self._n_rows))
+            return min(_auto.path_penalties(n_rows))
         if params["min_support"] is None:
             # c = 0 gives no support bound: keep every antecedent seen at least once
             # (mlxtend needs a positive threshold; 1e-9 of the rows is below one row).
             return min(max(params["c"], 1e-9), 1.0)
         return params["min_support"]
 
-    def _reference_predictions(self, B, y, params):
-        """Fit the reference model on the binarized conditions; its training predictions."""
-        ref = params["reference"]
-        if ref is None:
-            return None
-        model = (GradientBoostingClassifier(n_estimators=40, max_depth=3,
-                                            random_state=params["random_state"])
-                 if ref == "gbdt" else clone(ref))
-        try:
-            model.fit(B, y)
-            return np.asarray(model.predict(B)).astype(np.int64)
-        except Exception as exc:  # any failure: the exact search is still available
-            raise ValueError(
-                f"CorelsClassifier: the reference model {ref!r} could not be fitted on the "
-                f"training data ({type(exc).__name__}: {exc}); use reference=None for the "
-                "exact search") from exc
+    def _mining_bytes(self, params) -> int | None:
+        return int(_memory_limit_mb(params) * 2**20)
 
-    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params, X=None):
+    def _solve(self, data: FitData) -> FitOutcome:
+        params, A, y, antecedents = data.params, data.A, data.y, data.antecedents
         # the training rows, packed, for rashomon_set (mining again at another support)
-        self._train = (pack(B.T), np.asarray(y, dtype=np.int64), B.shape[0])
+        train = (pack(data.B.T), np.asarray(y, dtype=np.int64), data.n_rows)
         cards = np.array([len(item) for item in antecedents.items], dtype=np.int64)
-        self.max_card_ = int(cards.max()) if cards.size else 1
+        fitted = {"_train": train, "max_card_": int(cards.max()) if cards.size else 1}
         if params["forbidden"] or params["required"] or params["fairness"]:
             if params["trace"] is not None:
                 raise ValueError("trace='events' records the CORELS search; the constrained "
                                  "search (forbidden, required, fairness) has no event log")
-            self.c_ = _auto.CONSTRAINED_C if params["c"] == "auto" else params["c"]
-            self.selection_ = None
-            return self._fit_constrained(B, A, y, antecedents, params)
+            c = _auto.CONSTRAINED_C if params["c"] == "auto" else params["c"]
+            fitted.update(c_=c, selection_=None)
+            return _fit_constrained(data, c, fitted)
+        selection = None
         try:
             if params["c"] == "auto" or params["max_card"] == "auto":
-                result, columns = self._select(A, y, cards, params)
+                selection, result, columns = _select(A, y, cards, params)
+                c = selection.chosen.c
+                fitted["max_card_"] = int(selection.chosen.card)
             else:
-                self.c_, self.selection_ = params["c"], None
+                c = params["c"]
                 max_work = (_auto.TOTAL_WORK if params["max_work"] == "auto"
                             else params["max_work"])
-                result = search(A, y, params["c"],
-                                reference=self._reference_predictions(B, y, params),
+                result = search(A, y, c, reference=_reference_predictions(data.B, y, params),
                                 max_work=max_work, trace=params["trace"],
-                                **_auto.with_memory_left(self._search_options(params), A))
+                                **_auto.with_memory_left(_search_options(params), A))
                 columns = np.arange(A.shape[1])
         except MemoryLimitError as exc:
             held = exc.held_mb or A.nbytes / 2**20
             need = exc.need_mb + held
             raise ValueError(
-                f"max_memory={self._memory_limit_mb(params):.4g} MB is below the {need:.2f} MB "
+                f"max_memory={_memory_limit_mb(params):.4g} MB is below the {need:.2f} MB "
                 f"this fit needs: the antecedent matrices it holds ({held:.2f} MB) and the "
                 f"search's starting arrays ({exc.need_mb:.2f} MB); set max_memory to at least "
                 f"{math.ceil(need * 100) / 100:g}") from None
-        self.result_ = result
-        self.stats_ = result.stats
-        self.trace_ = result.trace
-        mined_at_c = params["min_support"] is None or params["min_support"] <= self.c_
-        scope = self._scope(params, result, columns, cards, antecedents, mined_at_c)
+        fitted.update(c_=c, selection_=selection, result_=result, stats_=result.stats,
+                      trace_=result.trace)
+        mined_at_c = params["min_support"] is None or params["min_support"] <= c
+        scope = _scope(data, c, selection, result, columns, cards, mined_at_c)
         cert = Certificate(result.status, result.objective, result.lower_bound, scope)
         # mined above c, the minimum-support theorem no longer covers what mining
         # left out: optimal over what was mined only
-        self.certificate_ = cert if mined_at_c else cert.restricted_to(scope)
+        certificate = cert if mined_at_c else cert.restricted_to(scope)
         codes = {label: k for k, label in enumerate(result.classes.tolist())}
-        return self._rule_list(
-            [antecedents.items[m] for m in result.prefix],
-            [codes[label] for label in result.rule_labels],
-            codes[result.default_label], B, y,
-        )
-
-    def _mining_bytes(self, params) -> int | None:
-        return int(self._memory_limit_mb(params) * 2**20)
-
-    def _memory_limit_mb(self, params) -> float:
-        return default_max_memory() if params["max_memory"] == "auto" else params["max_memory"]
-
-    def _search_options(self, params) -> dict:
-        # max_memory in MB: the path takes from it the matrices it holds (_auto.with_memory_left)
-        return dict(policy=params["policy"], symmetry=params["symmetry"], bounds=params["bounds"],
-                    max_nodes=params["max_nodes"], max_memory=self._memory_limit_mb(params),
-                    time_limit=params["time_limit"], verbose=params["verbose"])
-
-    def _select(self, A, y, cards, params):
-        """The default: a certified path over ``c`` (and conditions per rule); see ``_auto``."""
-        fixed_c = params["c"] != "auto"
-        total = (_auto.TOTAL_WORK if params["max_work"] == "auto" else
-                 (params["max_work"] or 2**62))
-        per_search = (_auto.SEARCH_WORK if params["max_work"] == "auto" else total)
-        if params["reference"] is not None:
-            raise ValueError("reference= needs a fixed c and max_card (the path searches "
-                             "exactly); pass for example c=0.01, max_card=2")
-        sel = _auto.select(A, y, cards, search_kw=self._search_options(params),
-                           splits=lambda: cv_splits(y, params["random_state"]), total_work=total,
-                           search_work=per_search,
-                           penalties=[params["c"]] if fixed_c else None,
-                           by="objective" if fixed_c else "cv")
-        self.selection_ = sel
-        chosen = sel.chosen
-        if chosen.certified and sel.stopped in ("time_limit", "interrupted"):
-            # the model is certified at its c, but smaller penalties were never tried
-            warnings.warn(
-                f"CorelsClassifier: the regularization path stopped early ({sel.stopped}) "
-                f"after {len(sel.candidates)} certified points; c = {chosen.c:g} is the best "
-                "of those. Raise time_limit to try smaller penalties.",
-                ConvergenceWarning, stacklevel=4)
-        self.c_ = chosen.c
-        self.max_card_ = int(chosen.card)
-        if params["trace"] is not None:
-            return self._replay_chosen(A, y, chosen, params), chosen.columns
-        return chosen.result, chosen.columns
-
-    def _replay_chosen(self, A, y, chosen, params):
-        """The chosen search of the path again, recording its event log (``trace``)."""
-        from dataclasses import replace
-
-        cols = chosen.columns
-        sub = A if cols.size == A.shape[1] else A[:, cols]
-        kept = chosen.result
-        # a search that finished needs no budget (with its own spent work as the cap it
-        # would stop while popping its last, stale queue entries); one that ran out stops
-        # at the same round with the work it spent as the budget
-        work = kept.stats.get("work") if kept.status == "work_limit" else None
-        res = search(sub, y, chosen.c, max_work=work,
-                     trace=params["trace"],
-                     **_auto.with_memory_left(self._search_options(params), A, sub))
-        prefix = tuple(int(cols[a]) for a in res.prefix)
-        if prefix != kept.prefix or res.status != kept.status:  # pragma: no cover - determinism
-            warnings.warn("CorelsClassifier: the recorded search did not repeat the chosen one; "
-                          "result_ keeps the chosen search, its events the recorded one",
-                          RuntimeWarning, stacklevel=5)
-            return replace(kept, events=res.events)
-        events = dict(res.events, prefix=[tuple(int(cols[a]) for a in p)
-                                          for p in res.events["prefix"]])
-        return replace(res, prefix=prefix, events=events)
-
-    def _scope(self, params, result, columns, cards, antecedents, mined_at_c) -> str:
-        """The certificate's scope, in words."""
-        c = self.c_
-        card = int(cards[columns].max()) if columns.size else 1
-        kind = {"reference": "thresholds from a boosted reference ensemble",
-                "quantile": "quantile thresholds"}[self._thresholds_used]
-        n_cond = len(self.binarizer_.conditions_)
-        if mined_at_c:
-            scope = (f"all rule lists whose rules are conjunctions of up to {card} of these "
-                     f"{n_cond} conditions ({kind})")
-        else:
-            scope = (f"rule lists over the {len(antecedents)} antecedents mined at min_support="
-                     f"{params['min_support']:g} > c")
-        if result.reference:
-            scope = f"{scope}, among the {REFERENCE_SCOPE} ({params['reference']!r})"
-        text = corels_scope(scope, c)
-        sel = self.selection_
-        if sel is not None and params["c"] == "auto" and sel.folds:
-            how = (f"a {_auto.HOLDOUT:.0%} hold-out" if sel.folds == 1 else
-                   f"5-fold cross-validation repeated {sel.folds // 5} times" if sel.folds > 5
-                   else f"{sel.folds}-fold cross-validation")
-            text += (f"; c = {c:g} chosen by {how} among {len(sel.candidates)} points of a "
-                     "regularization path")
-        return text
-
-    def _fit_constrained(self, B, A, y, antecedents, params):
-        """The certified search under ``forbidden``, ``required`` and ``fairness``."""
-        conds, feats = self.binarizer_.conditions_, self.binarizer_.feature_names_in_
-        forbidden = set().union(*resolve_names(params["forbidden"] or [], conds, feats,
-                                               "forbidden"))
-        required = resolve_names(params["required"] or [], conds, feats, "required")
-        for name, needed in zip(params["required"] or [], required):
-            if needed <= forbidden:
-                raise ValueError(f"required: {name!r} is also forbidden")
-        keep = [a for a, item in enumerate(antecedents.items) if not set(item) & forbidden]
-        items = [antecedents.items[a] for a in keep]
-        A = A[:, keep]
-        fair = params["fairness"]
-        if fair is not None and len(self.classes_) != 2:
-            raise ValueError("fairness: a limit between groups needs a binary target; y has "
-                             f"{len(self.classes_)} classes")
-        cons = Constraints(
-            np.array([[bool(set(item) & need) for item in items] for need in required],
-                     dtype=bool).reshape(len(required), len(items)),
-            self._groups, None if fair is None else fair[0],
-            0.0 if fair is None else float(fair[2]), positive=1)
-        c = self.c_
-        result = constrained_search(A, y, c, cons, time_limit=params["time_limit"],
-                                    verbose=params["verbose"])
-        self.result_ = result
-        self.stats_, self.trace_ = {}, {}
-        terms = []
-        if forbidden:
-            terms.append("use none of " + ", ".join(map(repr, params["forbidden"])))
-        if required:
-            terms.append("use each of " + ", ".join(map(repr, params["required"])))
-        if fair is not None:
-            terms.append(f"keep the {fair[0].replace('_', ' ')} difference between the two "
-                         f"groups of {fair[1]!r} within {float(fair[2]):g}")
-        scope = corels_scope(f"rule lists over antecedents of up to {self.max_card_} conditions "
-                             "that " + " and ".join(terms), c)
-        if not np.isfinite(result.objective):
-            warnings.warn("no rule list satisfies the constraints"
-                          if result.status == "infeasible" else
-                          f"no rule list satisfying the constraints was found ({result.status}); "
-                          "the model predicts the majority class", UserWarning, stacklevel=4)
-        self.certificate_ = Certificate(result.status, result.objective,
-                                        None if result.status == "infeasible"
-                                        else result.lower_bound, scope)
-        rule = first_match(A, [(a,) for a in result.prefix])  # len(prefix): the default
-        labels = [int(np.bincount(y[rule == k], minlength=len(self.classes_)).argmax())
-                  for k in range(len(result.prefix) + 1)]
-        return self._rule_list([items[a] for a in result.prefix], labels[:-1], labels[-1], B, y)
+        model = self._rule_list(data, [antecedents.items[m] for m in result.prefix],
+                                [codes[label] for label in result.rule_labels],
+                                codes[result.default_label])
+        return FitOutcome(model, certificate, data.binarizer, fitted)
 
     def rashomon_set(self, epsilon, *, max_models=DEFAULT_MAX_MODELS, time_limit=None,
                      verbose=0):
@@ -523,11 +370,172 @@ class CorelsClassifier(RuleClassifierBase):
                                 verbose=verbose)
 
 
+# --- the steps of CorelsClassifier._solve, as functions of the prepared data ---------
+
+def _memory_limit_mb(params) -> float:
+    return default_max_memory() if params["max_memory"] == "auto" else params["max_memory"]
+
+
+def _search_options(params) -> dict:
+    # max_memory in MB: the path takes from it the matrices it holds (_auto.with_memory_left)
+    return dict(policy=params["policy"], symmetry=params["symmetry"], bounds=params["bounds"],
+                max_nodes=params["max_nodes"], max_memory=_memory_limit_mb(params),
+                time_limit=params["time_limit"], verbose=params["verbose"])
+
+
+def _reference_predictions(B, y, params):
+    """Fit the reference model on the binarized conditions; its training predictions."""
+    ref = params["reference"]
+    if ref is None:
+        return None
+    model = (GradientBoostingClassifier(n_estimators=GBDT_TREES, max_depth=GBDT_DEPTH,
+                                        random_state=params["random_state"])
+             if ref == "gbdt" else clone(ref))
+    try:
+        model.fit(B, y)
+        return np.asarray(model.predict(B)).astype(np.int64)
+    except Exception as exc:  # any failure: the exact search is still available
+        raise ValueError(
+            f"CorelsClassifier: the reference model {ref!r} could not be fitted on the "
+            f"training data ({type(exc).__name__}: {exc}); use reference=None for the "
+            "exact search") from exc
+
+
+def _select(A, y, cards, params):
+    """The default: a certified path over ``c`` (and conditions per rule); see ``_auto``.
+
+    Returns the :class:`~rulekit.corels._auto.Selection`, the chosen search's
+    result and the antecedent columns it searched.
+    """
+    fixed_c = params["c"] != "auto"
+    total = (_auto.TOTAL_WORK if params["max_work"] == "auto" else
+             (params["max_work"] or UNBOUNDED_WORK))
+    per_search = (_auto.SEARCH_WORK if params["max_work"] == "auto" else total)
+    if params["reference"] is not None:
+        raise ValueError("reference= needs a fixed c and max_card (the path searches "
+                         "exactly); pass for example c=0.01, max_card=2")
+    sel = _auto.select(A, y, cards, search_kw=_search_options(params),
+                       splits=lambda: cv_splits(y, params["random_state"]), total_work=total,
+                       search_work=per_search,
+                       penalties=[params["c"]] if fixed_c else None,
+                       by="objective" if fixed_c else "cv")
+    chosen = sel.chosen
+    if chosen.certified and sel.stopped in ("time_limit", "interrupted"):
+        # the model is certified at its c, but smaller penalties were never tried
+        warnings.warn(
+            f"CorelsClassifier: the regularization path stopped early ({sel.stopped}) "
+            f"after {len(sel.candidates)} certified points; c = {chosen.c:g} is the best "
+            "of those. Raise time_limit to try smaller penalties.",
+            ConvergenceWarning, stacklevel=5)
+    if params["trace"] is not None:
+        return sel, _replay_chosen(A, y, chosen, params), chosen.columns
+    return sel, chosen.result, chosen.columns
+
+
+def _replay_chosen(A, y, chosen, params):
+    """The chosen search of the path again, recording its event log (``trace``)."""
+    cols = chosen.columns
+    sub = A if cols.size == A.shape[1] else A[:, cols]
+    kept = chosen.result
+    # a search that finished needs no budget (with its own spent work as the cap it
+    # would stop while popping its last, stale queue entries); one that ran out stops
+    # at the same round with the work it spent as the budget
+    work = kept.stats.get("work") if kept.status == "work_limit" else None
+    res = search(sub, y, chosen.c, max_work=work, trace=params["trace"],
+                 **_auto.with_memory_left(_search_options(params), A, sub))
+    prefix = tuple(int(cols[a]) for a in res.prefix)
+    if prefix != kept.prefix or res.status != kept.status:  # pragma: no cover - determinism
+        warnings.warn("CorelsClassifier: the recorded search did not repeat the chosen one; "
+                      "result_ keeps the chosen search, its events the recorded one",
+                      RuntimeWarning, stacklevel=6)
+        return replace(kept, events=res.events)
+    events = dict(res.events, prefix=[tuple(int(cols[a]) for a in p)
+                                      for p in res.events["prefix"]])
+    return replace(res, prefix=prefix, events=events)
+
+
+def _scope(data, c, selection, result, columns, cards, mined_at_c) -> str:
+    """The certificate's scope, in words."""
+    params = data.params
+    card = int(cards[columns].max()) if columns.size else 1
+    kind = {"reference": "thresholds from a boosted reference ensemble",
+            "quantile": "quantile thresholds"}[data.binarizer.thresholds]
+    n_cond = len(data.binarizer.conditions_)
+    if mined_at_c:
+        scope = (f"all rule lists whose rules are conjunctions of up to {card} of these "
+                 f"{n_cond} conditions ({kind})")
+    else:
+        scope = (f"rule lists over the {len(data.antecedents)} antecedents mined at min_support="
+                 f"{params['min_support']:g} > c")
+    if result.reference:
+        scope = f"{scope}, among the {REFERENCE_SCOPE} ({params['reference']!r})"
+    text = corels_scope(scope, c)
+    sel = selection
+    if sel is not None and params["c"] == "auto" and sel.folds:
+        how = (f"a {_auto.HOLDOUT:.0%} hold-out" if sel.folds == 1 else
+               f"5-fold cross-validation repeated {sel.folds // 5} times" if sel.folds > 5
+               else f"{sel.folds}-fold cross-validation")
+        text += (f"; c = {c:g} chosen by {how} among {len(sel.candidates)} points of a "
+                 "regularization path")
+    return text
+
+
+def _fit_constrained(data, c, fitted) -> FitOutcome:
+    """The certified search under ``forbidden``, ``required`` and ``fairness``."""
+    params, y, antecedents = data.params, data.y, data.antecedents
+    conds, feats = data.binarizer.conditions_, data.binarizer.feature_names_in_
+    forbidden = set().union(*resolve_names(params["forbidden"] or [], conds, feats,
+                                           "forbidden"))
+    required = resolve_names(params["required"] or [], conds, feats, "required")
+    for name, needed in zip(params["required"] or [], required):
+        if needed <= forbidden:
+            raise ValueError(f"required: {name!r} is also forbidden")
+    keep = [a for a, item in enumerate(antecedents.items) if not set(item) & forbidden]
+    items = [antecedents.items[a] for a in keep]
+    A = data.A[:, keep]
+    fair = params["fairness"]
+    if fair is not None and data.n_classes != 2:
+        raise ValueError("fairness: a limit between groups needs a binary target; y has "
+                         f"{data.n_classes} classes")
+    cons = Constraints(
+        np.array([[bool(set(item) & need) for item in items] for need in required],
+                 dtype=bool).reshape(len(required), len(items)),
+        data.views["groups"], None if fair is None else fair[0],
+        0.0 if fair is None else float(fair[2]), positive=1)
+    result = constrained_search(A, y, c, cons, time_limit=params["time_limit"],
+                                verbose=params["verbose"])
+    terms = []
+    if forbidden:
+        terms.append("use none of " + ", ".join(map(repr, params["forbidden"])))
+    if required:
+        terms.append("use each of " + ", ".join(map(repr, params["required"])))
+    if fair is not None:
+        terms.append(f"keep the {fair[0].replace('_', ' ')} difference between the two "
+                     f"groups of {fair[1]!r} within {float(fair[2]):g}")
+    scope = corels_scope(f"rule lists over antecedents of up to {fitted['max_card_']} "
+                         "conditions that " + " and ".join(terms), c)
+    if not np.isfinite(result.objective):
+        warnings.warn("no rule list satisfies the constraints"
+                      if result.status == "infeasible" else
+                      f"no rule list satisfying the constraints was found ({result.status}); "
+                      "the model predicts the majority class", UserWarning, stacklevel=5)
+    certificate = Certificate(result.status, result.objective,
+                              None if result.status == "infeasible"
+                              else result.lower_bound, scope)
+    rule = first_match(A, [(a,) for a in result.prefix])  # len(prefix): the default
+    labels = [int(np.bincount(y[rule == k], minlength=data.n_classes).argmax())
+              for k in range(len(result.prefix) + 1)]
+    model = RuleClassifierBase._rule_list(data, [items[a] for a in result.prefix],
+                                          labels[:-1], labels[-1])
+    return FitOutcome(model, certificate, data.binarizer,
+                      {**fitted, "result_": result, "stats_": {}, "trace_": {}})
+
+
 def fit_rashomon_set(est, epsilon, *, max_models, time_limit, verbose) -> RashomonSet:
     """The body of :meth:`rulekit.CorelsClassifier.rashomon_set`."""
     check_is_fitted(est, "model_")
     eps = check(RASHOMON_PARAMETERS["epsilon"], epsilon, "epsilon", "rashomon_set")
-    params = est._check_params()
+    params = est._fit_params_    # what the fit used, not what is set on est now
     c, packed_B, codes, n = est.c_, *est._train
     antecedents = est.antecedents_
     if params["min_support"] is None:

@@ -79,10 +79,10 @@ def _sampled(values, limit: int = MAX_POINTS):
 
 
 def _check_fitted(estimator):
-    # every rulekit estimator implements the learner contract's ``_fit_model``: asking for it
+    # every rulekit estimator implements the learner contract's ``_solve``: asking for it
     # instead of importing the estimator base keeps the explorer below the estimators, whose
     # ``explore`` method calls it
-    if isinstance(estimator, type) or not callable(getattr(estimator, "_fit_model", None)):
+    if isinstance(estimator, type) or not callable(getattr(estimator, "_solve", None)):
         raise TypeError("explore: expected a fitted rulekit estimator (CorelsClassifier, "
                         "FallingRuleListClassifier, SoftFallingRuleListClassifier or "
                         f"BooleanRuleCGClassifier), got {type(estimator).__name__}")

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from rulekit._params import AnyOf, NoValidation, Options, pick
+from rulekit._fitdata import FitData, FitOutcome
 from rulekit.base import RuleClassifierBase
 from rulekit.binarize import ESTIMATOR_PARAMETERS, Binarizer, _plain
 from rulekit.mining import MINING_PARAMETERS
@@ -123,18 +124,17 @@ class _FallingBase(RuleClassifierBase):
         limit = params["max_antecedents"]
         if limit == "auto":
             limit = _auto_cap(self._counting_budget, B.shape[0])
-        self.max_antecedents_ = limit
         return limit, "association"
 
-    def _positive_code(self):
-        if self.pos_label is None:
+    def _positive_code(self, params, classes) -> int:
+        if params["pos_label"] is None:
             return 1
-        labels = [_plain(c) for c in self.classes_]
-        if _plain(self.pos_label) not in labels:
+        labels = [_plain(c) for c in classes]
+        if _plain(params["pos_label"]) not in labels:
             raise ValueError(
-                f"pos_label={self.pos_label!r} is not one of the classes {labels}"
+                f"pos_label={params['pos_label']!r} is not one of the classes {labels}"
             )
-        return labels.index(_plain(self.pos_label))
+        return labels.index(_plain(params["pos_label"]))
 
     def _resolve_w(self, w, y_pos) -> float:
         """The numeric ``w``: as given, or the negative-to-positive ratio."""
@@ -144,14 +144,15 @@ class _FallingBase(RuleClassifierBase):
         # y has two classes (checked before), so both counts are positive
         return (len(y_pos) - n_pos) / n_pos
 
-    def _fit_model(self, *, B, A, y, antecedents, sample_weight, params, X=None):
+    def _solve(self, data: FitData) -> FitOutcome:
+        params, A, B, antecedents = data.params, data.A, data.B, data.antecedents
         C1 = self._soft_weight(params)
-        pos = self._positive_code()
-        y_pos = y == pos
-        self.w_ = w = self._resolve_w(params["w"], y_pos)
+        pos = self._positive_code(params, data.classes)
+        y_pos = data.y == pos
+        w = self._resolve_w(params["w"], y_pos)
         if A.shape[1] == 0:
             warnings.warn(
-                f"no antecedent reaches min_support={self.min_support} in either class; "
+                f"no antecedent reaches min_support={params['min_support']} in either class; "
                 "the model is the else clause alone",
                 UserWarning,
                 stacklevel=4,
@@ -167,46 +168,46 @@ class _FallingBase(RuleClassifierBase):
             random_state=params["random_state"], time_limit=params["time_limit"],
             verbose=params["verbose"], factors=factors,
         )
-        self._store(result, pos)
-        self.certificate_ = self._certificate(result, len(antecedents), params)
-        return self._to_rule_list(result, antecedents, pos, B, y)
+        positive = data.classes[pos]
+        fitted = {
+            "w_": w, "max_antecedents_": data.mining["max_antecedents"],
+            "result_": result, "threshold_": result.threshold, "risk_": result.risk,
+            "probabilities_": result.probabilities,
+            "positive_proportions_": result.proportions, "counts_": result.counts,
+            "trace_": result.trace, "objective_history_": result.trace.objective,
+            "best_objective_history_": result.trace.best_objective,
+            "positive_class_": positive,
+        }
+        certificate = _certificate(result, antecedents, data.mining, params, positive)
+        model = _to_rule_list(data, result, antecedents, pos)
+        return FitOutcome(model, certificate, data.binarizer, fitted)
 
-    def _store(self, result, pos) -> None:
-        self.result_ = result
-        self.threshold_ = result.threshold
-        self.risk_ = result.risk
-        self.probabilities_ = result.probabilities
-        self.positive_proportions_ = result.proportions
-        self.counts_ = result.counts
-        self.trace_ = result.trace
-        self.objective_history_ = result.trace.objective
-        self.best_objective_history_ = result.trace.best_objective
-        self.positive_class_ = self.classes_[pos]
 
-    def _certificate(self, result, n_antecedents, params):
-        """The engine's certificate, scoped to the mined antecedents."""
-        # a proof covers the mined antecedents only (mining at min_support
-        # is a choice, not a bound of the theory)
-        mined = self.antecedents_.n_mined
-        capped = ("" if mined is None or mined <= n_antecedents else
-                  f" (of {mined}: the pairs of the conditions most associated with the class "
-                  f"within max_antecedents={self.max_antecedents_})")
-        return result.certificate.restricted_to(result.scope(
-            f"the {n_antecedents} antecedents mined at min_support={params['min_support']:g} "
-            f"per class{capped}, positive class {_plain(self.positive_class_)!r}"))
+def _certificate(result, antecedents, mining, params, positive):
+    """The engine's certificate, scoped to the mined antecedents."""
+    # a proof covers the mined antecedents only (mining at min_support
+    # is a choice, not a bound of the theory)
+    n_antecedents, mined = len(antecedents), antecedents.n_mined
+    capped = ("" if mined is None or mined <= n_antecedents else
+              f" (of {mined}: the pairs of the conditions most associated with the class "
+              f"within max_antecedents={mining['max_antecedents']})")
+    return result.certificate.restricted_to(result.scope(
+        f"the {n_antecedents} antecedents mined at min_support={params['min_support']:g} "
+        f"per class{capped}, positive class {_plain(positive)!r}"))
 
-    def _to_rule_list(self, result, antecedents, pos, B, y):
-        # One row of class probabilities per rule (else last), classes_ order;
-        # a rule predicts the positive class iff its stated probability exceeds
-        # the threshold 1/(1+w) -- strictly, as in the objective.
-        neg = 1 - pos
-        probs = np.zeros((len(result.prefix) + 1, 2))
-        probs[:, pos] = result.probabilities
-        probs[:, neg] = 1.0 - result.probabilities
-        codes = np.where(result.probabilities > result.threshold, pos, neg)
-        items = [antecedents.items[l] for l in result.prefix]
-        return self._rule_list(items, codes[:-1], codes[-1], B, y, probabilities=probs,
-                               positive=self.classes_[pos])
+
+def _to_rule_list(data, result, antecedents, pos):
+    # One row of class probabilities per rule (else last), classes_ order;
+    # a rule predicts the positive class iff its stated probability exceeds
+    # the threshold 1/(1+w) -- strictly, as in the objective.
+    neg = 1 - pos
+    probs = np.zeros((len(result.prefix) + 1, 2))
+    probs[:, pos] = result.probabilities
+    probs[:, neg] = 1.0 - result.probabilities
+    codes = np.where(result.probabilities > result.threshold, pos, neg)
+    items = [antecedents.items[l] for l in result.prefix]
+    return RuleClassifierBase._rule_list(data, items, codes[:-1], codes[-1],
+                                         probabilities=probs, positive=data.classes[pos])
 
 
 _SHARED_DOC = """

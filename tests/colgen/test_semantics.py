@@ -173,6 +173,8 @@ def test_unavailable_solver_lists_available(monkeypatch):
 
 
 def test_solver_failure_mid_run_returns_best_found(monkeypatch):
+    import pulp
+
     B, y = _data(4, n=300, d=10)
     calls = {"n": 0}
     real = search_mod.beam_search
@@ -180,7 +182,7 @@ def test_solver_failure_mid_run_returns_best_found(monkeypatch):
     def flaky(*args, **kw):
         calls["n"] += 1
         if calls["n"] > 2:
-            raise RuntimeError("solver crashed")
+            raise pulp.PulpSolverError("solver crashed")
         return real(*args, **kw)
 
     monkeypatch.setattr(search_mod, "beam_search", flaky)
@@ -190,6 +192,23 @@ def test_solver_failure_mid_run_returns_best_found(monkeypatch):
     assert len(res.clauses) > 0
     # still the exact objective of a real rule set, better than predicting one class
     assert res.objective < min(y.sum(), (1 - y).sum())
+
+
+def test_a_bug_in_a_round_is_a_traceback_not_a_warning(monkeypatch):
+    """Only the solvers' own exceptions are caught: anything else is a bug and propagates."""
+    B, y = _data(4, n=300, d=10)
+    calls = {"n": 0}
+    real = search_mod.beam_search
+
+    def buggy(*args, **kw):
+        calls["n"] += 1
+        if calls["n"] > 2:
+            raise ZeroDivisionError("a bug in a round")
+        return real(*args, **kw)
+
+    monkeypatch.setattr(search_mod, "beam_search", buggy)
+    with pytest.raises(ZeroDivisionError, match="a bug in a round"):
+        search(B, y, max_complexity=20, max_literals=3)
 
 
 def test_restricted_ip_is_skipped_when_greedy_meets_the_bound(monkeypatch):
