@@ -1,0 +1,135 @@
+"""The fit pipeline (rulekit/base.py, rulekit/_fitdata.py): prepare, solve, wrap.
+
+Nothing is written to the estimator while it fits; the parameters are checked
+once; what a fit used is what later methods read; ``FitData.distinct`` keeps
+every weighted count.
+"""
+
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rulekit.base as base_module
+from rulekit import CorelsClassifier
+from rulekit._fitdata import FitData
+from rulekit.binarize import Binarizer
+from rulekit.learners import LEARNERS, warmup_data
+
+
+def _frame(n=240, seed=3):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"a": rng.integers(0, 5, n), "b": rng.normal(size=n).round(1),
+                      "c": rng.choice(["x", "y", "z"], n)})
+    y = np.where((X["a"] > 2) ^ (X["c"] == "x") ^ (rng.random(n) < 0.1), "yes", "no")
+    return X, y
+
+
+@pytest.mark.parametrize("name", sorted(LEARNERS))
+def test_nothing_is_written_to_the_estimator_until_the_search_has_returned(name, monkeypatch):
+    spec = LEARNERS[name]
+    est = spec.make(**(spec.warmup or {}))
+    X, y = warmup_data()
+    seen = {}
+    real_prepare, real_solve = type(est)._prepare, type(est)._solve
+
+    def prepare(self, *args, **kw):
+        seen["before"] = dict(vars(self))
+        return real_prepare(self, *args, **kw)
+
+    def solve(self, data):
+        outcome = real_solve(self, data)
+        seen["after solve"] = dict(vars(self))
+        return outcome
+
+    monkeypatch.setattr(type(est), "_prepare", prepare)
+    monkeypatch.setattr(type(est), "_solve", solve)
+    est.fit(X, y)
+    assert seen["after solve"].keys() == seen["before"].keys(), name
+    assert not [k for k in seen["before"] if k.endswith("_") and not k.startswith("__")]
+    # after the wrap: the fitted attributes are there, and the parameters the fit used
+    assert hasattr(est, "model_") and hasattr(est, "certificate_")
+    assert est._fit_params_.keys() == est.get_params(deep=False).keys()
+
+
+def test_a_failed_refit_leaves_the_fitted_estimator_as_it_was(monkeypatch):
+    X, y = _frame()
+    est = CorelsClassifier(c=0.02, max_card=1).fit(X, y)
+    before = {k: v for k, v in vars(est).items() if k.endswith("_")}
+
+    def broken(self, data):
+        raise RuntimeError("the engine failed")
+
+    monkeypatch.setattr(CorelsClassifier, "_solve", broken)
+    with pytest.raises(RuntimeError, match="the engine failed"):
+        est.fit(X.iloc[:100], y[:100])
+    after = {k: v for k, v in vars(est).items() if k.endswith("_")}
+    assert after.keys() == before.keys()
+    assert all(after[k] is before[k] for k in before)
+
+
+def test_parameters_are_checked_once_per_fit(monkeypatch):
+    calls = []
+    real = base_module.validate
+
+    def counting(*args, **kw):
+        calls.append(args[2] if len(args) > 2 else kw.get("owner"))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(base_module, "validate", counting)
+    X, y = _frame()
+    CorelsClassifier(c=0.02, max_card=1).fit(X, y)
+    assert calls == ["CorelsClassifier"]
+
+
+def test_rashomon_set_reads_the_parameters_the_fit_used():
+    X, y = _frame()
+    est = CorelsClassifier(c=0.02, max_card=1).fit(X, y)
+    expected = est.rashomon_set(0.01, max_models=50)
+    # changing a parameter after the fit must not change what the fitted model's set is
+    est.set_params(min_support=0.4)
+    again = est.rashomon_set(0.01, max_models=50)
+    assert again.scope == expected.scope
+    assert len(again) == len(expected)
+    assert [str(m) for m in again] == [str(m) for m in expected]
+    assert np.array_equal(again.objectives, expected.objectives)
+
+
+def _fitdata(B, y, w=None, n_classes=2):
+    return FitData(params={}, classes=np.arange(n_classes), n_features_in=B.shape[1],
+                   feature_names_in=None, binarizer=Binarizer(), B=B, y=y, sample_weight=w)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_distinct_rows_keep_every_weighted_class_count(seed):
+    rng = np.random.default_rng(seed)
+    n, m, k = 300, 4, 3
+    B = rng.random((n, m)) < 0.5
+    y = rng.integers(0, k, n)
+    w = rng.integers(0, 4, n).astype(float) if seed % 2 else None
+    data = _fitdata(B, y, w, n_classes=k)
+    folded = data.distinct()
+    # each (pattern, class) is one row now
+    keys = [(tuple(r), int(c)) for r, c in zip(folded.B, folded.y)]
+    assert len(keys) == len(set(keys))
+    # and the weight of every (pattern, class) is the sum over the rows it stands for,
+    # counted here row by row with exact fractions
+    expected = {}
+    for i in range(n):
+        key = (tuple(B[i]), int(y[i]))
+        expected[key] = expected.get(key, Fraction(0)) + Fraction(1 if w is None else w[i])
+    got = {key: Fraction(float(v)) for key, v in zip(keys, folded.sample_weight)}
+    assert got == expected
+    assert folded.total_weight() == pytest.approx(data.total_weight())
+    # first appearance order is kept
+    first = list(dict.fromkeys((tuple(B[i]), int(y[i])) for i in range(n)))
+    assert keys == first
+
+
+def test_fitdata_cannot_carry_state_back():
+    data = _fitdata(np.zeros((3, 1), bool), np.array([0, 1, 0]))
+    with pytest.raises(TypeError):
+        data.params["c"] = 1
+    with pytest.raises(Exception):
+        data.B = None
