@@ -19,6 +19,7 @@ import numpy as np
 from rulekit._checks import check_boolean_matrix, check_labels
 from rulekit.bitset import n_words, pack
 from rulekit.corels import _kernels as kr
+from rulekit.corels._bounds import switches
 from rulekit.evaluate import merge_rows
 
 #: Scores closer than ``TOL_FACTOR * N`` samples count as ties.
@@ -225,12 +226,8 @@ def prepare(A, codes, classes, c, *, chosen, policy: int, symmetry: int, max_nod
     cfg = np.zeros(kr.N_G, dtype=np.int64)
     cfg[kr.G_N], cfg[kr.G_M], cfg[kr.G_W], cfg[kr.G_C] = n, m, w, n_classes
     cfg[kr.G_POLICY], cfg[kr.G_SYM] = policy, symmetry
-    for key, name in ((kr.G_HIER, "hierarchical"), (kr.G_LOOK, "lookahead"),
-                      (kr.G_PLEN, "prefix_length"), (kr.G_MINSUP, "min_support"),
-                      (kr.G_MINACC, "min_accurate_support"),
-                      (kr.G_REJPROP, "rejection_propagation"),
-                      (kr.G_EQPTS, "equivalent_points"), (kr.G_GAIN, "next_rule_gain")):
-        cfg[key] = name in chosen
+    for slot, on in switches(chosen).items():
+        cfg[slot] = on
     cfg[kr.G_REFB] = refmiss is not None
     cfg[kr.G_MAXNODES] = max_nodes
     cfg[kr.G_WM] = max(1, (m + 63) // 64)

@@ -83,21 +83,12 @@ from rulekit._anytime import Anytime, default_max_memory
 from rulekit._params import (AnyOf, CallableOrNone, Constraint, Instance, Integer, Options, Real,
                              declared, validated)
 from rulekit.corels import _kernels as kr
+from rulekit.corels._bounds import BOUNDS, PRUNE_COUNTERS, PRUNE_REASONS  # noqa: F401 (BOUNDS: public here)
 from rulekit.corels._problem import check_data, prepare
 from rulekit.corels._result import REFERENCE_SCOPE, CorelsResult  # noqa: F401 (REFERENCE_SCOPE: public here)
 from rulekit.corels._state import MemoryBudgetError, State, workspace
 from rulekit.evaluate import capture_counts
 
-BOUNDS = frozenset({
-    "hierarchical",
-    "lookahead",
-    "prefix_length",
-    "min_support",
-    "min_accurate_support",
-    "rejection_propagation",
-    "equivalent_points",
-    "next_rule_gain",
-})
 POLICIES = {
     "lower_bound": kr.POL_LB,
     "curious": kr.POL_CURIOUS,
@@ -181,11 +172,7 @@ def work_cap(max_work, words: int) -> int:
 
 _TRACE_KEYS = ("time", "nodes", "queue_size", "trie_size", "best_objective",
                "lower_bound", "log10_remaining", "memory_mb")
-_PRUNED = {"min_support": kr.S_PR_MINSUP, "min_accurate_support": kr.S_PR_MINACC,
-           "rejection_propagation": kr.S_PR_REJPROP, "hierarchical": kr.S_PR_HIER,
-           "lookahead": kr.S_PR_LOOK, "prefix_length": kr.S_PR_PLEN,
-           "equivalent_points": kr.S_PR_EQPTS, "next_rule_gain": kr.S_PR_GAIN,
-           "reference": kr.S_PR_REF, "symmetry": kr.S_PR_SYM}
+_PRUNED = PRUNE_COUNTERS
 _COUNTERS = {"nodes_expanded": kr.S_EXPANDED, "nodes_evaluated": kr.S_EVALUATED,
              "nodes_inserted": kr.S_INSERTED, "superseded": kr.S_SUPERSEDED,
              "dropped_from_queue": kr.S_DROPPED, "max_queue_size": kr.S_MAX_WAITING,
@@ -504,7 +491,7 @@ def _events(job: _Run) -> dict | None:
     evi, evf, evp, evn = job.ev
     pb, n = job.pb, job.pb.n
     k = int(evn[0])
-    names = {idx: key for key, idx in _PRUNED.items()}
+    names = PRUNE_REASONS
     kinds = evi[:k, 0]
     prefixes = [()] + [tuple(int(pb.keep[a]) for a in evp[o:o + L])
                        for o, L in zip(evi[:k, 2].tolist(), evi[:k, 3].tolist())]

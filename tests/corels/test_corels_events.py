@@ -125,3 +125,21 @@ def test_constrained_fit_has_no_log(compas):
     with pytest.raises(ValueError, match="no event log"):
         CorelsClassifier(c=0.01, max_card=1, n_thresholds=3, forbidden=["sex"],
                          trace="events").fit(X, y)
+
+
+def test_one_table_maps_every_bound_to_its_slots():
+    """Each pruning rule has one switch, one counter and one reason code, all distinct."""
+    from rulekit.corels import BOUNDS, _kernels as kr
+    from rulekit.corels._bounds import BOUND_TABLE, PRUNE_COUNTERS, PRUNE_REASONS, switches
+
+    names = [b.name for b in BOUND_TABLE]
+    assert len(names) == len(set(names))
+    counters = [b.counter for b in BOUND_TABLE]
+    assert len(counters) == len(set(counters)) and all(0 <= c < kr.N_S for c in counters)
+    slots = [b.switch for b in BOUND_TABLE if b.switch is not None]
+    assert len(slots) == len(set(slots)) and all(0 <= s < kr.N_G for s in slots)
+    # every name a caller may switch has a switch, and the event log can name every counter
+    assert BOUNDS <= {b.name for b in BOUND_TABLE if b.switch is not None}
+    assert set(PRUNE_REASONS) == set(counters) and set(PRUNE_COUNTERS) == set(names)
+    assert set(switches(BOUNDS).values()) == {1} and set(switches(set()).values()) == {0}
+    assert len(switches(BOUNDS)) == len(BOUNDS)
