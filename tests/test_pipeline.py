@@ -5,6 +5,7 @@ once; what a fit used is what later methods read; ``FitData.distinct`` keeps
 every weighted count.
 """
 
+import ast
 from fractions import Fraction
 
 import numpy as np
@@ -133,3 +134,50 @@ def test_fitdata_cannot_carry_state_back():
         data.params["c"] = 1
     with pytest.raises(Exception):
         data.B = None
+
+
+# --- docstrings are plain text and agree with the signatures --------------------------------
+
+def _documented_defaults(doc: str) -> dict:
+    import re
+
+    return {m.group(1): m.group(2).strip() for m in
+            re.finditer(r"^    (\w+) : [^\n]*?default=([^\n]+)$", doc, flags=re.M)}
+
+
+@pytest.mark.parametrize("name", sorted(LEARNERS))
+def test_every_documented_default_is_the_signatures(name):
+    import inspect
+
+    cls = type(LEARNERS[name].make())
+    source = inspect.getsource(cls)
+    # the docstring is written out in the source, not assembled when the module loads
+    assert cls.__doc__.strip().splitlines()[0] in source
+    documented = _documented_defaults(cls.__doc__)
+    assert documented, cls.__name__
+    signature = inspect.signature(cls.__init__).parameters
+    for param, text in documented.items():
+        assert param in signature, f"{cls.__name__}: documents {param!r}, which it does not take"
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            value = text           # a name such as DEFAULT_GRID
+        default = signature[param].default
+        assert value == default or text == getattr(default, "__name__", None) \
+            or text == repr(default), (cls.__name__, param, text, default)
+
+
+def test_the_falling_lists_document_their_pool_cap_as_computed():
+    import re
+
+    from rulekit.frl import FallingRuleListClassifier, SoftFallingRuleListClassifier
+    from rulekit.frl._estimator import MIN_POOL, _auto_cap
+
+    for cls in (FallingRuleListClassifier, SoftFallingRuleListClassifier):
+        doc = " ".join(cls.__doc__.split())
+        budget = cls._counting_budget
+        assert f"{budget:,} / (n_rows / 64 + 20)" in doc and f"never below {MIN_POOL:,}" in doc
+        for shown, rows in re.findall(r"([\d,]+) on ([\d,]+) rows", doc):
+            cap = _auto_cap(budget, int(rows.replace(",", "")))
+            # written to two significant digits
+            assert int(shown.replace(",", "")) == round(cap, 2 - len(str(cap))), (cls, rows)

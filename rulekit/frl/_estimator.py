@@ -70,17 +70,6 @@ def _auto_cap(budget, n_rows) -> int:
     return max(int(budget // (n_rows / 64 + 20)), MIN_POOL)
 
 
-def _params_doc(n_iter, budget) -> str:
-    """The shared parameter docs with one learner's defaults (the cap's examples computed)."""
-    def two_digits(k):
-        return round(k, 2 - len(str(k)))
-
-    examples = ", ".join(f"{two_digits(_auto_cap(budget, n)):,} on {n:,} rows"
-                         for n in (500, 10_000, 40_000))
-    return (_SHARED_DOC.replace("{n_iter}", str(n_iter)).replace("{budget}", f"{budget:,}")
-            .replace("{examples}", examples).replace("{min_pool}", f"{MIN_POOL:,}"))
-
-
 class _FallingBase(RuleClassifierBase):
     """Shared fitting code of the two estimators (``C1`` decides the program)."""
 
@@ -210,7 +199,16 @@ def _to_rule_list(data, result, antecedents, pos):
                                          probabilities=probs, positive=data.classes[pos])
 
 
-_SHARED_DOC = """
+class FallingRuleListClassifier(_FallingBase):
+    """Falling rule list (Chen & Rudin, AISTATS 2018, Algorithm FRL).
+
+    A falling rule list is an if/elif/else list whose stated probabilities of
+    the positive class decrease down the list.  It is learned by a Monte-Carlo
+    search over antecedents mined per class, pruned by the paper's prefix
+    bounds, minimising the cost-weighted training error plus ``C`` per rule.
+
+    Parameters
+    ----------
     w : float or "balanced", default=1.0
         Cost of a false negative (a false positive costs 1).  The list
         minimises the ``w``-weighted training error, so ``predict`` returns
@@ -231,7 +229,7 @@ _SHARED_DOC = """
         marketing (12 % positives, balanced ``w`` about 7.5).
     C : float, default=1e-6
         Cost per rule (sparsity).
-    n_iter : int, default={n_iter}
+    n_iter : int, default=3000
         Lists built by the Monte-Carlo search (it stops sooner when its
         bounds prove the list optimal).
     curiosity_lambda : float, default=0.8
@@ -251,8 +249,8 @@ _SHARED_DOC = """
         :func:`rulekit.mine_antecedents`).  The search's cost is the pool
         times the rows (it counts every antecedent on the rows left before
         each rule it draws), so ``"auto"`` caps the pool at
-        ``{budget} / (n_rows / 64 + 20)`` antecedents, never below {min_pool}
-        ({examples}).
+        ``1,500,000 / (n_rows / 64 + 20)`` antecedents, never below 2,500
+        (54,000 on 500 rows, 8,500 on 10,000 rows, 2,500 on 40,000 rows).
         It binds on wide numeric data (pairs of 30 columns at 9 thresholds
         are over 100,000) and on many rows; elsewhere nothing changes.  The
         value used is ``max_antecedents_``; None keeps every mined
@@ -283,9 +281,9 @@ _SHARED_DOC = """
         one ``ConvergenceWarning``).  See :mod:`rulekit.callbacks`; the
         Monte-Carlo search has no lower bound, so ``stop_at_gap`` never
         stops it.
-"""
 
-_SHARED_ATTRIBUTES = """
+    Attributes
+    ----------
     model_ : RuleList
         The list; each rule keeps its probabilities and training counts, and
         ``model_.positive`` names the positive class.
@@ -310,21 +308,7 @@ _SHARED_ATTRIBUTES = """
     result_ : rulekit.frl.FRLResult
     trace_, objective_history_, best_objective_history_
         Search trace (see :class:`rulekit.frl.SearchTrace`).
-"""
-
-
-class FallingRuleListClassifier(_FallingBase):
-    """Falling rule list (Chen & Rudin, AISTATS 2018, Algorithm FRL).
-
-    A falling rule list is an if/elif/else list whose stated probabilities of
-    the positive class decrease down the list.  It is learned by a Monte-Carlo
-    search over antecedents mined per class, pruned by the paper's prefix
-    bounds, minimising the cost-weighted training error plus ``C`` per rule.
-
-    Parameters
-    ----------{params}
-    Attributes
-    ----------{attributes}    probabilities_, positive_proportions_ : ndarray
+    probabilities_, positive_proportions_ : ndarray
         Stated probabilities and empirical positive proportions per rule,
         else last (equal for FRL).
     """
@@ -366,13 +350,111 @@ class SoftFallingRuleListClassifier(_FallingBase):
     Parameters
     ----------
     C1 : float, default=0.5
-        Weight of the monotonicity penalty.{params}
+        Weight of the monotonicity penalty.
+    w : float or "balanced", default=1.0
+        Cost of a false negative (a false positive costs 1).  The list
+        minimises the ``w``-weighted training error, so ``predict`` returns
+        the positive class iff the firing rule's probability is strictly
+        greater than ``threshold_ = 1 / (1 + w)`` (Theorem 2.8 of the paper:
+        the best threshold for that error).  The default ``w=1`` minimises
+        plain training error: the threshold is 1/2, ``predict`` is the
+        argmax of ``predict_proba``, and the decisions aim at accuracy.
+        ``"balanced"`` uses the training data's ratio of negative to positive
+        rows (stored in ``w_``): the threshold becomes the training share of
+        positives and the list minimises the balanced error rate (plus ``C``
+        per rule).  On imbalanced data that trades accuracy for balanced
+        accuracy and ranking: the lists keep more rules and rank rows better
+        (ROC AUC), while accuracy may fall below the majority rate.  For any
+        ``w`` other than 1, ``predict`` is not the argmax of
+        ``predict_proba``: :func:`expected_failed_checks` declares the one
+        scikit-learn check this breaks.  The paper uses ``w=7`` on bank
+        marketing (12 % positives, balanced ``w`` about 7.5).
+    C : float, default=1e-6
+        Cost per rule (sparsity).
+    n_iter : int, default=6000
+        Lists built by the Monte-Carlo search (it stops sooner when its
+        bounds prove the list optimal).
+    curiosity_lambda : float, default=0.8
+        Weight of an antecedent's positive proportion versus its share of the
+        remaining positives when sampling the next rule.
+    stop_prob : float, default=0.01
+        Probability of closing a list at each step.
+    max_card : int, default=2
+        Most conditions per antecedent.
+    min_support : float, default=0.1
+        An antecedent is kept if it covers this fraction of the positive rows
+        or of the negative rows (per-class mining, as in the paper).
+    max_antecedents : int, "auto" or None, default="auto"
+        Most antecedents the search chooses from.  Every single condition is
+        kept; beyond them, the pairs whose two conditions are the most
+        associated with the class (``|phi|``, see
+        :func:`rulekit.mine_antecedents`).  The search's cost is the pool
+        times the rows (it counts every antecedent on the rows left before
+        each rule it draws), so ``"auto"`` caps the pool at
+        ``750,000 / (n_rows / 64 + 20)`` antecedents, never below 2,500
+        (27,000 on 500 rows, 4,300 on 10,000 rows, 2,500 on 40,000 rows).
+        It binds on wide numeric data (pairs of 30 columns at 9 thresholds
+        are over 100,000) and on many rows; elsewhere nothing changes.  The
+        value used is ``max_antecedents_``; None keeps every mined
+        antecedent.
+    n_thresholds : int, default=9
+        Thresholds per numeric feature for the binarizer.
+    categorical_features : list, optional
+        Columns to treat as categorical (see :class:`rulekit.Binarizer`).
+    min_frequency, max_categories, handle_unknown, thresholds
+        Binarization: the support floor, the infrequent-category group,
+        categories unseen at fit time, and where thresholds come from (see
+        :class:`rulekit.Binarizer`).
+    pos_label : label, optional
+        The positive ("desired") class, whose probability falls down the
+        list; default: the second of ``classes_`` (the later label in sorted
+        order).  The printed model names it.
+    random_state : int, Generator or None, default=0
+        Seed of the search (the same seed gives the same list on any machine).
+    time_limit : float, optional
+        Seconds for the whole fit; the search returns its best list when the
+        time is up (status ``"time_limit"``, one ``ConvergenceWarning``).
+    verbose : int, default=0
+        1 or more: a progress bar on stderr (iterations, best objective).
+    callback : callable or None, default=None
+        ``callback(state) -> bool``, called with the search's progress (a
+        :class:`rulekit._anytime.SearchState`) about four times a second;
+        True stops the search with its best list (status ``"interrupted"``,
+        one ``ConvergenceWarning``).  See :mod:`rulekit.callbacks`; the
+        Monte-Carlo search has no lower bound, so ``stop_at_gap`` never
+        stops it.
+
     Attributes
     ----------
     positive_proportions_ : ndarray
         Empirical positive proportion per rule (else last); may rise.
     probabilities_ : ndarray
-        Their running minimum: the probabilities the model states.{attributes}"""
+        Their running minimum: the probabilities the model states.
+    model_ : RuleList
+        The list; each rule keeps its probabilities and training counts, and
+        ``model_.positive`` names the positive class.
+    max_antecedents_ : int or None
+        The cap on the pool that was used (``"auto"`` resolved).
+    w_ : float
+        The weight used (``w``, or the ratio ``"balanced"`` resolved to).
+    threshold_ : float
+        ``1 / (1 + w_)``: ``predict`` says positive iff the probability of
+        the positive class exceeds it.
+    positive_class_ : label
+    certificate_ : Certificate
+        Status ``"heuristic"`` (a Monte-Carlo search proves nothing), or
+        ``"optimal_relative"`` when the bounds proved that no list of the
+        program over the mined antecedents is better, or the limit that
+        stopped the search (``"time_limit"``, ``"interrupted"``); the
+        objective; a lower bound only with a proof.
+    counts_ : ndarray, shape (n_rules + 1, 2)
+        (positives, negatives) each rule captured in training.
+    risk_ : float
+        Weighted training risk of the list.
+    result_ : rulekit.frl.FRLResult
+    trace_, objective_history_, best_objective_history_
+        Search trace (see :class:`rulekit.frl.SearchTrace`).
+"""
 
     def __init__(self, w=1.0, C=1e-6, C1=0.5, n_iter=6000, curiosity_lambda=0.8,
                  stop_prob=0.01, max_card=2, min_support=0.1, max_antecedents="auto",
@@ -411,11 +493,3 @@ class SoftFallingRuleListClassifier(_FallingBase):
 
     def _soft_weight(self, params):
         return params["C1"]
-
-
-FallingRuleListClassifier.__doc__ = FallingRuleListClassifier.__doc__.format(
-    params=_params_doc(3000, FallingRuleListClassifier._counting_budget),
-    attributes=_SHARED_ATTRIBUTES)
-SoftFallingRuleListClassifier.__doc__ = SoftFallingRuleListClassifier.__doc__.format(
-    params=_params_doc(6000, SoftFallingRuleListClassifier._counting_budget),
-    attributes=_SHARED_ATTRIBUTES)
