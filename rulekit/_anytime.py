@@ -49,6 +49,7 @@ import time
 from dataclasses import dataclass, field
 
 from ._interrupt import DeferredInterrupt, is_interrupt
+from ._tolerances import MIN_STEP_SECONDS
 
 __all__ = ["SearchState", "Anytime", "current_run", "default_max_memory", "progress_bar"]
 
@@ -369,7 +370,7 @@ class Anytime:
             if left is not None:
                 # a chunk must not outlast the deadline (one unit of work can
                 # take seconds on large data): at most what the last pace allows
-                budget = max(1, min(budget, int(left * pace / max(dt, 1e-9))))
+                budget = max(1, min(budget, int(left * pace / max(dt, MIN_STEP_SECONDS))))
             reason = self.report(state)
             if reason is not None:
                 self.show(state)

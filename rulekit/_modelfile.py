@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 
 from ._columns import DATETIME_PARTS, category_key
+from ._tolerances import SOLVER_TOL
 
 __all__ = ["check_file", "MAX_DEPTH"]
 
@@ -212,7 +213,7 @@ def _rule(r, where: str, classes: list, n_conditions: int, *, default: bool = Fa
                       f"got {len(probabilities)}")
         for k, p in enumerate(probabilities):
             _probability(p, f"{at}[{k}]")
-        if abs(math.fsum(probabilities) - 1.0) > 1e-6:
+        if abs(math.fsum(probabilities) - 1.0) > SOLVER_TOL:
             _fail(at, f"probabilities must sum to 1, they sum to {math.fsum(probabilities)!r}")
 
 

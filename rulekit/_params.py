@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from ._tolerances import SEED_MAX
 
 __all__ = [
     "Constraint", "Integer", "Real", "Options", "Boolean", "Instance", "CallableOrNone",
@@ -238,7 +239,7 @@ def as_generator(seed) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     if isinstance(seed, np.random.RandomState):
-        return np.random.default_rng(seed.randint(0, 2**31 - 1, size=4))
+        return np.random.default_rng(seed.randint(0, SEED_MAX, size=4))
     return np.random.default_rng(seed)
 
 

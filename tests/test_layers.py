@@ -29,7 +29,7 @@ PACKAGE = ROOT / "rulekit"
 #: package root); it may import from its own layer and the ones below.  Listed names that do
 #: not exist (yet) are tolerated.
 LAYERS = [
-    ("foundation", ["_version", "_params", "_checks", "_anytime", "_interrupt", "certificate",
+    ("foundation", ["_version", "_tolerances", "_params", "_checks", "_anytime", "_interrupt", "certificate",
                     "bitset", "evaluate", "_columns", "_render", "callbacks"]),
     ("data", ["binarize", "_reference", "mining"]),
     ("models", ["models", "_modelfile", "export", "export.*", "persist", "plotting",
@@ -212,3 +212,57 @@ def _doc_layers() -> list:
 def test_architecture_doc_lists_the_same_layers():
     assert _doc_layers() == LAYERS
 
+
+
+def _unnamed_numbers(tree: ast.AST) -> list:
+    """Tolerance-sized floats and 2**k caps written inline.
+
+    Not counted: a signature's or a settings field's default and a keyword argument of a call
+    (documented parameters of a model, such as FRL's ``C=1e-6``), and the value of a module
+    constant in capitals (already named, with its comment).
+    """
+    allowed = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword):
+            allowed |= {id(n) for n in ast.walk(node.value)}
+        if (isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) and t.id.isupper()
+                                                 for t in node.targets)):
+            allowed |= {id(n) for n in ast.walk(node.value)}
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for default in [*node.args.defaults, *node.args.kw_defaults]:
+                if default is not None:
+                    allowed |= {id(n) for n in ast.walk(default)}
+        if isinstance(node, ast.ClassDef):
+            for stmt in node.body:
+                if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                    allowed |= {id(n) for n in ast.walk(stmt.value)}
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in allowed:
+            continue
+        if (isinstance(node, ast.Constant) and isinstance(node.value, float)
+                and 0 < node.value <= 1e-3):
+            found.append((node.lineno, repr(node.value)))
+        if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow)
+                and isinstance(node.left, ast.Constant) and node.left.value == 2
+                and isinstance(node.right, ast.Constant) and node.right.value in (31, 62, 63)):
+            found.append((node.lineno, f"2**{node.right.value}"))
+    return found
+
+
+def test_every_tolerance_and_cap_is_named_in_one_place():
+    """Tolerances and integer caps live in rulekit/_tolerances.py, each with its reason."""
+    inline = {}
+    for module, path in MODULES.items():
+        if module == "_tolerances":
+            continue
+        found = _unnamed_numbers(ast.parse(path.read_text(), str(path)))
+        if found:
+            inline[module] = found
+    assert not inline, f"name these in rulekit/_tolerances.py: {inline}"
+    # and each named one says why it has its size
+    source = (PACKAGE / "_tolerances.py").read_text().splitlines()
+    for i, line in enumerate(source):
+        if re.match(r"^[A-Z_0-9, ]+ = ", line):
+            assert source[i - 1].startswith("#:") or source[i - 1].startswith("#: ") \
+                or source[i - 2].startswith("#:"), f"_tolerances.py line {i + 1} has no reason"

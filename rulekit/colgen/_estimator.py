@@ -22,6 +22,7 @@ from ..models import OneVsRestRuleSets, RuleSet
 from ._metadata import ConditionMetadata, condition_metadata
 from ._search import SEARCH_PARAMETERS
 from ._select import CV_MAX_ROWS, DEFAULT_GRID, check_grid, fit_binary
+from .._tolerances import MIN_TIME_SHARE
 
 log = logging.getLogger("rulekit.colgen")
 
@@ -316,7 +317,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         """Fit one binary problem in its share of the time left (:func:`fit_binary`)."""
         outer = current_run()
         left = None if outer is None else outer.time_left()
-        share = None if left is None else max(left / classes_left, 1e-3)
+        share = None if left is None else max(left / classes_left, MIN_TIME_SHARE)
         return fit_binary(view, yk, w, form=params["form"],
                           max_complexity=params["max_complexity"],
                           max_literals=params["max_literals"], lambda0=params["lambda0"],

@@ -23,6 +23,7 @@ import pulp
 from rulekit.evaluate import merge_rows
 
 from ._solvers import PersistentHiGHS, _cbc, mip_solver, solve_pulp
+from rulekit._tolerances import FLOAT_SLACK, RATE_SLACK, SOLVER_TOL
 
 
 class SolverFailure(RuntimeError):
@@ -205,7 +206,7 @@ class MasterLP:
             lam = max(-float(self.budget.pi), 0.0)
         return mu, lam
 
-    def _solve_highs(self, time_limit, tol=1e-9):
+    def _solve_highs(self, time_limit, tol=FLOAT_SLACK):
         """Solve the live model; bring back left-out columns that price out, and re-solve.
 
         Dense clauses (single conditions cover half the rows) make up most
@@ -294,7 +295,7 @@ def greedy_selection(A, n_lits, wp, wq, C, lambda0, lambda1, order):
         m = A[:, k]
         delta = (wq[m].sum() - wp[m & (counts == 0)].sum()
                  + lambda0 + lambda1 * n_lits[k])
-        if delta < -1e-12:
+        if delta < -RATE_SLACK:
             chosen.append(int(k))
             counts[m] += 1
             used += c_k
@@ -329,7 +330,7 @@ def improve_selection(chosen, A, n_lits, wp, wq, C, lambda0, lambda1, *, candida
         used = sizes[inside].sum()
         bare = wp * (counts == 0)                          # positives no clause covers
         gain_add = cost - bare @ Af                        # delta of adding each column
-        ok_add = ~inside & (used + sizes <= budget + 1e-9)
+        ok_add = ~inside & (used + sizes <= budget + FLOAT_SLACK)
         best = (np.min(gain_add[ok_add]) if ok_add.any() else 0.0, None, None)
         if ok_add.any():
             best = (best[0], None, int(np.flatnonzero(ok_add)[np.argmin(gain_add[ok_add])]))
@@ -339,12 +340,12 @@ def improve_selection(chosen, A, n_lits, wp, wq, C, lambda0, lambda1, *, candida
             if drop < best[0]:
                 best = (drop, int(i), None)
             swap = drop + cost - (bare + alone) @ Af
-            ok = ~inside & (used - sizes[i] + sizes <= budget + 1e-9)
+            ok = ~inside & (used - sizes[i] + sizes <= budget + FLOAT_SLACK)
             if ok.any():
                 k = int(np.flatnonzero(ok)[np.argmin(swap[ok])])
                 if swap[k] < best[0]:
                     best = (swap[k], int(i), k)
-        if best[0] >= -1e-9 or (best[1] is None and best[2] is None):
+        if best[0] >= -FLOAT_SLACK or (best[1] is None and best[2] is None):
             break
         if best[1] is not None:
             inside[best[1]] = False
@@ -366,7 +367,7 @@ def prune_selection(chosen, A, n_lits, wp, wq, lambda0, lambda1):
         for k in sorted(chosen, key=lambda j: -n_lits[j]):
             trial = [j for j in chosen if j != k]
             val = rule_objective(A[:, trial], [n_lits[j] for j in trial], wp, wq, lambda0, lambda1)
-            if val <= best + 1e-9:
+            if val <= best + FLOAT_SLACK:
                 chosen, best, changed = trial, min(best, val), True
                 break
     return chosen, best
@@ -420,7 +421,7 @@ def solve_rmip(A, n_lits, wp, wq, C, lambda0, lambda1, solver, *, node_limit, ti
     if prob.status != pulp.LpStatusOptimal and prob.sol_status != pulp.LpSolutionIntegerFeasible:
         return None, False
     vals = np.array([v.varValue if v.varValue is not None else np.nan for v in w])
-    if np.any(np.isnan(vals)) or np.any(np.abs(vals - np.round(vals)) > 1e-6):
+    if np.any(np.isnan(vals)) or np.any(np.abs(vals - np.round(vals)) > SOLVER_TOL):
         return None, False
     chosen = [int(k) for k in np.flatnonzero(np.round(vals) == 1)]
     if C is not None and sum(1 + n_lits[k] for k in chosen) > C:

@@ -32,6 +32,7 @@ from rulekit.evaluate import all_of
 
 from ._settings import ColGenSettings
 from ._solvers import mip_solver, solve_pulp
+from rulekit._tolerances import FLOAT_SLACK, SOLVER_TOL
 
 
 @dataclass(frozen=True)
@@ -180,7 +181,7 @@ def price_ip(problem: PricingProblem, settings: ColGenSettings, *, solver=None,
         out.bound = bound
     if prob.status == pulp.LpStatusOptimal:
         vals = np.array([v.varValue if v.varValue is not None else np.nan for v in z])
-        if np.all(np.isfinite(vals)) and np.all(np.abs(vals - np.round(vals)) <= 1e-6):
+        if np.all(np.isfinite(vals)) and np.all(np.abs(vals - np.round(vals)) <= SOLVER_TOL):
             found.append(_clause(rows.allowed, vals))
     if out.proven and found:
         # the optimum itself, recomputed exactly, is the tightest valid bound
@@ -300,7 +301,7 @@ def _solve_highs(prob, z, allowed, constant, settings, time_limit, should_stop):
         if kind == kinds.kCallbackMipImprovingSolution:
             sol = np.asarray(data_out.mip_solution)
             vals = np.array([sol[v.index] for v in z])
-            if np.all(np.abs(vals - np.round(vals)) <= 1e-6):
+            if np.all(np.abs(vals - np.round(vals)) <= SOLVER_TOL):
                 found.append(_clause(allowed, vals))
                 if data_out.objective_function_value + constant < -eps:
                     good["n"] += 1
@@ -314,7 +315,7 @@ def _solve_highs(prob, z, allowed, constant, settings, time_limit, should_stop):
 
     # gapRel=0: "optimal" must mean proven, not within HiGHS' default 1e-4
     prob.solve(mip_solver("highs", time_limit, settings.pricing_node_limit,
-                          should_stop=should_stop, on_event=on_event, gapRel=0.0, gapAbs=1e-9))
+                          should_stop=should_stop, on_event=on_event, gapRel=0.0, gapAbs=FLOAT_SLACK))
     bnd = prob.solverModel.getInfo().mip_dual_bound
     bound = float(bnd) + constant if np.isfinite(bnd) else None
     proven = prob.solverModel.getModelStatus() == highspy.HighsModelStatus.kOptimal

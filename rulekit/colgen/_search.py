@@ -42,6 +42,7 @@ from ._pricing import PricingOutcome, PricingProblem, price_ip, reduced_cost
 from ._result import ColGenResult, IterationRecord, empty_result
 from ._settings import ColGenSettings
 from ._solvers import SOLVER_ERRORS, fallback_solver
+from rulekit._tolerances import FLOAT_SLACK, SOLVER_TOL
 
 __all__ = ["search", "SEARCH_PARAMETERS"]
 
@@ -231,7 +232,7 @@ class Problem:
         return cls(X, X.astype(np.float32), wp, wq, group, w * y, meta, integral, form)
 
 
-def _is_integral(values, tol=1e-9) -> bool:
+def _is_integral(values, tol=FLOAT_SLACK) -> bool:
     values = np.asarray(values, dtype=float)
     return bool(np.all(np.abs(values - np.round(values)) <= tol))
 
@@ -395,7 +396,7 @@ class ColumnGeneration:
         self.z, self.w_lp = z, w
         r = self.p.wq - mu
         kind, cands, bound = "none", [], None
-        if z <= 1e-9:
+        if z <= FLOAT_SLACK:
             # every objective coefficient is >= 0, so 0 bounds the master LP:
             # it is solved without pricing
             self.lp_proven = True
@@ -540,14 +541,14 @@ class ColumnGeneration:
             return None
         best = 0.0 if self.lb_best is None else max(0.0, self.lb_best)
         if self.lp_proven and self.z is not None:
-            best = max(best, math.ceil(self.z - 1e-6) if self.p.integral else self.z)
+            best = max(best, math.ceil(self.z - SOLVER_TOL) if self.p.integral else self.z)
         return float(best)
 
     def incumbent(self):
         """Objective of the greedy rule set over the LP's support (None before a round)."""
         if self.z is None:
             return None
-        support = [k for k in np.argsort(-self.w_lp, kind="stable") if self.w_lp[k] > 1e-9]
+        support = [k for k in np.argsort(-self.w_lp, kind="stable") if self.w_lp[k] > FLOAT_SLACK]
         if not support:
             return rule_objective(np.zeros((self.p.X.shape[0], 0), bool), [], self.p.wp,
                                   self.p.wq, self.lambda0, self.lambda1)
@@ -576,7 +577,7 @@ class ColumnGeneration:
         chosen, ub = improve_selection(chosen, A, *args, candidates=order[:k])
         lower = self.lower_bound()
         # no IP can beat a greedy selection that already meets the lower bound
-        settled = lower is not None and ub <= lower + 1e-6 * max(1.0, abs(ub))
+        settled = lower is not None and ub <= lower + SOLVER_TOL * max(1.0, abs(ub))
         if (A.shape[1] and s.restricted_mip and not settled and stop != "interrupted"
                 and not self.should_stop()):
             chosen, ub = self._restricted_ip(A, args, chosen, ub)
@@ -606,7 +607,7 @@ class ColumnGeneration:
             if sel is not None:
                 val = rule_objective(A[:, sel], [args[0][k] for k in sel], *args[1:3],
                                      self.lambda0, self.lambda1)
-                if val < ub - 1e-9:
+                if val < ub - FLOAT_SLACK:
                     chosen, ub = sel, val
             break
         return chosen, ub
@@ -614,7 +615,7 @@ class ColumnGeneration:
     def result(self, stop) -> ColGenResult:
         """Select the rule set and state what is proved about it."""
         clauses, ub, lower, stop = self.select(stop)
-        tol = 1e-6 * max(1.0, abs(ub))
+        tol = SOLVER_TOL * max(1.0, abs(ub))
         if stop == "interrupted":
             status = "interrupted"
         elif lower is not None and ub <= lower + tol:
@@ -652,7 +653,7 @@ def _early_bound(z, beta, C, lambda0, lambda1, integral):
         return 0.0 if beta < 0 else z
     val = z + min(mults) * beta
     if integral:
-        val = math.ceil(val - 1e-6)
+        val = math.ceil(val - SOLVER_TOL)
     return float(max(val, 0.0))
 
 

@@ -47,6 +47,7 @@ from ._result import empty_result
 from ._search import (ColumnGeneration, Problem, check_data, constant_result, literal_limit,
                       search)
 from ._settings import ColGenSettings
+from rulekit._tolerances import FLOAT_SLACK, RATE_SLACK
 
 __all__ = ["choose_complexity", "BudgetChoice", "DEFAULT_GRID", "INNER_SETTINGS", "check_grid",
            "BinaryFit", "fit_binary"]
@@ -343,7 +344,7 @@ def _choose_view(view, finer, y, rng, ckw):
         other = choose_complexity(finer.B, y, metadata=finer.meta, random_state=rng_finer,
                                   **dict(ckw, forms=(choice.form,)))
         if (other.method in ("cv", "exact") and not other.stopped
-                and _chosen_error(other) < _chosen_error(choice) - 1e-12):
+                and _chosen_error(other) < _chosen_error(choice) - RATE_SLACK):
             return other, finer, rng_finer
     return choice, view, rng
 
@@ -369,7 +370,7 @@ def _unit_folds(Y, W, n_splits, rng):
     the folds as they would in a plain row-by-row split.  None when a class
     has fewer units than 2 folds need.
     """
-    n_units = np.where(W > 0, np.clip(np.floor(W + 1e-9), 1, n_splits), 0).astype(np.int64)
+    n_units = np.where(W > 0, np.clip(np.floor(W + FLOAT_SLACK), 1, n_splits), 0).astype(np.int64)
     unit_pair = np.repeat(np.arange(W.size), n_units)
     k = int(min(n_splits, *(np.sum(Y[unit_pair] == c) for c in (0, 1))))
     if k < 2:
@@ -463,7 +464,7 @@ def _validate_path(P, Y, W, T, grid, forms, p, run, exact=True):
                 exact = _fit_all_rows(P, Y, W, form, C, paths[form], p)
                 if exact is not None:
                     return exact
-            if err < best[form] - 1e-12:
+            if err < best[form] - RATE_SLACK:
                 best[form], since[form] = err, 0
             else:
                 since[form] += 1
@@ -523,7 +524,7 @@ def _one_standard_error(loss, w, forms):
         diff = loss[fc] - loss[best]
         mean = float(w @ diff) / wsum
         se = float(np.sqrt(max(w @ (diff - mean) ** 2 / wsum, 0.0) / n_eff))
-        return mean <= se + 1e-12
+        return mean <= se + RATE_SLACK
 
     return min((fc for fc in loss if within(fc)), key=lambda fc: (fc[1], errors[fc], rank[fc[0]]))
 

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..evaluate import first_match
+from .._tolerances import FLOAT_SLACK, MIN_MEMORY_MB, RATE_SLACK
 
 #: penalties tried, largest first (objective units: 0.01 = one percent of the rows per rule)
 C_PATH = (0.1, 0.05, 0.03, 0.02, 0.015, 0.01, 0.007, 0.005, 0.003, 0.002, 0.001)
@@ -177,7 +178,7 @@ def with_memory_left(search_kw: dict, *held) -> dict:
     if limit is None or limit == "auto":
         return search_kw
     left = limit - sum(a.nbytes for a in held) / 2**20
-    return {**search_kw, "max_memory": max(left, 1e-6)}
+    return {**search_kw, "max_memory": max(left, MIN_MEMORY_MB)}
 
 
 def _remap(result, columns):
@@ -293,8 +294,8 @@ def _choose(candidates):
     diff = other.correct.astype(float) - best.correct.astype(float)
     se = float(diff.std(ddof=1) / np.sqrt(diff.size)) if diff.size > 1 else 0.0
     mistakes = float(diff.size - best.correct.sum())
-    clear = diff.mean() > UNPROVED_MARGIN * se + 1e-12
-    useful = diff.sum() >= UNPROVED_GAIN * mistakes - 1e-9
+    clear = diff.mean() > UNPROVED_MARGIN * se + RATE_SLACK
+    useful = diff.sum() >= UNPROVED_GAIN * mistakes - FLOAT_SLACK
     return other if clear and useful else best
 
 

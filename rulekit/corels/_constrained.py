@@ -36,6 +36,7 @@ from rulekit.corels import _capture_graph as cg
 from rulekit.corels._rashomon import _Enumeration
 from rulekit.corels._problem import packed_table
 from rulekit.corels._search import search
+from rulekit._tolerances import RATE_SLACK, TIE_PER_SAMPLE
 
 __all__ = ["Constraints", "ConstrainedResult", "constrained_search", "FAIRNESS"]
 
@@ -86,7 +87,7 @@ class Constraints:
         labels = np.array([np.bincount(codes[where == k], minlength=n_classes).argmax()
                            if (where == k).any() else 0 for k in range(len(prefix) + 1)])
         predicted = labels[where] == self.positive
-        return self.gap(predicted, codes) <= self.delta + 1e-12
+        return self.gap(predicted, codes) <= self.delta + RATE_SLACK
 
     def gap(self, predicted, codes) -> float:
         """Difference of the groups' positive rates (all rows, or the true positives)."""
@@ -210,7 +211,7 @@ def _walk(data, limits, graph, edges, rules, budget, stacks, found):
                                        equal_opportunity)
             ra = (a2 + da) / size_a if size_a > 0 else 0.0
             rb = (b2 + db) / size_b if size_b > 0 else 0.0
-            if not check_fair or abs(ra - rb) <= delta + 1e-12:
+            if not check_fair or abs(ra - rb) <= delta + RATE_SLACK:
                 best[0] = score
                 best[1] = K + 1
                 best[2] = 1
@@ -326,7 +327,7 @@ def constrained_search(A, codes, c, constraints, *, time_limit=None, callback=No
     objective units (``mistakes / N + c K``).
     """
     n, m = A.shape
-    lam, tol = c * n, 1e-9 * n
+    lam, tol = c * n, TIE_PER_SAMPLE * n
     with Anytime("corels", unit="nodes", time_limit=time_limit, callback=callback,
                  verbose=verbose) as run:
         opt = search(A, codes, c)

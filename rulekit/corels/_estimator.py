@@ -32,14 +32,13 @@ from ._rashomon import DEFAULT_MAX_MODELS, RASHOMON_PARAMETERS, rashomon
 from ._rashomon_set import RashomonSet
 from ._result import scope as corels_scope
 from ._search import REFERENCE_SCOPE, SEARCH_PARAMETERS, MemoryLimitError, search
+from .._tolerances import MIN_SUPPORT_FLOOR, UNBOUNDED_WORK
 
 __all__ = ["CorelsClassifier"]
 
 #: ``reference="gbdt"``: the boosted trees fitted on the conditions (small, so that the
 #: reference costs a fraction of the search it guides)
 GBDT_TREES, GBDT_DEPTH = 40, 3
-#: the path's total budget for ``max_work=None``: more work units than any search spends
-UNBOUNDED_WORK = 2**62
 
 
 class CorelsClassifier(RuleClassifierBase):
@@ -279,8 +278,8 @@ class CorelsClassifier(RuleClassifierBase):
             return min(_auto.path_penalties(n_rows))
         if params["min_support"] is None:
             # c = 0 gives no support bound: keep every antecedent seen at least once
-            # (mlxtend needs a positive threshold; 1e-9 of the rows is below one row).
-            return min(max(params["c"], 1e-9), 1.0)
+            # (mlxtend needs a positive threshold: MIN_SUPPORT_FLOOR)
+            return min(max(params["c"], MIN_SUPPORT_FLOOR), 1.0)
         return params["min_support"]
 
     def _mining_bytes(self, params) -> int | None:

@@ -21,9 +21,10 @@ from rulekit.bitset import n_words, pack
 from rulekit.corels import _kernels as kr
 from rulekit.corels._bounds import switches
 from rulekit.evaluate import merge_rows
+from rulekit._tolerances import INT64_MAX_EXCLUSIVE, TIE_PER_SAMPLE
 
-#: Scores closer than ``TOL_FACTOR * N`` samples count as ties.
-TOL_FACTOR = 1e-9
+#: Scores closer than ``TOL_FACTOR * N`` samples count as ties (rulekit._tolerances).
+TOL_FACTOR = TIE_PER_SAMPLE
 
 
 def check_y(y, n: int):
@@ -220,8 +221,8 @@ def prepare(A, codes, classes, c, *, chosen, policy: int, symmetry: int, max_nod
     field_bits = max(1, int(n).bit_length())
     fields = np.column_stack(columns)
     lut = count_table(fields, field_bits, w)
-    zob = np.random.default_rng(0x5EED).integers(1, 2**63, size=m, dtype=np.int64).astype(np.uint64)
-    zob ^= np.random.default_rng(0xC0DE).integers(0, 2**63, size=m, dtype=np.int64).astype(np.uint64) << np.uint64(1)
+    zob = np.random.default_rng(0x5EED).integers(1, INT64_MAX_EXCLUSIVE, size=m, dtype=np.int64).astype(np.uint64)
+    zob ^= np.random.default_rng(0xC0DE).integers(0, INT64_MAX_EXCLUSIVE, size=m, dtype=np.int64).astype(np.uint64) << np.uint64(1)
 
     cfg = np.zeros(kr.N_G, dtype=np.int64)
     cfg[kr.G_N], cfg[kr.G_M], cfg[kr.G_W], cfg[kr.G_C] = n, m, w, n_classes

@@ -45,6 +45,7 @@ from rulekit.bitset import n_words, pack, popcount
 from rulekit.corels import _capture_graph as cg
 from rulekit.corels._problem import check_data, group_samples
 from rulekit.corels._search import search
+from rulekit._tolerances import TIE_PER_SAMPLE
 
 __all__ = ["rashomon", "RashomonResult", "RASHOMON_PARAMETERS"]
 
@@ -346,7 +347,7 @@ def rashomon(A, y, c, epsilon, *, max_models=DEFAULT_MAX_MODELS, max_memory="aut
             # without the certified optimum the threshold is unknown: no set
             return _assemble(np.zeros(0, np.int32), np.zeros(1, np.int64), np.zeros(0), None,
                              None, eps, c, best.status, {})
-        lam, tol = c * n, 1e-9 * n
+        lam, tol = c * n, TIE_PER_SAMPLE * n
         thr = best.mistakes + lam * len(best.prefix) + eps * n
         kmax = m if lam <= 0 else int(math.floor((thr + tol) / lam))
         state = _Enumeration(A, codes, len(classes), lam, thr, tol, max(lam - eps * n, 0.0),

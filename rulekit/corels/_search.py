@@ -88,6 +88,7 @@ from rulekit.corels._problem import check_data, prepare
 from rulekit.corels._result import REFERENCE_SCOPE, CorelsResult  # noqa: F401 (REFERENCE_SCOPE: public here)
 from rulekit.corels._state import MemoryBudgetError, State, workspace
 from rulekit.evaluate import capture_counts
+from rulekit._tolerances import MAX_NODES_CAP, RATE_SLACK, TIE_PER_SAMPLE
 
 POLICIES = {
     "lower_bound": kr.POL_LB,
@@ -284,7 +285,7 @@ class _Run:
         lb = kr.queue_summary(st.nodes, st.nlb, st.hkey, st.hnode, st.S, st.F, pb.cfg,
                               self.depth_counts)
         best = st.F[kr.F_BEST]
-        kmax = pb.m if pb.lam <= 0 else min(int(math.floor(best / pb.lam + 1e-12)), pb.m)
+        kmax = pb.m if pb.lam <= 0 else min(int(math.floor(best / pb.lam + RATE_SLACK)), pb.m)
         values = (now, int(st.S[kr.S_EXPANDED]), int(st.S[kr.S_WAITING]), int(st.S[kr.S_TRIE]),
                   best / pb.n, min(lb, best) / pb.n,
                   log10_remaining(self.depth_counts, pb.m, kmax), self.nbytes() / 2**20)
@@ -425,12 +426,12 @@ def _empty_list_wins(A, codes, classes, c) -> bool:
     """
     n = A.shape[0]
     lam, empty = c * n, n - int(np.bincount(codes).max())
-    return len(classes) == 1 or A.shape[1] == 0 or lam > empty + 1e-9 * n
+    return len(classes) == 1 or A.shape[1] == 0 or lam > empty + TIE_PER_SAMPLE * n
 
 
 def _problem(A, codes, classes, refmiss, p: dict):
     """The kernels' problem for the checked parameters ``p`` of :func:`search`."""
-    max_nodes = 2**31 - 2 if p["max_nodes"] is None else min(p["max_nodes"], 2**31 - 2)
+    max_nodes = MAX_NODES_CAP if p["max_nodes"] is None else min(p["max_nodes"], MAX_NODES_CAP)
     problem = prepare(A, codes, classes, p["c"], chosen=p["bounds"],
                       policy=POLICIES[p["policy"]], symmetry=SYMMETRIES[p["symmetry"]],
                       max_nodes=max_nodes, refmiss=refmiss)

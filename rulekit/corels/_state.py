@@ -13,9 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from rulekit.corels import _kernels as kr
+from rulekit._tolerances import INT32_MAX
 
 #: Arena entries (waiting children) never exceed int32 offsets.
-_MAX_ARENA = 2**31 - 1
+_MAX_ARENA = INT32_MAX
 
 
 class MemoryBudgetError(Exception):

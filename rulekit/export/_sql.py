@@ -36,6 +36,7 @@ from fractions import Fraction
 
 from .._columns import BOOLEAN_TEXT, category_key
 from ._plan import Plan, Test, is_integral
+from .._tolerances import INT64_MAX_EXCLUSIVE, INT64_MIN
 
 __all__ = ["DIALECTS", "sql_outputs", "sql_select"]
 
@@ -276,7 +277,7 @@ def _outcome_case(d: Dialect, plan: Plan, values: list) -> str:
 def _label(d: Dialect, label) -> str:
     if isinstance(label, float):
         return d.real(label)
-    if isinstance(label, int) and not isinstance(label, bool) and -2 ** 63 <= label < 2 ** 63:
+    if isinstance(label, int) and not isinstance(label, bool) and INT64_MIN <= label < INT64_MAX_EXCLUSIVE:
         return str(label)  # a label is given back, not compared: every digit of it
     return _category(d, label)
 

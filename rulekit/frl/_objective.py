@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import math
 
+from rulekit._tolerances import G_SKIP_MARGIN
+
 __all__ = [
     "risk_numerator",
     "rule_risk",
@@ -200,12 +202,9 @@ def frl_should_stop(alpha_last, rem_pos, rem_neg, w, C, n):
 
 # --- softly falling rule lists -------------------------------------------
 
-#: How far a lower bound must clear a threshold before the search skips an
-#: exact computation: ``G`` in :func:`soft_bound_terms`, and (relative to the
-#: threshold) a rule's whole bound before :func:`soft_terms_above` is asked.
-#: Far above the rounding of either side (objectives are of order 1,
-#: rounding of order 1e-16).
-G_SKIP_MARGIN = 1e-9
+# G_SKIP_MARGIN (rulekit._tolerances): how far a lower bound must clear a threshold before
+# the search skips an exact computation: ``G`` in :func:`soft_bound_terms`, and (relative to
+# the threshold) a rule's whole bound before :func:`soft_terms_above` is asked.
 
 
 def soft_bound_terms(alpha_min, rem_pos, rem_neg, w, C, C1, n, exact_g=True):
@@ -354,7 +353,7 @@ def soft_terms_above(d, p, q, sets_min, new_min, rem_pos, rem_neg, w, C, C1, g_f
     if rem_pos == 0 or rem_neg == 0:
         return True
     extra = 0 * w
-    if rem_pos >= new_min * (rem_pos + rem_neg) * (1 + 1e-9):
+    if rem_pos >= new_min * (rem_pos + rem_neg) * (1 + G_SKIP_MARGIN):
         extra = w * rem_pos * inv_n
     if sets_min:
         # new_min = 0 makes B1 infinite; else (q / p) rem_pos / n > d - C - extra
