@@ -590,38 +590,34 @@ class OneVsRestRuleSets(_Model):
                      else "no clause: true on every row")]
         return self._formula_rows(k, style, "IF")
 
+    _unlisted_note = "(used by predict_proba only: no step above tests it)"
+
     def __str__(self) -> str:
-        rows = self._rows()
-        lines = [self._intro]
-        ends = []
-        for kw, clause, pred, note in rows:
+        # the list: clause lines as they are, THEN / ELSE lines with the score aligned
+        lines, ends = [self._intro], []
+        for kw, clause, label, note in self._rows():
             if kw in ("THEN", "ELSE", "always"):
-                text = f"{kw} {pred}" if kw != "always" else f"always {pred}"
-                ends.append(len(lines))
-                lines.append([text, note])
-            elif kw in ("OR", "AND"):
-                lines.append(f"     {kw} {clause}")
+                ends.append((len(lines), note))
+                lines.append(f"{kw} {label}")
             else:
-                lines.append(f"{kw} {clause}")
-        width = max(len(lines[i][0]) for i in ends)
-        for i in ends:
-            text, note = lines[i]
-            lines[i] = f"{text:<{width}}   [{note}]" if note else text
-        out = "\n".join(lines)
-        scores = self._score_rows()
-        widths = [max(len(r[c]) for r in [self._scores_header, *scores]) for c in range(3)]
-        table_lines = ["   ".join(f"{cell:<{w}}" for cell, w in zip(r, widths)).rstrip()
-                       for r in [self._scores_header, *scores]]
-        out += "\n\n" + textwrap.fill(self._scores_intro + ":", 90) + "\n" + "\n".join(table_lines)
+                lines.append(f"     {kw} {clause}" if kw in ("OR", "AND") else f"{kw} {clause}")
+        width = max(len(lines[i]) for i, _ in ends)
+        for i, note in ends:
+            if note:
+                lines[i] = f"{lines[i]:<{width}}   [{note}]"
+        # the scores, as a table with aligned columns
+        rows = [self._scores_header, *self._score_rows()]
+        widths = [max(len(r[c]) for r in rows) for c in range(len(self._scores_header))]
+        lines += ["", textwrap.fill(self._scores_intro + ":", 90)]
+        lines += ["   ".join(f"{cell:<{w}}" for cell, w in zip(r, widths)).rstrip() for r in rows]
         for k in self._unlisted():
+            head = f"class {_label(self.classes[k])}'s rule set {self._unlisted_note}:"
             body = self._member_text(k, "text")
-            head = f"class {_label(self.classes[k])}'s rule set (no step above shows it):"
-            if body[0][0] == "":
-                out += f"\n{head} {body[0][1]}"
+            if body[0][0] == "":     # an empty formula: one sentence
+                lines.append(f"{head} {body[0][1]}")
             else:
-                out += f"\n{head}\n" + "\n".join(
-                    f"{kw} {t}" if kw == "IF" else f"   {kw} {t}" for kw, t in body)
-        return out
+                lines += [head, *(f"{kw} {t}" if kw == "IF" else f"   {kw} {t}" for kw, t in body)]
+        return "\n".join(lines)
 
     def _render(self, style: str) -> str:
         parts = [heading(self._intro, style), table(self._header, self._rows(style), style),
@@ -629,7 +625,7 @@ class OneVsRestRuleSets(_Model):
                  table(self._scores_header, self._score_rows(), style)]
         for k in self._unlisted():
             parts.append(heading(f"class {_label(self.classes[k])}'s rule set "
-                                 "(no step above shows it)", style))
+                                 f"{self._unlisted_note}", style))
             parts.append(table(("", "clause"), self._member_text(k, style), style))
         return "\n\n".join(parts)
 
