@@ -222,3 +222,23 @@ def test_any_one_vs_rest_model_by_hand(model, seed):
 def test_any_binary_rule_set_by_hand(clauses, form, seed):
     B = np.random.default_rng(seed).random((64, len(CONDS))) < 0.5
     agrees(RuleSet(clauses, form, CONDS, ["no", "yes"], 0.8, 0.2), B)
+
+
+def test_exports_spell_the_printed_list():
+    """SQL and Python walk the same steps, in the same order, as the printout (issue 37)."""
+    members = [RuleSet([(0,), (1, 2)], "dnf", CONDS, ["not a", "a"], 0.2, 0.6),
+               RuleSet([(1,)], "dnf", CONDS, ["not b", "b"], 0.9, 0.1),
+               RuleSet([], "dnf", CONDS, ["not c", "c"], 0.95, 0.4)]
+    model = OneVsRestRuleSets(members, CONDS, ["a", "b", "c"])
+    steps, default = parse(str(model))
+    assert [(negated, label) for negated, _, _, label in steps] == [(False, "b"), (True, "a")]
+    assert default == "c"
+    python = model.to_python()
+    body = python[python.index("def predict(row):"):python.index("def predict_proba(row):")]
+    assert re.findall(r"^\s+(if (?:not )?holds\[\d\]|return CLASSES\[\d\])", body, re.M) == [
+        "if holds[1]", "return CLASSES[1]", "if not holds[0]", "return CLASSES[0]",
+        "return CLASSES[2]"]
+    sql = model.to_sql()
+    whens = re.findall(r"THEN '(\w)'|ELSE '(\w)'", sql)
+    assert whens == [("b", ""), ("a", ""), ("", "c")]
+    assert ") IS NOT TRUE THEN 'a'" in sql
