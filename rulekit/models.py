@@ -13,8 +13,9 @@ HTML, and round-trip through plain JSON dictionaries.
 from __future__ import annotations
 
 import json
+import textwrap
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from .binarize import Condition, _plain
 from .evaluate import cnf_holds, dnf_holds, first_match
 from .export import to_python, to_sql
 
-__all__ = ["Rule", "RuleList", "RuleSet", "OneVsRestRuleSets", "model_from_dict"]
+__all__ = ["Rule", "RuleList", "RuleSet", "OneVsRestRuleSets", "Step", "model_from_dict"]
 
 
 def _as_condition_matrix(B, n_conditions: int) -> np.ndarray:
@@ -407,12 +408,41 @@ class RuleSet(_Model):
         )
 
 
-class OneVsRestRuleSets(_Model):
-    """One :class:`RuleSet` per class for multi-class problems.
+class Step(NamedTuple):
+    """One step of a multi-class model's decision list (:meth:`OneVsRestRuleSets.steps`).
 
-    Each member separates its class (as ``classes[1]`` of the member) from the
-    rest.  A row gets the class whose member gives the highest probability;
-    ties go to the earlier class.
+    Attributes
+    ----------
+    cls : int
+        Index (into ``classes``) of the class whose rule set the step tests,
+        and the class it predicts.
+    holds : bool
+        The step applies where that rule set holds (True) or where it does
+        not hold (False).
+    score : float
+        The class's score on the rows the step tests: its rule set's
+        ``proba_true`` (holds) or ``proba_false`` (does not hold).
+    """
+
+    cls: int
+    holds: bool
+    score: float
+
+
+class OneVsRestRuleSets(_Model):
+    """One :class:`RuleSet` per class for multi-class problems, read as a decision list.
+
+    Member ``k`` separates class ``k`` (its ``classes[1]``) from the rest and
+    gives class ``k`` a *score*: its ``proba_true`` on rows where its formula
+    holds, its ``proba_false`` elsewhere.  A row gets the class with the
+    highest score, the earlier class on ties; ``predict_proba`` divides the
+    scores by their sum.
+
+    That choice is a decision list, which is how the model prints and how
+    the exports spell it (:meth:`steps`): "if class a's rule set holds,
+    predict a; else if class b's rule set holds, predict b; ... else c".
+    Each class's two scores, listed from highest to lowest, are tried in
+    turn, and the first one that applies to a row is that row's highest.
     """
 
     kind = "OneVsRestRuleSets"
@@ -434,6 +464,43 @@ class OneVsRestRuleSets(_Model):
         """(n_samples, n_classes): the probability each member gives its class."""
         return np.column_stack([m.predict_proba(B)[:, 1] for m in self.members])
 
+    def steps(self) -> tuple[list, int]:
+        """The decision list ``predict`` follows: ``(steps, default)``.
+
+        ``steps`` is a list of :class:`Step`; the first whose test is true of a
+        row (class ``cls``'s rule set holds, or does not, as ``holds`` says)
+        gives the row class ``cls``; rows no step applies to get class
+        ``default`` (an index into ``classes``).
+
+        Every class offers two (score, test) entries, one per side of its
+        formula.  Sorted by decreasing score (then by class, so ties go to the
+        earlier class), the first entry true of a row carries the row's
+        highest score.  Once both entries of a class have been listed every
+        row has met one of them, so the list ends there with that class as
+        the default.  Entries that can never apply (an empty formula's
+        impossible side) are left out, an entry that always applies is the
+        default, and steps just before the default that predict the default
+        class are dropped: none of this changes any prediction.
+        """
+        entries = sorted(((s, k, side) for k, m in enumerate(self.members)
+                          for s, side in ((m.proba_true, True), (m.proba_false, False))),
+                         key=lambda e: (-e[0], e[1]))
+        steps, seen = [], set()
+        default = None
+        for score, k, side in entries:
+            member = self.members[k]
+            # an empty DNF is false and an empty CNF true on every row
+            constant = None if member.clauses else member.form == "cnf"
+            if k in seen or constant == side:
+                default = k
+                break
+            seen.add(k)
+            if constant is None:
+                steps.append(Step(k, side, float(score)))
+        while steps and steps[-1].cls == default:
+            steps.pop()
+        return steps, default
+
     def predict_proba(self, B) -> np.ndarray:
         """The members' scores divided by their sum (equal shares where all are 0)."""
         scores = self._scores(B)
@@ -446,16 +513,121 @@ class OneVsRestRuleSets(_Model):
         return np.divide(scores, total, out=even, where=total > 0)
 
     def predict(self, B) -> np.ndarray:
-        """The class whose member gives the highest probability (earlier class on ties)."""
+        """The class of the first step (:meth:`steps`) that applies to each row.
+
+        That is the class whose rule set gives the highest score, the earlier
+        class on ties.
+        """
+        B = _as_condition_matrix(B, len(self.conditions))
+        steps, default = self.steps()
+        out = np.full(B.shape[0], default)
+        open_ = np.ones(B.shape[0], dtype=bool)
+        for step in steps:
+            hit = open_ & (self.members[step.cls].holds(B) == step.holds)
+            out[hit] = step.cls
+            open_ &= ~hit
         labels = np.asarray(self.classes, dtype=object)
-        return _typed(labels[np.argmax(self._scores(B), axis=1)], self.classes)
+        return _typed(labels[out], self.classes)
+
+    # -- rendering --------------------------------------------------------
+    _header = ("", "clause", "prediction", "score")
+    _intro = ("one rule set per class, read as a decision list: the first test that is "
+              "true of a row gives its class")
+    _scores_intro = ("scores: a class's score is its rule set's training rate of the class "
+                     "where the set holds, or where it does not (training counts in "
+                     "brackets); the list above tries them from highest to lowest, the "
+                     "earlier class on ties, so a row gets the class with the highest score; "
+                     "predict_proba divides each class's score by the sum of the scores")
+    _scores_header = ("class", "where its rule set holds", "where it does not")
+
+    def _formula_rows(self, k: int, style: str, first: str, negate: bool = False) -> list:
+        """(keyword, clause) rows of member ``k``'s formula, ``first`` before clause one."""
+        member = self.members[k]
+        inner, outer = ("and", "OR") if member.form == "dnf" else ("or", "AND")
+        texts = [self._conjunction(c, inner, style) for c in member.clauses]
+        texts = [Raw(f"({t})") if style == "latex" else f"({t})" for t in texts]
+        if negate:  # brackets say NOT covers the whole formula, every clause of it
+            texts[0] = _joined("[", texts[0], style)
+            texts[-1] = _joined(texts[-1], "]", style)
+        return [(f"{first} NOT" if negate and i == 0 else first if i == 0 else outer, t)
+                for i, t in enumerate(texts)]
+
+    def _counts(self, k: int, holds: bool) -> str:
+        member = self.members[k]
+        counts = member.counts_true if holds else member.counts_false
+        score = member.proba_true if holds else member.proba_false
+        text = f"{score:.3f}"
+        if counts is not None:
+            text += " (" + ", ".join(f"{_label(c)}: {n}"
+                                     for c, n in zip(member.classes, counts)) + ")"
+        return text
+
+    def _rows(self, style: str = "text") -> list:
+        """(keyword, clause, prediction, score) rows of the decision list, default last."""
+        steps, default = self.steps()
+        rows = []
+        for i, step in enumerate(steps):
+            rows += [(kw, text, "", "") for kw, text in
+                     self._formula_rows(step.cls, style, "IF" if i == 0 else "ELSE IF",
+                                        negate=not step.holds)]
+            rows.append(("THEN", "", _label(self.classes[step.cls]), f"score {step.score:.3f}"))
+        rows.append(("ELSE" if steps else "always", "", _label(self.classes[default]), ""))
+        return rows
+
+    def _score_rows(self) -> list:
+        return [(_label(c), self._counts(k, True), self._counts(k, False))
+                for k, c in enumerate(self.classes)]
+
+    def _unlisted(self) -> list:
+        """Classes whose formula no step shows (predict_proba still reads it)."""
+        shown = {s.cls for s in self.steps()[0]}
+        return [k for k in range(len(self.classes)) if k not in shown]
+
+    def _member_text(self, k: int, style: str) -> list:
+        member = self.members[k]
+        if not member.clauses:
+            return [("", "no clause: false on every row" if member.form == "dnf"
+                     else "no clause: true on every row")]
+        return self._formula_rows(k, style, "IF")
+
+    _unlisted_note = "(used by predict_proba only: no step above tests it)"
 
     def __str__(self) -> str:
-        return "\n\n".join(f"class {_label(c)}:\n{m}" for c, m in zip(self.classes, self.members))
+        # the list: clause lines as they are, THEN / ELSE lines with the score aligned
+        lines, ends = [self._intro], []
+        for kw, clause, label, note in self._rows():
+            if kw in ("THEN", "ELSE", "always"):
+                ends.append((len(lines), note))
+                lines.append(f"{kw} {label}")
+            else:
+                lines.append(f"     {kw} {clause}" if kw in ("OR", "AND") else f"{kw} {clause}")
+        width = max(len(lines[i]) for i, _ in ends)
+        for i, note in ends:
+            if note:
+                lines[i] = f"{lines[i]:<{width}}   [{note}]"
+        # the scores, as a table with aligned columns
+        rows = [self._scores_header, *self._score_rows()]
+        widths = [max(len(r[c]) for r in rows) for c in range(len(self._scores_header))]
+        lines += ["", textwrap.fill(self._scores_intro + ":", 90)]
+        lines += ["   ".join(f"{cell:<{w}}" for cell, w in zip(r, widths)).rstrip() for r in rows]
+        for k in self._unlisted():
+            head = f"class {_label(self.classes[k])}'s rule set {self._unlisted_note}:"
+            body = self._member_text(k, "text")
+            if body[0][0] == "":     # an empty formula: one sentence
+                lines.append(f"{head} {body[0][1]}")
+            else:
+                lines += [head, *(f"{kw} {t}" if kw == "IF" else f"   {kw} {t}" for kw, t in body)]
+        return "\n".join(lines)
 
     def _render(self, style: str) -> str:
-        return "\n\n".join(f"{heading(f'class {_label(c)}', style)}\n\n{m._render(style)}"
-                            for c, m in zip(self.classes, self.members))
+        parts = [heading(self._intro, style), table(self._header, self._rows(style), style),
+                 heading(self._scores_intro, style),
+                 table(self._scores_header, self._score_rows(), style)]
+        for k in self._unlisted():
+            parts.append(heading(f"class {_label(self.classes[k])}'s rule set "
+                                 f"{self._unlisted_note}", style))
+            parts.append(table(("", "clause"), self._member_text(k, style), style))
+        return "\n\n".join(parts)
 
     def to_dict(self) -> dict:
         return {
@@ -484,6 +656,11 @@ def model_from_dict(d: dict):
     except KeyError:
         raise ValueError(f"unknown model type {d.get('type')!r}; expected one of {sorted(_KINDS)}") from None
     return cls.from_dict(d)
+
+
+def _joined(a, b, style: str):
+    """Two pieces of a cell as one (kept :class:`Raw` in LaTeX, where the pieces are)."""
+    return Raw(f"{a}{b}") if style == "latex" else f"{a}{b}"
 
 
 def _typed(values: np.ndarray, classes: list) -> np.ndarray:

@@ -145,6 +145,12 @@ def test_one_vs_rest_rule_sets_show_every_member(small):
     assert [len(m["clauses"]) for m in p["model"]["members"]] == \
         [len(m.clauses) for m in est.model_.members]
     assert len(p["cg"]["runs"]) == 3
+    # the decision list the model prints (issue 37): same steps, same default
+    steps, default = est.model_.steps()
+    assert [(s["member"], s["holds"], s["score"]) for s in p["model"]["steps"]] == \
+        [(s.cls, s.holds, s.score) for s in steps]
+    assert p["model"]["default"] == default
+    assert p["model"]["classes"] == [str(c) for c in est.classes_]
 
 
 def test_replay_of_a_full_log_is_sampled_within_budget(tmp_path):

@@ -12,6 +12,7 @@ screenshots (one per view); otherwise they go to a temporary folder.
 import contextlib
 import json
 import os
+import re
 import shutil
 import warnings
 from pathlib import Path
@@ -442,3 +443,34 @@ def test_compare_view(browser, compas, tmp_path):
             assert o.number(f"cmp-score-{k}") == row["accuracy_mean"]
             assert o.number(f"cmp-conds-{k}") == row["n_conditions"]
         o.screenshot("compare", tmp_path)
+
+
+@pytest.mark.slow
+def test_multiclass_rule_sets_read_as_the_decision_list(browser, tmp_path):
+    """Issue 37, item 1: the page's decision list, applied by hand to every row, is predict."""
+    from test_pencil_and_paper import _iris, by_hand
+
+    X, y = _iris()
+    cg = BooleanRuleCGClassifier(form="dnf").fit(X, y)
+    path = tmp_path / "cg-multiclass.html"
+    cg.explore(X, y, path)
+    with checked_view(browser, path, "cg") as o:
+        cells = o.page.evaluate("""() => Array.from(document.querySelectorAll(
+            '[data-testid=cg-steps] tbody tr')).map(tr => Array.from(tr.cells).map(c => c.textContent))""")
+        lines = []
+        for kw, clause, prediction, _ in cells:
+            if kw in ("THEN", "ELSE", "always"):
+                lines.append(f"{kw} {prediction}")
+            elif kw in ("OR", "AND"):
+                lines.append(f"     {kw} {clause}")
+            else:
+                lines.append(f"{kw} {clause}")
+        B = cg.binarizer_.transform(X)
+        assert by_hand("\n".join(lines), cg.model_.conditions, B) == list(cg.predict(X))
+        # the page's list is the printed one
+        printed = str(cg.model_).split("\n\n")[0].splitlines()[1:]
+        assert lines == [re.sub(r"\s+\[score [0-9.]+\]$", "", line) for line in printed]
+        for k, member in enumerate(cg.model_.members):
+            assert o.number(f"cg-score-true-{k}") == member.proba_true
+            assert o.number(f"cg-score-false-{k}") == member.proba_false
+        o.screenshot("cg-multiclass", tmp_path)

@@ -131,7 +131,41 @@ def test_one_vs_rest():
     assert np.allclose(m.predict_proba(B).sum(axis=1), 1)
     again = model_from_dict(json.loads(m.to_json()))
     assert np.array_equal(again.predict(B), m.predict(B))
-    assert str(m).startswith("class a:\nIF (age <= 25)")
+    assert str(m).split("\n\n")[0].splitlines() == [
+        "one rule set per class, read as a decision list: the first test that is true of a "
+        "row gives its class",
+        "IF (age <= 25)",
+        "THEN a   [score 0.900]",
+        "ELSE IF (priors > 3)",
+        "THEN b   [score 0.800]",
+        "ELSE IF (sex == Male)",
+        "THEN c   [score 0.700]",
+        "ELSE a",
+    ]
+
+
+def test_one_vs_rest_steps_say_not_and_leave_out_what_never_decides():
+    members = [
+        # class a is rarer where its rule set holds: the list says NOT
+        RuleSet([(0,), (1, 2)], "dnf", CONDS, ["not a", "a"], 0.2, 0.6),
+        RuleSet([(1,)], "dnf", CONDS, ["not b", "b"], 0.9, 0.1),
+        RuleSet([], "dnf", CONDS, ["not c", "c"], 0.95, 0.4),  # never holds: 0.95 never given
+    ]
+    m = OneVsRestRuleSets(members, CONDS, ["a", "b", "c"])
+    steps, default = m.steps()
+    assert [(s.cls, s.holds) for s in steps] == [(1, True), (0, False)]
+    assert default == 2
+    assert str(m).split("\n\n")[0].splitlines()[1:] == [
+        "IF (priors > 3)",
+        "THEN b   [score 0.900]",
+        "ELSE IF NOT [(age <= 25)",
+        "     OR (priors > 3 and sex == Male)]",
+        "THEN a   [score 0.600]",
+        "ELSE c",
+    ]
+    assert "class c's rule set" in str(m) and "false on every row" in str(m)
+    # by the scores: row 0 (a holds, b not): a 0.2, b 0.1, c 0.4 -> c
+    assert m.predict(B).tolist() == ["c", "b", "b", "a"]
 
 
 def test_invalid_models():

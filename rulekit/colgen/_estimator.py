@@ -157,7 +157,8 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
     ----------
     model_ : RuleSet or OneVsRestRuleSets
         The rule set; multi-class problems get one rule set per class
-        (one-vs-rest), each printed.
+        (one-vs-rest), printed as the decision list ``predict`` follows
+        (:meth:`OneVsRestRuleSets.steps`).
     complexity_ : int
     certificate_ : Certificate
         Status, objective (weighted Hamming loss, summed over the classes'
@@ -186,8 +187,12 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
     engine minimises; 1 and 0 when a side has no weight).  For multi-class
     problems each member's rates are shrunk toward its overall positive
     rate by one unit of weight (an m-estimate), so that a small
-    pure region of a down-weighted class does not outvote a heavy class;
-    the members' probabilities are then normalised.
+    pure region of a down-weighted class does not outvote a heavy class.
+    These are the class *scores*: ``predict`` gives the class with the
+    highest score (the earlier class on ties), which the model prints as
+    a decision list ("if class a's rule set holds, a; else if class b's
+    holds, b; ... else c") with the scores beside it, and
+    ``predict_proba`` divides each score by their sum.
 
     Ctrl-C stops the fit promptly and keeps the best rule set found, with
     status ``"interrupted"``.  If it comes while ``"auto"`` is still

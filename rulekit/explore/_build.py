@@ -158,8 +158,15 @@ def _model_rules(model, pool_index: dict, classes) -> dict:
                             "counts": [int(v) for v in model.default.counts],
                             "probabilities": stated[-1]}}
     if isinstance(model, OneVsRestRuleSets):
+        # the decision list the model prints (and predict follows): the page shows it
+        # above the members, so a row's class can be read off the page by hand
+        steps, default = model.steps()
         return {"type": "OneVsRestRuleSets",
-                "members": [_model_rules(m, pool_index, classes) for m in model.members]}
+                "members": [_model_rules(m, pool_index, classes) for m in model.members],
+                "classes": [_text(c) for c in model.classes],
+                "steps": [{"member": int(st.cls), "holds": bool(st.holds),
+                           "score": float(st.score)} for st in steps],
+                "default": int(default)}
     if isinstance(model, RuleSet):
         joiner = " and " if model.form == "dnf" else " or "
         return {"type": "RuleSet", "form": model.form,

@@ -88,10 +88,14 @@ class Plan:
       ``classes`` order) belong to outcome ``k``.
     * ``"scores"`` (one-vs-rest rule sets): member ``k`` gives class ``k`` the
       score ``scores[k][0]`` where its formula ``members[k]`` holds and
-      ``scores[k][1]`` elsewhere.  The prediction is the class with the
-      highest score (the earlier class on ties); the probabilities are the
-      scores divided by their sum (added left to right), or all equal when
-      every score is 0.
+      ``scores[k][1]`` elsewhere.  The prediction is the model's decision
+      list (``OneVsRestRuleSets.steps``, as the model prints it): ``steps``
+      are ``(k, holds)`` pairs tried in order, the first whose member ``k``
+      holds (``holds`` True) or does not (False) gives class ``k``, and
+      ``default`` (a class index) is the class when none does; that is the
+      class with the highest score, the earlier class on ties.  The
+      probabilities are the scores divided by their sum (added left to
+      right), or all equal when every score is 0.
 
     A formula is ``(form, clauses)``: ``form`` ``"dnf"`` (OR of ANDs) or
     ``"cnf"`` (AND of ORs), clauses tuples of indices into ``tests``.  An
@@ -110,6 +114,8 @@ class Plan:
     probabilities: list = field(default_factory=list)
     members: list = field(default_factory=list)
     scores: list = field(default_factory=list)
+    steps: list = field(default_factory=list)
+    default: int = 0
     strict: dict = field(default_factory=dict)
     title: str = ""
 
@@ -239,8 +245,11 @@ def plan_for(model, binarizer=None, *, title: str = "") -> Plan:
         return Plan("outcomes", branches=[((model.form, model.clauses), 0)],
                     labels=[model.classes[1], model.classes[0]],
                     probabilities=[(1.0 - pt, pt), (1.0 - pf, pf)], **common)
+    steps, default = model.steps()
     return Plan("scores", members=[(m.form, m.clauses) for m in model.members],
-                scores=[(m.proba_true, m.proba_false) for m in model.members], **common)
+                scores=[(m.proba_true, m.proba_false) for m in model.members],
+                steps=[(int(st.cls), bool(st.holds)) for st in steps], default=int(default),
+                **common)
 
 
 def is_integral(value) -> bool:

@@ -282,27 +282,16 @@ def _label(d: Dialect, label) -> str:
     return _category(d, label)
 
 
-def _argmax_case(d: Dialect, plan: Plan) -> str:
-    """The class with the highest score, earlier class on ties, in linear size.
-
-    Each member's score is one of two numbers.  Listing every (score, class,
-    formula holds?) in decreasing score, then class order, the first entry
-    that is true of a row is its prediction; after both entries of a class,
-    every row has matched.
-    """
-    entries = sorted(((s, k, holds) for k, pair in enumerate(plan.scores)
-                      for s, holds in zip(pair, (True, False))), key=lambda e: (-e[0], e[1]))
-    lines, seen = [], set()
-    for _, k, holds in entries:
-        label = _label(d, plan.classes[k])
-        if k in seen:
-            return _case(lines, label, d, plan)
-        seen.add(k)
+def _steps_case(d: Dialect, plan: Plan) -> str:
+    """The model's decision list (``plan.steps``) as a ``CASE``: the first step true
+    of a row gives its class (the class with the highest score, earlier class on ties)."""
+    lines = []
+    for k, holds in plan.steps:
         form, clauses = plan.members[k]
         text = formula(d, plan, form, clauses, "    ")
         test = text if holds else f"({text}) IS NOT TRUE"
-        lines.append(f"  WHEN {test} THEN {label}")
-    raise AssertionError("every class has two entries")  # pragma: no cover
+        lines.append(f"  WHEN {test} THEN {_label(d, plan.classes[k])}")
+    return _case(lines, _label(d, plan.classes[plan.default]), d, plan)
 
 
 def _score(d: Dialect, plan: Plan, k: int) -> str:
@@ -328,7 +317,7 @@ def sql_outputs(plan: Plan, dialect: str) -> dict:
     if plan.kind == "outcomes":
         prediction = _outcome_case(d, plan, [_label(d, v) for v in plan.labels])
     else:
-        prediction = _argmax_case(d, plan)
+        prediction = _steps_case(d, plan)
     out = {"prediction": prediction}
     for label, case in zip(plan.classes, _probability_cases(d, plan)):
         out[f"p({label})"] = case

@@ -68,7 +68,10 @@ def test_multiclass_one_vs_rest():
     assert [r.status for r in clf.result_] == ["optimal"] * 3
     assert clf.score(X, y) > 0.9
     text = str(clf)
-    assert all(f"class {c}" in text for c in clf.classes_)
+    # one decision list, then every class's scores (issue 37: no per-class "predict not c")
+    assert "read as a decision list" in text and "predict not" not in text
+    table = text[text.index("class   where its rule set holds"):].splitlines()[1:4]
+    assert [line.split()[0] for line in table] == [str(c) for c in clf.classes_]
 
 
 def test_auto_complexity_and_class_weight():

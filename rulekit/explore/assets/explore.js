@@ -787,13 +787,43 @@
       sec.appendChild(card);
     });
     var sets = m.type === "RuleSet" ? [m] : m.type === "OneVsRestRuleSets" ? m.members : [];
+    if (m.type === "OneVsRestRuleSets") sec.appendChild(decisionList(m));
     sets.forEach(function (rs, si) {
       var joiner = rs.form === "dnf" ? "OR" : "AND", id = sets.length > 1 ? si + "-" : "";
-      sec.appendChild(el("div", {cls: "card", style: "margin-bottom:14px"}, el("h2", {text: "The clauses (" + rs.form.toUpperCase() + ": predict " + rs.positive + " when the formula holds)"}),
+      var title = sets.length > 1 ? "Class " + m.classes[si] + "'s rule set (" + rs.form.toUpperCase() + ")" :
+        "The clauses (" + rs.form.toUpperCase() + ": predict " + rs.positive + " when the formula holds)";
+      sec.appendChild(el("div", {cls: "card", style: "margin-bottom:14px"}, el("h2", {text: title}),
         rs.clauses.length ? table(["", "clause"], rs.clauses.map(function (cl, k) {
           return row([el("span", {cls: "kw", text: k ? joiner : ""}), el("span", {cls: "cond", testid: "cg-clause-" + id + k, text: "(" + cl.text + ")"})]);
         }), {testid: "cg-clauses-" + si}) : el("p", {cls: "note", text: rs.form === "dnf" ? "No clause: the formula is false on every row." : "No clause: the formula is true on every row."})));
     });
+  }
+
+  // one-vs-rest rule sets read as the decision list the model prints and predict follows
+  function decisionList(m) {
+    var trs = [];
+    m.steps.forEach(function (st, i) {
+      var rs = m.members[st.member], joiner = rs.form === "dnf" ? "OR" : "AND";
+      rs.clauses.forEach(function (cl, k) {
+        var text = "(" + cl.text + ")";
+        if (!st.holds) text = (k ? "" : "[") + text + (k === rs.clauses.length - 1 ? "]" : "");
+        trs.push(row([el("span", {cls: "kw", text: k ? joiner : (i ? "ELSE IF" : "IF") + (st.holds ? "" : " NOT")}),
+                      el("span", {cls: "cond", testid: "cg-step-" + i + "-clause-" + k, text: text}), el("td"), el("td")]));
+      });
+      trs.push(row([el("span", {cls: "kw", text: "THEN"}), el("td"), el("span", {testid: "cg-step-" + i + "-class", text: m.classes[st.member]}),
+                    ntd(num(st.score, "cg-step-" + i + "-score", 3))]));
+    });
+    trs.push(row([el("span", {cls: "kw", text: m.steps.length ? "ELSE" : "always"}), el("td"),
+                  el("span", {testid: "cg-default-class", text: m.classes[m.default]}), el("td")]));
+    var scores = m.members.map(function (rs, k) {
+      return row([el("span", {text: m.classes[k]}), ntd(num(rs.proba_true, "cg-score-true-" + k, 3)), ntd(num(rs.proba_false, "cg-score-false-" + k, 3))]);
+    });
+    return el("div", {cls: "card", style: "margin-bottom:14px", testid: "cg-decision-list"},
+      el("h2", {text: "How the rule sets decide together: a decision list"}),
+      el("p", {cls: "note", text: "Go down the list: the first test that is true of a row gives its class. NOT [...] is true where the rule set in brackets is false."}),
+      table(["", "clause", "prediction", "score"], trs, {numeric: [3], testid: "cg-steps"}),
+      el("p", {cls: "note", text: "A class's score is its rule set's training rate of the class where the set holds, or where it does not. The list tries the scores from highest to lowest (the earlier class on ties), so a row gets the class with the highest score; predict_proba divides each class's score by the sum of the scores."}),
+      table(["class", "score where its rule set holds", "where it does not"], scores, {numeric: [1, 2], testid: "cg-scores"}));
   }
 
   // ---- view: Rashomon set ------------------------------------------------------------------
