@@ -950,7 +950,7 @@
         }
       }
       // the colour scale: the cells' opacity runs from 0.08 (no row differs) to 1 (the pair that differs most)
-      var SW = 300, steps = 24, scale = sv("svg", {viewBox: "0 0 " + SW + " 46", width: "100%", style: "max-width:" + SW * 1.2 + "px", role: "img",
+      var SW = 300, steps = 24, scale = sv("svg", {viewBox: "0 0 " + SW + " 52", width: "100%", style: "max-width:" + SW * 1.2 + "px", role: "img",
         testid: "rset-pair-scale", "data-value": top2, "aria-label": "colour scale of the disagreement map: from 0% to " + (100 * top2).toFixed(2) + "% of rows"});
       for (var st = 0; st < steps; st++) {
         scale.appendChild(sv("rect", {x: 10 + st * (SW - 20) / steps, y: 4, width: (SW - 20) / steps + 0.5, height: 14, fill: "#e15759",
@@ -962,7 +962,7 @@
                                       testid: "rset-pair-scale-" + ["min", "mid", "max"][t * 2], "data-value": t * top2,
                                       text: (t ? (100 * t * top2).toFixed(t * top2 >= 0.1 ? 0 : 1) : "0") + "% of rows"}));
       });
-      scale.appendChild(sv("text", {x: SW / 2, y: 45, "text-anchor": "middle", text: "share of rows on which the two lists predict differently"}));
+      scale.appendChild(sv("text", {x: SW / 2, y: 47, "text-anchor": "middle", text: "share of rows on which the two lists predict differently"}));
       var mean = 0, cnt = 0;
       for (i = 0; i < k; i++) for (j = i + 1; j < k; j++) { mean += P[i][j]; cnt++; }
       grid.appendChild(el("div", {cls: "card"}, el("h2", {text: "How much the best lists disagree"}),
