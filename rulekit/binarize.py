@@ -152,9 +152,13 @@ class _ColumnSpec:
     first: int  # index of this column's first condition
     stop: int  # one past its last condition
     infrequent: list = field(default_factory=list)  # categories grouped as infrequent
+    # why the column gave no condition, said by fit where it decided so (None when it gave
+    # some); explanation for readers such as the explorer, not part of the saved state
+    why: str | None = None
 
     def to_dict(self) -> dict:
         d = asdict(self)
+        d.pop("why")
         d["values"] = [_plain(v) for v in self.values]
         d["infrequent"] = [_plain(v) for v in self.infrequent]
         return d
@@ -403,8 +407,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
         values, wv = x[present], w[present]
         w_missing = float(w[missing & keep].sum())
         integral = pd.api.types.is_integer_dtype(series.dtype)
+        reference = cuts is not None
         if cuts is None:
             cuts = col.candidate_cuts(values, wv, self.n_thresholds)
+        if values.size == 0:
+            spec.why = "all missing"
+            return
         if cuts.size == 0 and np.unique(values).size == 1 and spec.has_missing:
             # one value plus missing: a two-outcome column, "x == v" and "x is missing"
             spec.kind = "categorical"
@@ -425,6 +433,14 @@ class Binarizer(TransformerMixin, BaseEstimator):
             if low or high:
                 spec.values.append(t)
         self._missing_condition(spec, w_missing, float(cum[-1]), floor, conditions)
+        if len(conditions) == spec.first:
+            if np.unique(values).size == 1:
+                spec.why = f"constant: every value is {_format_value(values[0])}"
+            elif cuts.size == 0 and reference:
+                spec.why = "no cut: the reference ensemble (thresholds='reference') never splits on it"
+            else:
+                spec.why = (f"no useful cut: no threshold leaves min_frequency={self.min_frequency!r} "
+                            "of the rows on each side")
 
     def _fit_categorical(self, spec, series, w, floor, conditions) -> None:
         """Categories of one categorical column (in place)."""
@@ -446,8 +462,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
     def _fit_categories(self, spec, cats, weights, w_missing, floor, conditions) -> None:
         """Conditions of a categorical column from its categories and their weights."""
         if len(cats) + int(spec.has_missing) <= 1:
+            spec.why = ("all missing" if not len(cats) else
+                        f"constant: every value is {_format_value(_plain(cats[0]))}")
             return
         rare = weights < floor if floor is not None else np.zeros(len(cats), dtype=bool)
+        rare_by_floor = bool(rare.all())
         limit = self.max_categories
         if limit is not None and limit < len(cats) - rare.sum() + 1:
             # OneHotEncoder's rule: keep the limit - 1 most frequent (ties: earlier category)
@@ -467,6 +486,23 @@ class Binarizer(TransformerMixin, BaseEstimator):
             if negate and _keep(others, holds + w_missing, floor):
                 conditions.append(Condition(spec.name, _FLIP[op], value))
         self._missing_condition(spec, w_missing, total - w_missing, floor, conditions)
+        if len(conditions) == spec.first:
+            if spec.infrequent and not spec.values and not rare_by_floor:
+                spec.why = (f"dropped by max_categories={limit}: every category falls in one "
+                            "group, which holds on every row with a value")
+            elif len(cats) == 1:
+                only, mf = _format_value(_plain(cats[0])), self.min_frequency
+                spec.why = (f"nearly constant: every present value is {only}, and the missing "
+                            f"rows are fewer than min_frequency={mf!r}" if w_missing < weights.sum()
+                            else f"nearly all missing: the rows with a value ({only}) are fewer "
+                            f"than min_frequency={mf!r}")
+            elif spec.infrequent and not spec.values:
+                spec.why = (f"no useful category: each of its {len(cats)} categories is rarer than "
+                            f"min_frequency={self.min_frequency!r}, and grouped together they "
+                            "hold on every row with a value")
+            else:
+                spec.why = (f"no useful category: no category test leaves "
+                            f"min_frequency={self.min_frequency!r} of the rows on each side")
 
     @staticmethod
     def _missing_condition(spec, w_missing, w_present, floor, conditions) -> None:
@@ -658,6 +694,34 @@ class Binarizer(TransformerMixin, BaseEstimator):
             f"column {s.name!r}: {len(seen)} categor{'y' if len(seen) == 1 else 'ies'} not "
             f"seen at fit time ({shown}); {treated}. Set handle_unknown to 'ignore' or "
             "'infrequent_if_exist' to accept them silently, or 'error' to refuse them.")
+
+    def column_report(self) -> pd.DataFrame:
+        """What each column gave: its kind, how many conditions, and why none.
+
+        One row per column the conditions were learned on (a datetime column
+        gives one row per part), in the order of :attr:`conditions_`.
+
+        Returns
+        -------
+        DataFrame
+            Indexed by feature name, with columns ``column`` (the input column
+            it comes from), ``kind`` (``"numeric"`` or ``"categorical"``),
+            ``conditions`` (how many) and ``reason``: ``""`` when the column
+            gave conditions, else why it gave none (``"constant: every value
+            is 3"``, ``"all missing"``, ``"no useful cut: ..."``, ``"no useful
+            category: ..."``, ``"dropped by max_categories=...: ..."``).  A
+            binarizer read back from a saved model no longer knows the reason
+            and says so.
+        """
+        check_is_fitted(self, "conditions_")
+        rows = []
+        for s in self._specs:
+            n = s.stop - s.first
+            why = "" if n else (s.why or "gave no condition (the reason is not saved with a model)")
+            rows.append({"feature": s.name, "column": s.source, "kind": s.kind,
+                         "conditions": n, "reason": why})
+        return pd.DataFrame(rows, columns=["feature", "column", "kind", "conditions", "reason"]
+                            ).set_index("feature")
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         """Readable names of the conditions, e.g. ``age <= 25``."""

@@ -7,6 +7,7 @@ Sub-commands::
     rulekit export model.json --to sql|python [--dialect sqlite] [--table T] [--output F]
     rulekit compare DATA.csv --target COL --models corels,cart,rf [--cv 5] [--plot out.png]
     rulekit explore --data DATA.csv --target COL --model corels|frl|cg [options] -o page.html
+                    [--trace] [--rashomon EPS]
     rulekit demo [compas|tictactoe|bank]
     rulekit compile [--learners corels,frl,...]
     rulekit datasets
@@ -18,6 +19,7 @@ reported as one line on stderr with exit status 2, never as a traceback.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -202,11 +204,28 @@ def cmd_explore(args) -> int:
     if args.model not in _explorable():
         raise CliError(f"rulekit explore: unknown model {args.model!r}; choose one of: "
                        + ", ".join(_explorable()))
+    eps = args.rashomon
+    if eps is not None and not (math.isfinite(eps) and eps >= 0):
+        raise CliError(f"--rashomon takes EPS >= 0 (objective units: 0.01 is one percent of "
+                       f"the rows), got {eps}")
     X, y = _read_csv(args.data, args.target)
     est = _learner(args.model, _options(args))
+    # the replay and the Rashomon view exist for CORELS only: say so before the fit
+    for flag, asked, able, lacks in (
+            ("--trace", args.trace, "trace" in est.get_params(), "records no event log"),
+            ("--rashomon", eps is not None, hasattr(est, "rashomon_set"), "has no Rashomon set")):
+        if asked and not able:
+            raise CliError(f"rulekit explore: {flag} needs --model corels (the {args.model!r} "
+                           f"learner {lacks})")
     est.set_params(**({"verbose": args.verbose} if "verbose" in est.get_params() else {}))
+    if args.trace:
+        est.set_params(trace="events")
     est.fit(X, y)
-    page = est.explore(X, y, args.output)
+    rset = None
+    if eps is not None:
+        rset = est.rashomon_set(eps)
+        print(f"Rashomon set: {rset.count} lists within {eps} of the optimum")
+    page = est.explore(X, y, args.output, rashomon=rset)
     print(f"explorer written to {page.path} ({len(page) / 1e6:.2f} MB); open it in a browser")
     return 0
 
@@ -343,6 +362,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", required=True, help="learner: " + ", ".join(_explorable()))
     p.add_argument("-o", "--output", default="explore.html",
                    help="the HTML file to write (default explore.html)")
+    p.add_argument("--trace", action="store_true",
+                   help="record the search's event log: adds the search replay (corels)")
+    p.add_argument("--rashomon", type=float, metavar="EPS",
+                   help="add the Rashomon view: every rule list within EPS of the optimal "
+                   "objective, e.g. 0.005 (corels)")
     _add_model_options(p)
     p.set_defaults(func=cmd_explore)
 

@@ -557,3 +557,47 @@ def test_reference_ensemble_stops_at_the_fits_time_limit():
         late = reference_cuts(numeric, None, y, weights, n_thresholds=9)
     assert sum(len(v) for v in late.values()) == 1
     assert REFERENCE_TREES > 1
+
+
+def test_column_report_says_why_a_column_gives_no_condition():
+    """Each reason comes from the step of fit that decided it (issue 37, item 4)."""
+    import json
+    import warnings
+
+    n = 300
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({
+        "good": rng.normal(size=n), "constant": np.full(n, 3), "text": ["x"] * n,
+        "empty": np.full(n, np.nan), "rare": np.r_[np.zeros(n - 1), 1.0],
+        "ident": [f"id{i}" for i in range(n)], "dominant": ["a"] * (n - 1) + ["b"],
+        "gappy": np.r_[np.full(n - 1, 5.0), np.nan], "when": pd.date_range("2021-01-01", periods=n),
+    })
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ident looks like an identifier
+        b = Binarizer().fit(df)
+    report = b.column_report()
+    used = {c.feature for c in b.conditions_}
+    assert list(report.index) == [s.name for s in b._specs]
+    assert {name for name, r in report.iterrows() if r["conditions"]} == used
+    for name, r in report.iterrows():
+        assert r["conditions"] == sum(c.feature == name for c in b.conditions_)
+        assert (r["reason"] == "") == (name in used), name
+    why = report["reason"]
+    assert why["constant"] == "constant: every value is 3"
+    assert why["text"] == "constant: every value is x"
+    assert why["empty"] == "all missing"
+    assert why["rare"].startswith("no useful cut: no threshold leaves min_frequency=0.01")
+    assert why["ident"].startswith("no useful category: each of its 300 categories is rarer")
+    assert why["dominant"].startswith("no useful category: no category test leaves")
+    assert why["gappy"].startswith("nearly constant: every present value is 5")
+    assert report.loc["year(when)", "column"] == "when"
+    # max_categories=1 puts every category in one group, which says nothing
+    one = Binarizer(max_categories=1).fit(pd.DataFrame({"c": rng.choice(list("abc"), n)}))
+    assert one.conditions_ == []
+    assert one.column_report().loc["c", "reason"].startswith("dropped by max_categories=1")
+    # the reason is not part of the saved state (the model file's format is unchanged)
+    saved = b.to_dict()
+    assert all("why" not in s for s in saved["columns"])
+    again = Binarizer.from_dict(json.loads(json.dumps(saved)))
+    assert again.column_report()["reason"]["constant"].endswith("(the reason is not saved with a model)")
+    assert again.column_report()["reason"]["good"] == ""

@@ -128,6 +128,51 @@ def test_cli_explore(small, tmp_path, capsys):
     assert status == 2 and "unknown model" in capsys.readouterr().err
 
 
+def test_cli_explore_trace_and_rashomon(small, tmp_path, capsys):
+    """--trace adds the search replay, --rashomon EPS the Rashomon view (issue 37, item 4)."""
+    from rulekit.cli import main
+
+    X, y = small
+    csv = tmp_path / "d.csv"
+    X.assign(label=y).to_csv(csv, index=False)
+    out = tmp_path / "page.html"
+    status = main(["explore", "--data", str(csv), "--target", "label", "--model", "corels",
+                   "--corels-c", "0.05", "--max-card", "1", "--trace", "--rashomon", "0.02",
+                   "-o", str(out)])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    page = _data_block(out.read_text(encoding="utf-8"))
+    # the same fit and set in Python, from the same file
+    frame = pd.read_csv(csv)
+    Xf, yf = frame.drop(columns="label"), frame["label"]
+    est = CorelsClassifier(c=0.05, max_card=1, trace="events").fit(Xf, yf)
+    rset = est.rashomon_set(0.02)
+    replay = page["corels"]["replay"]
+    assert replay["total"] == len(est.result_.events["kind"])
+    assert replay["counts"]["prune"] == est.stats_["pruned"]
+    assert page["rashomon"]["count"] == len(rset) and page["rashomon"]["epsilon"] == 0.02
+    assert page["rashomon"]["objectives"] == [float(v) for v in rset.objectives]
+    assert f"{len(rset):,} lists within 0.02" in captured.out
+
+
+def test_cli_explore_flags_refuse_before_fitting(small, tmp_path, capsys):
+    """--trace and --rashomon on a learner without them, or a bad EPS: exit 2, no file written."""
+    from rulekit.cli import main
+
+    X, y = small
+    csv = tmp_path / "d.csv"
+    X.assign(label=y).to_csv(csv, index=False)
+    out = tmp_path / "page.html"
+    base = ["explore", "--data", str(csv), "--target", "label", "-o", str(out)]
+    for extra, words in ((["--model", "frl", "--trace"], "--trace needs --model corels"),
+                         (["--model", "cg", "--rashomon", "0.01"], "--rashomon needs --model corels"),
+                         (["--model", "corels", "--rashomon", "-0.01"], "--rashomon takes EPS >= 0"),
+                         (["--model", "corels", "--rashomon", "nan"], "--rashomon takes EPS >= 0")):
+        assert main(base + extra) == 2, extra
+        assert words in capsys.readouterr().err, extra
+        assert not out.exists()
+
+
 def test_editor_says_when_the_bound_does_not_cover_it(small):
     X, y = small
     est = CorelsClassifier(c=0.02, max_card=1, forbidden=["b"]).fit(X, y)

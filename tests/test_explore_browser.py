@@ -21,12 +21,16 @@ import numpy as np
 import pytest
 
 import rulekit
+from rulekit.explore import _build as build
 from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier,
                      compare_models, datasets)
 from rulekit.evaluate import first_match
 from rulekit.explore._build import MAX_PAGE_BYTES
 
 from helpers import feature_shares
+
+# a real browser on a loaded machine takes seconds per page: the slow lane
+pytestmark = pytest.mark.slow
 
 
 def _need_browser():
@@ -474,3 +478,148 @@ def test_multiclass_rule_sets_read_as_the_decision_list(browser, tmp_path):
             assert o.number(f"cg-score-true-{k}") == member.proba_true
             assert o.number(f"cg-score-false-{k}") == member.proba_false
         o.screenshot("cg-multiclass", tmp_path)
+
+
+# --- issue 37, item 4: the explorer's loose ends ------------------------------------------
+
+def _scrub(opened, at):
+    opened.page.get_by_test_id("replay-scrubber").evaluate(
+        "(e, v) => { e.value = String(v); e.dispatchEvent(new Event('input')); }", at)
+
+
+def test_replay_opens_at_the_first_event(browser, corels):
+    """The page opens at event 0 (not the last one), so "next new best" walks the search."""
+    est, _, path = corels
+    kinds = np.asarray(est.result_.events["kind"])
+    bests = np.flatnonzero(kinds == "best").tolist()
+    assert bests[0] == 0 and len(bests) >= 2  # the empty list, then better lists
+    with checked_view(browser, path, "search") as o:
+        assert o.page.get_by_test_id("replay-scrubber").input_value() == "0"
+        assert int(o.value("replay-event-index")) == 0
+        assert int(o.value("replay-tree-nodes")) == 0
+        for expected in bests[1:3]:
+            o.page.get_by_test_id("replay-next-best").click()
+            assert int(o.value("replay-event-index")) == expected
+            assert o.value("replay-event-kind") == "new best"
+            assert o.number("replay-event-value") == float(est.result_.events["value"][expected])
+
+
+def test_search_chart_is_drawn_from_the_event_log(opened, corels):
+    est, _, _ = corels
+    ev = est.result_.events
+    best = np.flatnonzero(np.asarray(ev["kind"]) == "best")
+    opened.tab("search")
+    assert opened.value("search-chart") == "events"
+    assert int(opened.value("search-chart-best")) == len(best)
+    shown = opened.values("replay-best-value-")
+    assert {k: float(v) for k, v in shown.items()} == {
+        f"replay-best-value-{t}": float(ev["value"][i]) for t, i in enumerate(best)}
+    shown = opened.values("replay-best-x-")
+    assert {k: int(v) for k, v in shown.items()} == {
+        f"replay-best-x-{t}": int(ev["expanded"][i]) for t, i in enumerate(best)}
+    # the incumbent's steps: the chart's first line goes down once per new best list
+    points = opened.page.evaluate("""() => document.querySelector(
+        '[data-testid=search-chart] svg polyline').getAttribute('points').trim().split(/\\s+/).length""")
+    assert points == 2 * len(best)
+
+
+@pytest.fixture(scope="module")
+def messy(compas, tmp_path_factory):
+    """compas with four columns that give no condition, each for its own reason; no event log."""
+    X, y = compas
+    X, y = X.iloc[::4].reset_index(drop=True), y.iloc[::4].reset_index(drop=True)
+    n = len(X)
+    X = X.assign(constant=7, empty=np.nan, ident=[f"row {i}" for i in range(n)],
+                 rare=np.r_[np.zeros(n - 1), 1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ident looks like an identifier: it is one
+        est = CorelsClassifier(c=0.01, max_card=1, n_thresholds=4,
+                               thresholds="quantile").fit(X, y)
+    path = tmp_path_factory.mktemp("explore") / "messy.html"
+    est.explore(X, y, path)
+    return est, X, path
+
+
+def test_data_view_lists_every_column(browser, messy, tmp_path):
+    est, X, path = messy
+    used = {c.feature for c in est.binarizer_.conditions_}
+    silent = [c for c in X.columns if c not in used]
+    assert {"constant", "empty", "ident", "rare"} <= set(silent)
+    with checked_view(browser, path, "data") as o:
+        assert int(o.value("column-count")) == X.shape[1]
+        assert int(o.value("feature-count")) == len(used)
+        names = [o.page.get_by_test_id(f"column-none-name-{k}").text_content()
+                 for k in range(len(silent))]
+        assert names == silent  # in the order of the file
+        assert o.page.get_by_test_id(f"column-none-name-{len(silent)}").count() == 0
+        reasons = {name: o.value(f"column-none-reason-{k}") for k, name in enumerate(names)}
+        assert reasons["constant"] == "constant: every value is 7"
+        assert reasons["empty"] == "all missing"
+        assert reasons["ident"].startswith(f"no useful category: each of its {len(X)} categories")
+        assert reasons["rare"].startswith("no useful cut")
+        # the columns that give conditions keep their thresholds
+        features = list(dict.fromkeys(c.feature for c in est.binarizer_.conditions_))
+        assert [o.page.get_by_test_id(f"feature-name-{fi}").text_content()
+                for fi in range(len(features))] == features
+        o.screenshot("data-columns", tmp_path)
+
+
+def test_search_chart_without_an_event_log_says_it_is_sampled(browser, messy, tmp_path):
+    est, _, path = messy
+    assert est.result_.events is None
+    with checked_view(browser, path, "search") as o:
+        assert o.value("search-chart") == "samples"
+        assert int(o.value("search-chart-samples")) == len(est.trace_["nodes"])
+        note = o.page.get_by_test_id("search-chart-note").text_content()
+        assert "samples" in note and "not the search's path" in note and 'trace="events"' in note
+        legend = o.page.locator("[data-testid=search-chart] .legend").text_content()
+        assert f"{len(est.trace_['nodes'])} samples" in legend
+        o.screenshot("search-sampled", tmp_path)
+
+
+def test_rashomon_view_counts_every_list(browser, corels, compas, monkeypatch, tmp_path):
+    """A page that carries fewer lists than the set says both numbers; the histogram is over all."""
+    est, rset, _ = corels
+    X, y = compas
+    keep = max(1, len(rset) // 3)
+    assert keep < len(rset)
+    monkeypatch.setattr(build, "MAX_LISTS", keep)
+    path = tmp_path / "rashomon.html"
+    est.explore(X, y, path, rashomon=rset)
+    objectives = np.asarray(rset.objectives)
+    with checked_view(browser, path, "rashomon") as o:
+        assert int(o.value("rset-count")) == len(rset)
+        assert int(o.value("rset-shown")) == keep
+        note = o.page.get_by_test_id("rset-shown-note").text_content()
+        assert f"{len(rset):,} lists" in note and f"{keep:,} best" in note
+        assert int(o.value("rset-filtered")) == keep
+        line = o.page.get_by_test_id("rset-filtered").locator("..").text_content()
+        assert f"of the {keep:,} lists on this page (of {len(rset):,})" in line
+        # every list is counted in the histogram, in bins the test reads from the page
+        bins = len(o.values("rset-hist-shown-"))
+        total = 0
+        for b in range(bins):
+            lo, hi = o.number(f"rset-bin-{b}"), o.number(f"rset-bin-to-{b}")
+            inside = (objectives >= lo) & ((objectives < hi) | ((b == bins - 1) & (objectives <= hi)))
+            assert int(o.value(f"rset-hist-{b}")) == int(inside.sum()), b
+            assert int(o.value(f"rset-hist-shown-{b}")) == int(inside[:keep].sum()), b
+            total += int(o.value(f"rset-hist-{b}"))
+        assert total == len(rset)
+        o.screenshot("rashomon-partial", tmp_path)
+
+
+def test_rashomon_heatmap_has_a_colour_scale(opened, corels, compas):
+    est, rset, _ = corels
+    X, _ = compas
+    B = est.binarizer_.transform(X)
+    k = min(len(rset), 20)
+    preds = [rset[i].predict(B) for i in range(k)]
+    most = max(np.mean(preds[i] != preds[j]) for i in range(k) for j in range(k))
+    opened.tab("rashomon")
+    assert opened.number("rset-pair-scale") == most
+    assert opened.number("rset-pair-scale-min") == 0
+    assert opened.number("rset-pair-scale-max") == most
+    assert "% of rows" in opened.page.get_by_test_id("rset-pair-scale-max").text_content()
+    # the whole set is on this page: no note about lists left off
+    assert int(opened.value("rset-shown")) == len(rset)
+    assert opened.page.get_by_test_id("rset-shown-note").count() == 0

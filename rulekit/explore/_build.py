@@ -126,6 +126,17 @@ def _features(conditions) -> list:
     return out
 
 
+def _columns(binarizer) -> list:
+    """Every column the binarizer read, with its count of conditions and, when it gave
+    none, the binarizer's own reason (the page does not guess it)."""
+    report = getattr(binarizer, "column_report", None)
+    if report is None:
+        return []
+    return [{"name": str(name), "column": str(r["column"]), "kind": str(r["kind"]),
+             "conditions": int(r["conditions"]), "reason": str(r["reason"])}
+            for name, r in report().iterrows()]
+
+
 def _data_rows(X, n: int) -> dict:
     """The raw rows shown beside "which rule fired" (all of them, within MAX_CELLS)."""
     import pandas as pd
@@ -324,6 +335,27 @@ def _cg(estimator) -> dict:
 
 #: lists of a Rashomon set compared pairwise on the page (the first, best, ones)
 MAX_PAIRS = 20
+#: lists of a Rashomon set the page carries (the best ones) for its filters; the count and
+#: the histogram of objectives are over every list of the set
+MAX_LISTS = 2000
+#: bins of the histogram of the Rashomon set's objectives
+OBJECTIVE_BINS = 12
+
+
+def _objective_histogram(objectives: np.ndarray, shown: int) -> dict:
+    """Counts of every list's objective in equal bins, and of the lists the page carries.
+
+    The bins run from the lowest objective to the highest, the last one closed.
+    """
+    if objectives.size == 0:
+        return {"edges": [], "all": [], "shown": []}
+    lo, hi = float(objectives.min()), float(objectives.max())
+    if hi <= lo:
+        hi = lo + max(abs(lo) * 1e-9, 1e-12)
+    edges = np.linspace(lo, hi, OBJECTIVE_BINS + 1)
+    every = np.histogram(objectives, bins=edges)[0]
+    kept = np.histogram(objectives[:shown], bins=edges)[0]
+    return {"edges": [float(v) for v in edges], "all": every.tolist(), "shown": kept.tolist()}
 
 
 def _rashomon(rset, B) -> dict:
@@ -331,12 +363,13 @@ def _rashomon(rset, B) -> dict:
         raise TypeError(f"explore: rashomon= takes the RashomonSet of est.rashomon_set(...), got "
                         f"{type(rset).__name__}")
     objectives = np.asarray(rset.objectives, dtype=float)
+    shown = min(len(rset), MAX_LISTS)
     lengths = rset.result.prefixes.lengths() if len(rset) else np.zeros(0, int)
     imp = rset.condition_importance()
     flat, off = rset.result.prefixes.arrays() if len(rset) else (np.zeros(0, int), [0])
     items = rset.antecedents.items
     conds = [sorted({j for a in flat[off[i]:off[i + 1]] for j in items[a]})
-             for i in range(min(len(rset), 2000))]
+             for i in range(shown)]
     features = list(dict.fromkeys(c.feature for c in rset.conditions))
     spans = rset.feature_importance()
     k = min(len(rset), MAX_PAIRS)
@@ -346,8 +379,9 @@ def _rashomon(rset, B) -> dict:
     top = dis.max(axis=1).to_numpy()
     return {"count": len(rset), "complete": bool(rset.complete), "status": rset.status,
             "epsilon": float(rset.epsilon), "optimum": _finite(rset.optimum),
-            "scope": rset.scope, "objectives": [float(v) for v in objectives[:2000]],
-            "lengths": [int(v) for v in lengths[:2000]], "list_conditions": conds,
+            "scope": rset.scope, "objectives": [float(v) for v in objectives[:shown]],
+            "histogram": _objective_histogram(objectives, shown),
+            "lengths": [int(v) for v in lengths[:shown]], "list_conditions": conds,
             "features": features,
             "list_features": [sorted({features.index(rset.conditions[j].feature) for j in cs})
                               for cs in conds],
@@ -355,7 +389,7 @@ def _rashomon(rset, B) -> dict:
                 {"feature": str(f), "min": float(r["min"]), "mean": float(r["mean"]),
                  "max": float(r["max"]), "lists": float(r["share of lists"])}
                 for f, r in spans.iterrows()],
-            "lists_shown": len(conds),
+            "lists_shown": shown,
             "importance": [{"condition": str(k), "share": float(v)} for k, v in imp.items()],
             "ambiguous": int((top < 1.0).sum()), "rows": int(top.size), "pairs": pairs,
             "agreement_hist": np.histogram(top, bins=10, range=(0.0, 1.0))[0].tolist()}
@@ -398,6 +432,8 @@ def build_payload(estimator, X, y, *, rashomon=None, title=None) -> dict:
         "class_counts": np.bincount(codes, minlength=len(estimator.classes_)).tolist(),
         "labels": [_bits(codes == k) for k in range(len(estimator.classes_))],
         "features": _features(conditions),
+        "columns": _columns(estimator.binarizer_),
+        "n_columns": int(getattr(estimator.binarizer_, "n_features_in_", 0)),
         "conditions": [{"text": str(c), "feature": str(c.feature), "op": c.op,
                         "support": int(s), "bits": _bits(B[:, j])}
                        for j, (c, s) in enumerate(zip(conditions, B.sum(axis=0)))],

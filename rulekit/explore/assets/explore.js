@@ -199,7 +199,8 @@
       return stat("class " + c, D.class_counts[k], "class-count-" + k);
     });
     sec.appendChild(el("div", {cls: "stats"}, stat("rows", D.n, "n-rows"), classStats,
-      stat("features", D.features.length, "feature-count"),
+      D.columns && D.columns.length ? stat("columns", D.n_columns, "column-count") : null,
+      stat(D.columns && D.columns.length ? "columns giving conditions" : "features", D.features.length, "feature-count"),
       stat("conditions", D.conditions.length, "condition-count"),
       D.pool_info && D.pool_info.mined !== undefined ? stat("antecedents mined", D.pool_info.mined, "antecedent-count") : null));
     sec.appendChild(el("p", {cls: "note", text: "Step 1 of every rule learner: each column becomes yes/no conditions " +
@@ -208,16 +209,34 @@
     var grid = el("div", {cls: "grid"});
     sec.appendChild(grid);
 
-    // features and thresholds
-    var frows = D.features.map(function (f, fi) {
+    // every column: its thresholds, or the binarizer's reason for giving no condition
+    var byName = {};
+    D.features.forEach(function (f, fi) { byName[f.name] = fi; });
+    function featureRow(f, fi) {
       var th = f.thresholds.length ? f.thresholds.map(function (t, k) {
         return [k ? ", " : "", el("span", {cls: "num", testid: "threshold-" + fi + "-" + k, value: t, text: f.threshold_text[k]})];
       }) : el("span", {cls: "muted", text: "categories"});
       return row([el("span", {testid: "feature-name-" + fi, text: f.name}), el("span", null, th),
                   ntd(num(f.conditions.length, "feature-conditions-" + fi))]);
-    });
-    grid.appendChild(el("div", {cls: "card"}, el("h2", {text: "Features and their thresholds"}),
-      table(["feature", "thresholds", "conditions"], frows, {numeric: [2], testid: "features-table", label: "features and thresholds"})));
+    }
+    var silent = 0, frows = [];
+    if (D.columns && D.columns.length) {
+      D.columns.forEach(function (c) {
+        var fi = byName[c.name];
+        if (c.conditions > 0 && fi !== undefined) { frows.push(featureRow(D.features[fi], fi)); return; }
+        var k = silent++;
+        frows.push(row([el("span", {cls: "muted", testid: "column-none-name-" + k, text: c.name}),
+                        el("span", {cls: "why", testid: "column-none-reason-" + k, value: c.reason, text: c.reason}),
+                        ntd(num(0, "column-none-conditions-" + k))], {cls: "silent"}));
+      });
+    } else {
+      frows = D.features.map(featureRow);
+    }
+    grid.appendChild(el("div", {cls: "card"}, el("h2", {text: "Columns and their thresholds"}),
+      silent ? el("p", {cls: "note", testid: "columns-note", text: silent + " of the " + D.columns.length +
+        " columns give no condition; the binarizer's reason is beside each. A rule can only use the others."}) : null,
+      table(["column", silent ? "thresholds, or why it gives no condition" : "thresholds", "conditions"], frows,
+            {numeric: [2], testid: "features-table", label: "columns and thresholds"})));
 
     // conditions with support bars (the bars are the chart; the numbers beside them the table)
     var crows = D.conditions.map(function (c, j) {
@@ -512,18 +531,8 @@
       C.stats ? stat("prefixes expanded", C.stats.nodes_expanded, "search-expanded") : null,
       C.stats ? stat("prefixes evaluated", C.stats.nodes_evaluated, "search-evaluated") : null));
     sec.appendChild(el("p", {cls: "note", testid: "search-scope", text: "Status: " + C.status + ". Over " + C.scope + "."}));
-    if (C.trace && C.trace.nodes && C.trace.nodes.length > 1) {
-      var pts = function (key) { return C.trace.nodes.map(function (x, i) { return [x, C.trace[key][i]]; }); };
-      sec.appendChild(el("div", {cls: "card"}, el("h2", {text: "Incumbent and lower bound meeting"}),
-        lineChart([{name: "best objective (incumbent)", color: "#3b5bdb", points: pts("best_objective")},
-                   {name: "lower bound of what is left", color: "#868e96", points: pts("lower_bound"), dash: "4 3"}],
-                  {label: "objective against prefixes expanded", xlabel: "prefixes expanded", xint: true}),
-        el("p", {cls: "note", text: "Points: " + C.trace.nodes.length + " samples the search took of its progress as it ran (at moments set by " +
-          "the clock, so they differ from run to run" + (C.trace_sampled ? "; evenly thinned to fit the page" : "") + "). The search itself does not depend on them."}),
-        el("details", null, el("summary", {text: "table"}), el("div", {cls: "scroll"}, table(["expanded", "best objective", "lower bound"],
-          C.trace.nodes.map(function (x, i) { return row([ntd(num(x, "trace-nodes-" + i)), ntd(num(C.trace.best_objective[i], "trace-best-" + i)), ntd(num(C.trace.lower_bound[i], "trace-lb-" + i))]); }),
-          {numeric: [0, 1, 2], testid: "trace-table"})))));
-    }
+    if (C.replay) sec.appendChild(eventChart(C));
+    else if (C.trace && C.trace.nodes && C.trace.nodes.length > 1) sec.appendChild(sampledChart(C));
     if (C.stats) {
       var reasons = Object.keys(C.stats.pruned);
       var total = reasons.reduce(function (s, r) { return s + C.stats.pruned[r]; }, 0) || 1;
@@ -537,6 +546,55 @@
           "A step-by-step replay of the search was not recorded; these are the search's final counts. Fit with CorelsClassifier(trace=\"events\") to record it."})));
     }
     if (C.replay) replayView(sec, C);
+  }
+
+  // the incumbent and the lower bound from the engine's samples alone: dots where it looked,
+  // dashed joins (the path between two samples was not recorded), and the page says so
+  function sampledChart(C) {
+    var T = C.trace, m = T.nodes.length;
+    var pts = function (key) { return T.nodes.map(function (x, i) { return [x, T[key][i]]; }); };
+    var few = m < 20;
+    return el("div", {cls: "card", testid: "search-chart", value: "samples"}, el("h2", {text: "Incumbent and lower bound meeting (sampled)"}),
+      lineChart([{name: "best objective (incumbent), " + m + " samples", color: "#3b5bdb", points: pts("best_objective"), dots: true, dash: "2 3"},
+                 {name: "lower bound of what is left, " + m + " samples", color: "#868e96", points: pts("lower_bound"), dots: true, dash: "2 3"}],
+                {label: "objective against prefixes expanded, sampled", xlabel: "prefixes expanded", xint: true}),
+      el("p", {cls: few ? "infobox" : "note", testid: "search-chart-note"}, "Drawn from ", num(m, "search-chart-samples"),
+        " samples the search took of its progress as it ran (at moments set by the clock, so they differ from run to run" +
+        (C.trace_sampled ? "; evenly thinned to fit the page" : "") + "). The dots are the samples; the dashed joins are not the search's path, " +
+        "which was not recorded" + (few ? ": with so few samples the chart says little." : ".") +
+        " Fit with CorelsClassifier(trace=\"events\") (rulekit explore --trace) to draw the incumbent from the search's event log."),
+      el("details", null, el("summary", {text: "table"}), el("div", {cls: "scroll"}, table(["expanded", "best objective", "lower bound"],
+        T.nodes.map(function (x, i) { return row([ntd(num(x, "trace-nodes-" + i)), ntd(num(T.best_objective[i], "trace-best-" + i)), ntd(num(T.lower_bound[i], "trace-lb-" + i))]); }),
+        {numeric: [0, 1, 2], testid: "trace-table"}))));
+  }
+
+  // the incumbent from the event log: one step per new best list, at the expansion it came
+  function eventChart(C) {
+    var R = C.replay, E = R.events, n = E.i.length, bests = [], q;
+    for (q = 0; q < n; q++) if (E.k[q] === 2) bests.push([E.x[q], E.v[q], q]);
+    var stepPts = [];
+    bests.forEach(function (pt, t) { if (t) stepPts.push([pt[0], bests[t - 1][1]]); stepPts.push([pt[0], pt[1]]); });
+    if (bests.length) stepPts.push([Math.max(R.counts.expand, bests[bests.length - 1][0]), bests[bests.length - 1][1]]);
+    var series = [{name: "best objective: every new best list in the event log", color: "#2b8a3e", points: stepPts}];
+    var m = C.trace && C.trace.nodes ? C.trace.nodes.length : 0;
+    if (m) series.push({name: "lower bound of what is left (" + m + " samples by the engine)", color: "#868e96", dash: "2 3", dots: true, r: 2.5,
+      points: C.trace.nodes.map(function (x, i) { return [x, C.trace.lower_bound[i]]; })});
+    var ptext = function (p) {
+      return p.length ? p.map(function (a) { return R.labels[String(a)] || ("#" + a); }).join("  \u25b8  ") : "(empty list)";
+    };
+    return el("div", {cls: "card", testid: "search-chart", value: "events"},
+      el("h2", {text: "The incumbent falls, the lower bound rises: they meet at the certificate"}),
+      lineChart(series, {label: "best objective and lower bound against prefixes expanded", xlabel: "prefixes expanded", xint: true,
+        hlines: [{y: C.objective, name: "certified objective " + fmt(C.objective, 5), color: "#3b5bdb"}]}),
+      el("p", {cls: "note", testid: "search-chart-note"}, "The incumbent is drawn from the event log: ", num(bests.length, "search-chart-best"),
+        " new best lists, each at the number of prefixes expanded when it was found" + (R.truncated ? " (until the log was full)" : "") +
+        ". The lower bound of what is left is not in the log: its dots are the " + m + " samples the engine took as it ran."),
+      el("details", null, el("summary", {text: "table: the new best lists"}), el("div", {cls: "scroll"},
+        table(["event", "expanded so far", "objective", "list"], bests.map(function (b, t) {
+          var q2 = b[2];
+          return row([ntd(num(E.i[q2], "replay-best-event-" + t)), ntd(num(E.x[q2], "replay-best-x-" + t)),
+                      ntd(num(E.v[q2], "replay-best-value-" + t, 6)), el("span", {cls: "cond", text: ptext(E.p[q2])})]);
+        }), {numeric: [0, 1, 2], testid: "replay-best-table"}))));
   }
 
   // ---- the search replay (trace="events") -------------------------------------------------
@@ -560,7 +618,7 @@
       stat("new best lists", R.counts.best, "replay-best"), stat("events shown", R.shown, "replay-shown")));
 
     // -- the scrubber and the growing prefix tree --
-    var slider = el("input", {type: "range", min: 0, max: Math.max(0, n - 1), step: 1, value: String(n - 1), testid: "replay-scrubber",
+    var slider = el("input", {type: "range", min: 0, max: Math.max(0, n - 1), step: 1, value: "0", testid: "replay-scrubber",
                               "aria-label": "event of the replay", style: "width:100%"});
     var now = el("div", {cls: "stats"});
     var nowText = el("p", {cls: "note", testid: "replay-event-text"});
@@ -644,28 +702,8 @@
     card.appendChild(nowText);
     card.appendChild(el("div", {cls: "scroll", style: "max-height:none"}, tree));
     card.appendChild(el("p", {cls: "note", text: "Table alternative: the event log below, filtered to the expansions, lists the same prefixes in the same order."}));
-    draw(n - 1);
-
-    // -- incumbent and lower bound, meeting at the certificate --
-    var bests = [];
-    for (var q = 0; q < n; q++) if (E.k[q] === 2) bests.push([E.x[q], E.v[q]]);
-    var last = R.counts.expand;
-    if (bests.length) bests.push([Math.max(last, bests[bests.length - 1][0]), bests[bests.length - 1][1]]);
-    var stepPts = [];
-    bests.forEach(function (pt, t) { if (t) stepPts.push([pt[0], bests[t - 1][1]]); stepPts.push(pt); });
-    var series = [{name: "best objective (new best lists in the log)", color: "#2b8a3e", points: stepPts}];
-    if (C.trace && C.trace.nodes) series.push({name: "lower bound of what is left (sampled by the engine)", color: "#868e96", dash: "4 3", dots: true, r: 2.5,
-      points: C.trace.nodes.map(function (x, i) { return [x, C.trace.lower_bound[i]]; })});
-    card.appendChild(el("h3", {text: "The incumbent falls, the lower bound rises: they meet at the certificate"}));
-    card.appendChild(lineChart(series, {label: "best objective and lower bound against prefixes expanded", xlabel: "prefixes expanded", xint: true,
-      hlines: [{y: C.objective, name: "certified objective " + fmt(C.objective, 5), color: "#3b5bdb"}]}));
-    card.appendChild(el("details", null, el("summary", {text: "table: the new best lists"}), el("div", {cls: "scroll"},
-      table(["event", "expanded so far", "objective", "list"], (function () {
-        var rows = [];
-        for (var q = 0; q < n; q++) if (E.k[q] === 2) rows.push(row([ntd(num(E.i[q], "replay-best-event-" + rows.length)), ntd(num(E.x[q], "replay-best-x-" + rows.length)),
-          ntd(num(E.v[q], "replay-best-value-" + rows.length, 6)), el("span", {cls: "cond", text: ptext(E.p[q])})]));
-        return rows;
-      })(), {numeric: [0, 1, 2], testid: "replay-best-table"}))));
+    // open at the first event, so stepping forward and "next new best" go through the search
+    draw(0);
 
     // -- the event log: filter, sort --
     card.appendChild(el("h3", {text: "The event log"}));
@@ -853,8 +891,13 @@
 
   function rashomonView(sec) {
     var S = D.rashomon;
-    sec.appendChild(el("div", {cls: "stats"}, stat("lists within ε", S.count, "rset-count"), stat("ε", S.epsilon, "rset-epsilon", 4),
+    var partial = S.lists_shown < S.count, countText = fmt(S.count) + (S.complete ? "" : " or more");
+    sec.appendChild(el("div", {cls: "stats"}, stat(S.complete ? "lists within ε" : "lists within ε (at least)", S.count, "rset-count"),
+      stat("lists on this page", S.lists_shown, "rset-shown", undefined, partial), stat("ε", S.epsilon, "rset-epsilon", 4),
       stat("optimum", S.optimum, "rset-optimum", 6), stat("rows the lists disagree on", S.ambiguous, "rset-ambiguous")));
+    if (partial) sec.appendChild(el("p", {cls: "infobox", testid: "rset-shown-note", text: "There are " + countText + " lists within ε; the page " +
+      "carries the " + fmt(S.lists_shown) + " best of them (the lowest objectives). The histogram of objectives, the condition and " +
+      "feature shares and the per-row agreement count all " + countText + "; the filters count among the " + fmt(S.lists_shown) + " on the page."}));
     sec.appendChild(el("p", {cls: "note", testid: "rset-complete", value: S.complete, text: (S.complete ? "Every list within ε of the optimum: " :
       "The enumeration stopped (" + S.status + "); these are some of the lists: ") + S.scope}));
     var grid = el("div", {cls: "grid"});
@@ -876,24 +919,38 @@
       });
       var what = [j >= 0 ? "this condition" : "", f >= 0 ? "feature " + S.features[f] : ""].filter(Boolean).join(" and ");
       clear(out);
-      out.appendChild(el("p", null, num(n, "rset-filtered"), " of " + S.lists_shown + " lists", what ? " use " + what : "", " with objective ≤ ", num(lim, "rset-limit", 6)));
+      out.appendChild(el("p", null, num(n, "rset-filtered"), " of the " + fmt(S.lists_shown) + (partial ? " lists on this page (of " + countText + ")" : " lists"),
+        what ? " use " + what : "", " with objective ≤ ", num(lim, "rset-limit", 6)));
     }
     sel.addEventListener("change", drawFilter); fsel.addEventListener("change", drawFilter); range.addEventListener("input", drawFilter);
-    var bins = 12, lo = S.optimum, hi = Math.max(maxObj, lo + 1e-9), hist = new Array(bins).fill(0);
-    S.objectives.forEach(function (v) { hist[Math.min(bins - 1, Math.floor((v - lo) / (hi - lo) * bins))]++; });
-    var top = Math.max.apply(null, hist.concat([1])), W = 420, H = 160;
-    var g = sv("svg", {viewBox: "0 0 " + W + " " + H, width: "100%", role: "img", "aria-label": "histogram of objectives"});
-    hist.forEach(function (v, b) {
-      var h = (H - 30) * v / top;
-      g.appendChild(sv("rect", {x: 10 + b * (W - 20) / bins, y: H - 20 - h, width: (W - 20) / bins - 2, height: h, fill: COLORS[0]}));
+    // the histogram counts every list of the set (binned in Python), the page's lists darker
+    var Hg = S.histogram, bins = Hg.all.length, W = 420, H = 170, L = 34, Bt = 34;
+    var top = Math.max.apply(null, Hg.all.concat([1]));
+    var g = sv("svg", {viewBox: "0 0 " + W + " " + H, width: "100%", role: "img", testid: "rset-hist",
+                       "aria-label": "histogram of the objectives of all " + countText + " lists"});
+    var bw = (W - L - 10) / Math.max(bins, 1);
+    Hg.all.forEach(function (v, b) {
+      var h = (H - Bt - 8) * v / top, hs = (H - Bt - 8) * Hg.shown[b] / top;
+      g.appendChild(sv("rect", {x: L + b * bw, y: H - Bt - h, width: bw - 2, height: h, fill: COLORS[0], "fill-opacity": partial ? 0.35 : 1},
+                       sv("title", {text: fmt(v) + " lists from " + fmt(Hg.edges[b], 5)})));
+      if (partial && hs > 0) g.appendChild(sv("rect", {x: L + b * bw, y: H - Bt - hs, width: bw - 2, height: hs, fill: COLORS[0]}));
     });
-    g.appendChild(sv("text", {x: 10, y: H - 4, text: lo.toFixed(4)}));
-    g.appendChild(sv("text", {x: W - 10, y: H - 4, "text-anchor": "end", text: hi.toFixed(4)}));
-    grid.appendChild(el("div", {cls: "card"}, el("h2", {text: "Objectives of the good lists"}), g,
+    g.appendChild(sv("line", {cls: "axis", x1: L, y1: H - Bt, x2: W - 8, y2: H - Bt}));
+    g.appendChild(sv("text", {x: L - 4, y: 12, "text-anchor": "end", text: fmt(top)}));
+    g.appendChild(sv("text", {x: L - 4, y: H - Bt, "text-anchor": "end", text: "0"}));
+    if (bins) {
+      g.appendChild(sv("text", {x: L, y: H - Bt + 14, text: Hg.edges[0].toFixed(4)}));
+      g.appendChild(sv("text", {x: W - 10, y: H - Bt + 14, "text-anchor": "end", text: Hg.edges[bins].toFixed(4)}));
+    }
+    g.appendChild(sv("text", {x: (L + W) / 2, y: H - 4, "text-anchor": "middle", text: "objective (lists per bin)"}));
+    var hlegend = partial ? el("div", {cls: "legend"}, el("span", null, el("i", {style: "background:" + COLORS[0] + ";opacity:.35"}), "all " + countText + " lists"),
+      el("span", null, el("i", {style: "background:" + COLORS[0]}), "the " + fmt(S.lists_shown) + " on this page")) : null;
+    grid.appendChild(el("div", {cls: "card"}, el("h2", {text: "Objectives of the good lists"}), g, hlegend,
       el("div", {cls: "toolbar"}, fsel, sel, el("label", null, "objective ", range)), out,
-      el("details", null, el("summary", {text: "table"}), table(["from", "lists"], hist.map(function (v, b) {
-        return row([ntd(num(lo + (hi - lo) * b / bins, "rset-bin-" + b, 5)), ntd(num(v, "rset-hist-" + b))]);
-      }), {numeric: [0, 1], testid: "rset-hist-table"}))));
+      el("details", null, el("summary", {text: "table"}), table(["from", "to", "lists", "on this page"], Hg.all.map(function (v, b) {
+        return row([ntd(num(Hg.edges[b], "rset-bin-" + b, 5)), ntd(num(Hg.edges[b + 1], "rset-bin-to-" + b, 5)), ntd(num(v, "rset-hist-" + b)),
+                    ntd(num(Hg.shown[b], "rset-hist-shown-" + b))]);
+      }), {numeric: [0, 1, 2, 3], testid: "rset-hist-table"}))));
     grid.appendChild(featureRanges(S));
     grid.appendChild(el("div", {cls: "card"}, el("h2", {text: "How many good lists use each condition"}),
       el("div", {cls: "scroll"}, table(["condition", "share of lists", ""], S.importance.map(function (r, k) {
@@ -922,11 +979,25 @@
                             sv("title", {text: "lists " + (i + 1) + " and " + (j + 1) + ": " + (100 * v).toFixed(2) + "% of rows"})));
         }
       }
+      // the colour scale: the cells' opacity runs from 0.08 (no row differs) to 1 (the pair that differs most)
+      var SW = 300, steps = 24, scale = sv("svg", {viewBox: "0 0 " + SW + " 52", width: "100%", style: "max-width:" + SW * 1.2 + "px", role: "img",
+        testid: "rset-pair-scale", "data-value": top2, "aria-label": "colour scale of the disagreement map: from 0% to " + (100 * top2).toFixed(2) + "% of rows"});
+      for (var st = 0; st < steps; st++) {
+        scale.appendChild(sv("rect", {x: 10 + st * (SW - 20) / steps, y: 4, width: (SW - 20) / steps + 0.5, height: 14, fill: "#e15759",
+                                      "fill-opacity": top2 ? (0.08 + 0.92 * (st + 0.5) / steps).toFixed(3) : 0.05}));
+      }
+      [0, 0.5, 1].forEach(function (t) {
+        scale.appendChild(sv("line", {x1: 10 + t * (SW - 20), x2: 10 + t * (SW - 20), y1: 18, y2: 23, stroke: "#868e96"}));
+        scale.appendChild(sv("text", {x: 10 + t * (SW - 20), y: 34, "text-anchor": t === 0 ? "start" : t === 1 ? "end" : "middle",
+                                      testid: "rset-pair-scale-" + ["min", "mid", "max"][t * 2], "data-value": t * top2,
+                                      text: (t ? (100 * t * top2).toFixed(t * top2 >= 0.1 ? 0 : 1) : "0") + "% of rows"}));
+      });
+      scale.appendChild(sv("text", {x: SW / 2, y: 47, "text-anchor": "middle", text: "share of rows on which the two lists predict differently"}));
       var mean = 0, cnt = 0;
       for (i = 0; i < k; i++) for (j = i + 1; j < k; j++) { mean += P[i][j]; cnt++; }
       grid.appendChild(el("div", {cls: "card"}, el("h2", {text: "How much the best lists disagree"}),
         el("p", {cls: "note"}, "The " + k + " best lists, pairwise: the share of rows on which two of them predict differently. On average ",
-           num(mean / cnt, "rset-pair-mean", 4), "."), hm,
+           num(mean / cnt, "rset-pair-mean", 4), "."), hm, scale,
         el("details", null, el("summary", {text: "table"}), el("div", {cls: "scroll"}, table([""].concat(P.map(function (_, j) { return "#" + (j + 1); })),
           P.map(function (r, i) { return row([el("b", {text: "#" + (i + 1)})].concat(r.map(function (v, j) { return ntd(num(v, "rset-pair-" + i + "-" + j, 3)); }))); }),
           {testid: "rset-pairs"})))));
