@@ -110,7 +110,29 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
         nodes += d
         depth += 1
         pos[depth] = pos[depth - 1]
-    return best_val, best_cl, complete, nodes
+    # Cut short, the search still bounds the subtrees it did not visit: at each
+    # depth, the literals after the one being explored (at the deepest depth,
+    # from the one that hit the limit on), each with the beam's optimistic
+    # bound over its rows.  Every other clause was visited or pruned against
+    # a threshold no lower than the best found (or -eps).
+    unvisited = np.inf
+    if not complete:
+        for t in range(depth + 1):
+            nl = t + 1
+            pen = lam * (1 + nl) + lambda0 + lambda1 * nl
+            start = pos[t] if t == depth else pos[t] + 1
+            for q in range(start, d):
+                j = order[q]
+                if not allowed[t, j]:
+                    continue
+                ng = 0.0
+                for k in range(nrows[t]):
+                    u = rows[t, k]
+                    if XT[j, u]:
+                        ng += neg[u]
+                if ng > 0.0 and pen - ng < unvisited:
+                    unvisited = pen - ng
+    return best_val, best_cl, complete, nodes, unvisited
 
 
 def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
@@ -137,7 +159,10 @@ def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
         clause with at most ``max_literals`` literals has a smaller reduced
         cost than those returned (and none has ``rc < -eps`` if there are
         none), and ``bound`` is the least reduced cost (``-eps`` when
-        nothing prices out).  ``work``: row operations spent.
+        nothing prices out).  Cut short by the work limit, ``bound`` is
+        still a valid (weaker) lower bound on the least reduced cost: the
+        least of the best found and the optimistic bounds of the subtrees
+        not visited.  ``work``: row operations spent.
     """
     X, r = problem.X, problem.r
     U, d = X.shape
@@ -149,15 +174,17 @@ def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
     single = r @ X.astype(np.float64)
     order = np.argsort(single, kind="stable").astype(np.int64)
     ml = int(min(problem.max_literals, d))
-    vals, cls, complete, nodes = _bnb(XT, np.ascontiguousarray(r, dtype=np.float64),
+    vals, cls, complete, nodes, unvisited = _bnb(XT, np.ascontiguousarray(r, dtype=np.float64),
                                       neg, order, compat, float(problem.lam),
                                       float(problem.lambda0), float(problem.lambda1), ml,
                                       int(settings.columns_per_round), int(work_limit),
                                       float(settings.eps))
     ranked = [(float(v), tuple(sorted(int(x) for x in c if x >= 0)))
               for v, c in zip(vals, cls) if np.isfinite(v)]
-    bound = None
-    if complete:
-        bound = ranked[0][0] if ranked else -settings.eps
+    # the least reduced cost is at least the best found (-eps when none prices
+    # out) and, when the work limit cut the search, the bound of what it left
+    bound = ranked[0][0] if ranked else -settings.eps
+    if not complete:
+        bound = min(bound, float(unvisited))
     return PricingOutcome.from_ranked(ranked, bound=bound, proven=bool(complete),
                                       work=int(nodes))

@@ -16,9 +16,9 @@ from .._anytime import current_run
 from .._params import AnyOf, Instance, Integer, Options, as_generator, pick
 from ..base import RuleClassifierBase
 from ..binarize import ESTIMATOR_PARAMETERS, Binarizer
-from ..certificate import Certificate
 from ..models import OneVsRestRuleSets, RuleSet
 from ._metadata import ConditionMetadata, condition_metadata
+from ._result import estimator_certificate
 from ._search import SEARCH_PARAMETERS
 from ._select import CV_MAX_ROWS, DEFAULT_GRID, check_grid, fit_binary
 
@@ -158,8 +158,11 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         (one-vs-rest), each printed.
     complexity_ : int
     certificate_ : Certificate
-        Status, objective (weighted Hamming loss, summed over the classes'
-        problems for multi-class), lower bound, gap and scope.
+        Status, objective and lower bound as rates (mistakes per row, or
+        weighted mistakes per unit of weight; added over the classes'
+        problems for multi-class, ``certificate_.n`` the count they are
+        rates of), gap, and the scope: the form, the complexity budget and
+        how they were chosen.
     trace_ :
         Column-generation rounds (:class:`rulekit.colgen.IterationRecord`);
         a list with one entry per class for multi-class problems.
@@ -318,10 +321,12 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             model = OneVsRestRuleSets(members, self.binarizer_.conditions_, list(self.classes_))
         self.complexity_ = int(model.complexity)
         self.n_thresholds_ = self.binarizer_.n_thresholds
-        self.certificate_ = Certificate.combine(
-            [r.certificate for r in results],
-            "rule sets within the complexity budget over the binarized conditions; objective "
-            "= weighted Hamming loss (summed over the one-vs-rest problems)")
+        self.certificate_ = estimator_certificate(
+            fits, None if len(targets) == 1 else [self.classes_[k] for k in targets],
+            n=len(y) if weights is None else float(np.sum(weights)),
+            unit="rows" if weights is None else "units of weight",
+            n_conditions=len(self.binarizer_.conditions_), lambda0=params["lambda0"],
+            lambda1=params["lambda1"])
         return model
 
     def _fit_class(self, view, yk, w, params, rng, classes_left, finer=None):

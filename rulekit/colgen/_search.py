@@ -466,18 +466,22 @@ class ColumnGeneration:
         found = self._price_beam(r, lam)
         if self._admit(found.clauses, r, lam) or s.pricing in ("beam", "ip"):
             return "beam", found.clauses, None
+        cut_short = None
         if s.enum_work_limit > 0 and not self.should_stop():
             out = self._enumerate(r, lam)
             if out.clauses or out.proven:
                 if out.proven and not out.clauses:
                     self.lp_proven = True
                 return "enum", out.clauses, out.bound
+            # the work limit cut it short with nothing found: its bound still holds
+            cut_short = out.bound
         if s.pricing == "auto":
             kind, out = self._price_ip(r, lam, found.clauses[0] if found.clauses else None)
             if out.proven and not self._admit(out.clauses, r, lam):
                 self.lp_proven = True
-            return kind, out.clauses, out.bound
-        return "none", [], None
+            bounds = [b for b in (out.bound, cut_short) if b is not None]
+            return kind, out.clauses, max(bounds) if bounds else None
+        return ("enum" if cut_short is not None else "none"), [], cut_short
 
     def _price_beam(self, r, lam):
         """The beam, widened (``beam_widening``) before the dearer exact methods are tried."""

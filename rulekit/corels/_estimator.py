@@ -338,7 +338,7 @@ class CorelsClassifier(RuleClassifierBase):
         self.trace_ = result.trace
         mined_at_c = params["min_support"] is None or params["min_support"] <= self.c_
         scope = self._scope(params, result, columns, cards, antecedents, mined_at_c)
-        cert = Certificate(result.status, result.objective, result.lower_bound, scope)
+        cert = Certificate(result.status, result.objective, result.lower_bound, scope, n=len(y))
         # mined above c, the minimum-support theorem no longer covers what mining
         # left out: optimal over what was mined only
         self.certificate_ = cert if mined_at_c else cert.restricted_to(scope)
@@ -482,7 +482,7 @@ class CorelsClassifier(RuleClassifierBase):
                           "the model predicts the majority class", UserWarning, stacklevel=4)
         self.certificate_ = Certificate(result.status, result.objective,
                                         None if result.status == "infeasible"
-                                        else result.lower_bound, scope)
+                                        else result.lower_bound, scope, n=len(y))
         rule = first_match(A, [(a,) for a in result.prefix])  # len(prefix): the default
         labels = [int(np.bincount(y[rule == k], minlength=len(self.classes_)).argmax())
                   for k in range(len(result.prefix) + 1)]

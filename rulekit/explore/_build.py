@@ -296,11 +296,15 @@ EXACT_PRICING = ("enum", "ip", "none")
 
 def _cg(estimator) -> dict:
     results = estimator.result_ if isinstance(estimator.result_, list) else [estimator.result_]
+    n, unit = estimator.certificate_.n, estimator.certificate_.unit
     runs = []
     for k, res in enumerate(results):
         recs = list(res.trace)
         keep = _sampled(recs)
         runs.append({
+            # the member's claim in the estimator's unit (a rate, its count beside); the
+            # chart and the table below stay in the engine's counts
+            "summary": (res.certificate if n is None else res.certificate.per(n, unit)).summary(),
             "member": _text(estimator.classes_[k]) if len(results) > 1 else None,
             "form": res.form, "status": res.status, "objective": _finite(res.objective),
             "lower_bound": _finite(res.lower_bound), "lp_value": _finite(res.lp_value),
@@ -400,7 +404,9 @@ def build_payload(estimator, X, y, *, rashomon=None, title=None) -> dict:
         "certificate": {"status": estimator.certificate_.status,
                         "objective": _finite(estimator.certificate_.objective),
                         "lower_bound": _finite(estimator.certificate_.lower_bound),
-                        "scope": estimator.certificate_.scope},
+                        "scope": estimator.certificate_.scope,
+                        "n": _finite(estimator.certificate_.n),
+                        "summary": estimator.certificate_.summary()},
     }
     for entry in payload["pool"]:
         entry["text"] = " and ".join(str(conditions[j]) for j in entry["conditions"])
