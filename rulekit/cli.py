@@ -18,6 +18,7 @@ reported as one line on stderr with exit status 2, never as a traceback.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 
@@ -360,10 +361,10 @@ def _add_model_options(p):
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulekit", description="Learn small, readable rule models and compare them.")
     parser.add_argument("--version", action="version", version=f"rulekit {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     # every sub-command's --help names the defaults
-    _add = sub.add_parser
-    sub.add_parser = lambda *a, **kw: _add(*a, formatter_class=_HelpFormatter, **kw)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=functools.partial(argparse.ArgumentParser,
+                                                               formatter_class=_HelpFormatter))
 
     p = sub.add_parser("fit", help="learn a model from a CSV file and print it")
     _add_data_arguments(p)

@@ -7,6 +7,7 @@ budget.  Each test recomputes the objective from the model's own
 predictions, so a certificate in another unit fails.
 """
 
+import math
 import warnings
 
 import numpy as np
@@ -98,6 +99,11 @@ def test_colgen_binary_certificate_is_a_rate_of_its_mistakes(form):
         assert cert.lower_bound is None
     else:
         assert cert.lower_bound == pytest.approx(res.lower_bound / len(y))
+    if res.lp_proven:
+        # the best bound known: the master LP's value (rounded up: mistakes are whole)
+        # whenever pricing proved it, never a weaker one
+        known = min(math.ceil(res.lp_value - 1e-6), res.objective)
+        assert cert.count(cert.lower_bound) >= known - 1e-9
     # words that match the problem: one rule set, its form and its budget
     assert "one-vs-rest" not in cert.scope and "summed" not in cert.scope
     assert (f"{est.form_.upper()} rule sets of complexity (clauses + literals) at most "
@@ -182,3 +188,20 @@ def test_compare_summary_gives_the_gap_as_a_rate_with_its_rows():
                          "gap_rows": [148.0, 0.0], "relative_gap": [0.5, 0.0]})
     text = _certificate_summary(rows)
     assert "max gap 0.197 (148 rows)" in text and "max relative gap 50 %" in text
+
+
+def test_explorer_shows_each_members_claim_in_the_same_unit():
+    from rulekit.explore import build_payload
+
+    X, y = three_classes()
+    est = fit(BooleanRuleCGClassifier(form="dnf", max_complexity=6), X, y)
+    p = build_payload(est, X, y)
+    assert p["certificate"]["n"] == len(y)
+    assert p["certificate"]["summary"] == est.certificate_.summary()
+    for run, res in zip(p["cg"]["runs"], est.result_):
+        assert f"/ {len(y)} rows)" in run["summary"]
+        assert run["summary"] == res.certificate.per(len(y)).summary()
+    X2, y2 = frame()
+    est2 = fit(BooleanRuleCGClassifier(form="dnf", max_complexity=6), X2, y2)
+    (run,) = build_payload(est2, X2, y2)["cg"]["runs"]
+    assert run["summary"] == est2.certificate_.summary()
