@@ -165,6 +165,12 @@ def test_selection_table_says_why_a_candidate_was_not_validated():
     assert (table.loc[~empty, "validation_note"] == "").all()
     assert empty.any() and (~empty).any()     # the default validates some points, not all
     assert "validation_note" in table.to_string()
+    # a duplicate names the validated point that stands for it, and that point has its score
+    for note in table.loc[empty, "validation_note"]:
+        found = re.search(r"the same list as at c = ([\d.e-]+), max_card = (\d)", note)
+        if found:
+            twin = table[(table["c"] == float(found[1])) & (table["max_card"] == int(found[2]))]
+            assert len(twin) == 1 and twin["validation_accuracy"].notna().all()
 
 
 def test_selection_table_with_a_given_c_says_nothing_was_validated():

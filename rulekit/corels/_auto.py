@@ -405,4 +405,4 @@ def _explain_unvalidated(candidates, validated, stopped):
             same = next(cd for cd in validated if (cd.result.prefix, cd.result.rule_labels,
                                                    cd.result.default_label) == key)
             cand.unvalidated = (f"not validated: the same list as at c = {same.c:g}, "
-                                "which stands for it")
+                                f"max_card = {same.card}, which stands for it")
