@@ -361,6 +361,12 @@ def _certificate(c, where: str) -> None:
             _number(c[key], f"{where}.{key}")
     if c.get("scope") is not None:
         _text(c["scope"], f"{where}.scope")
+    if c.get("n") is not None:
+        _number(c["n"], f"{where}.n")
+        if not c["n"] > 0:
+            _fail(f"{where}.n", f"expected a positive count, {_got(c['n'])}")
+    if c.get("unit") is not None:
+        _text(c["unit"], f"{where}.unit")
     if (c["status"] not in ("optimal", "optimal_relative") and c.get("objective") is not None
             and c.get("lower_bound") is not None and c["lower_bound"] > c["objective"]):
         _fail(f"{where}.lower_bound", f"{c['lower_bound']!r} exceeds the objective "

@@ -80,6 +80,14 @@ def relative_gap(objective: float, lower_bound: float) -> float:
     return math.inf if objective == 0 else gap / abs(objective)
 
 
+def _check_count(n) -> float:
+    """``n`` as a float, when it is a positive finite count of rows (or of weight)."""
+    value = float(n)
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"certificate n must be a positive count, got {n!r}")
+    return value
+
+
 def _percent(share: float) -> str:
     """A relative gap as a percentage with three significant digits."""
     return "inf %" if math.isinf(share) else f"{100 * share:.3g} %"
@@ -102,14 +110,23 @@ class Certificate:
         or ``optimal_relative``.
     scope : str
         What the objective is and over which models the claim holds.
+    n : float or None
+        The count the objective is a rate of: every estimator states its
+        objective per training row (CORELS: mistakes / N + c x rules; column
+        generation: weighted mistakes / total weight), and ``n`` is that N,
+        so ``objective * n`` is the objective as a count (shown beside the
+        rate).  None when the objective is not a rate (an engine's raw
+        result).
+    unit : str
+        What ``n`` counts: ``"rows"``, or ``"units of weight"`` when sample
+        or class weights make the rows count unequally.
 
     Attributes
     ----------
     gap : float or None
         ``objective - lower_bound`` (0 when proved optimal), None without a
-        bound.  It is in the learner's own objective units, which differ from
-        learner to learner (CORELS: a share of rows plus ``c`` per rule;
-        column generation: a weighted count of errors plus complexity).
+        bound; in the objective's units: a rate per row when ``n`` is set
+        (``gap * n`` rows).
     relative_gap : float or None
         ``gap / |objective|`` (0 when the gap is 0, ``inf`` for a positive gap
         at objective 0): unitless, so it compares across learners.  ``str()``
@@ -124,8 +141,12 @@ class Certificate:
     objective: float
     lower_bound: float | None = None
     scope: str = ""
+    n: float | None = None
+    unit: str = "rows"
 
     def __post_init__(self):
+        if self.n is not None:
+            object.__setattr__(self, "n", _check_count(self.n))
         if self.status not in STATUSES:
             raise ValueError(f"certificate status must be one of {sorted(STATUSES)}, "
                              f"got {self.status!r}")
@@ -183,23 +204,67 @@ class Certificate:
         status = "optimal_relative" if self.status == "optimal" else self.status
         return dataclasses.replace(self, status=status, scope=scope)
 
+    def per(self, n: float, unit: str = "rows") -> "Certificate":
+        """The same claim with objective and bound divided by ``n``: rates per row.
+
+        For an engine whose objective is a count (column generation's
+        weighted mistakes); ``n`` is kept, so the counts can still be shown.
+
+        Parameters
+        ----------
+        n : float
+            Rows (or total weight) the count is over.
+        unit : str
+            What ``n`` counts.
+
+        Returns
+        -------
+        Certificate
+        """
+        n = _check_count(n)
+        lower = None if self.lower_bound is None else self.lower_bound / n
+        return dataclasses.replace(self, objective=self.objective / n, lower_bound=lower,
+                                   n=n, unit=unit)
+
+    def rate_of(self, n: float, unit: str = "rows") -> "Certificate":
+        """The same claim, recording that its objective is already a rate over ``n`` rows."""
+        return dataclasses.replace(self, n=n, unit=unit)
+
+    def count(self, value: float | None) -> float | None:
+        """``value * n``: an objective, bound or gap of this certificate as a count (None without ``n``)."""
+        if value is None or self.n is None:
+            return None
+        return value * self.n
+
     def to_dict(self) -> dict:
         """Plain dict (JSON-ready) with the derived ``gap`` and ``proved_optimal``."""
         return {"status": self.status, "objective": self.objective,
                 "lower_bound": self.lower_bound, "gap": self.gap, "scope": self.scope,
-                "proved_optimal": self.proved_optimal}
+                "proved_optimal": self.proved_optimal, "n": self.n, "unit": self.unit}
+
+    def _with_count(self, value: float, digits: str = ".4g") -> str:
+        """A rate, and beside it the count it stands for (``0.142 (43 / 303 rows)``)."""
+        text = format(value, digits)
+        if self.n is None:
+            return text
+        return f"{text} ({self.count(value):.4g} / {self.n:.6g} {self.unit})"
 
     def summary(self) -> str:
-        """One line: status, objective, bound, gap (in objective units) and relative gap."""
+        """One line: status, objective, bound and gap (rates, with their counts), relative gap."""
         if self.status == "infeasible":
             return "infeasible: the constraints admit no model"
-        text = f"{self.status}: objective {self.objective:.6g}"
+        text = f"{self.status}: objective {self._with_count(self.objective)}"
         if self.proved_optimal:
             return text + " (proved)"
         if self.lower_bound is None:
             return text + ", no lower bound"
-        return (text + f", lower bound {self.lower_bound:.6g}, gap {self.gap:.3g} in objective "
-                f"units = {_percent(self.relative_gap)} of the objective (relative gap)")
+        gap = f"{self.gap:.3g}"
+        if self.n is not None:
+            count = self.count(self.gap)
+            unit = "row" if self.unit == "rows" and f"{count:.4g}" == "1" else self.unit
+            gap += f" ({count:.4g} {unit})"
+        return (text + f", lower bound {self._with_count(self.lower_bound)}, gap {gap} = "
+                f"{_percent(self.relative_gap)} of the objective (relative gap)")
 
     def __str__(self) -> str:
         return self.summary() + (f"\n  over {self.scope}" if self.scope else "")
@@ -220,4 +285,8 @@ class Certificate:
         objective = sum(p.objective for p in parts)
         bounds = [p.lower_bound for p in parts]
         lower = None if any(b is None for b in bounds) else sum(bounds)
-        return cls(status, objective, lower, scope or "; ".join(dict.fromkeys(p.scope for p in parts)))
+        # rates of the same rows add up as rates of those rows
+        shared = {(p.n, p.unit) for p in parts}
+        n, unit = shared.pop() if len(shared) == 1 else (None, "rows")
+        return cls(status, objective, lower,
+                   scope or "; ".join(dict.fromkeys(p.scope for p in parts)), n, unit)

@@ -19,6 +19,7 @@ reported as one line on stderr with exit status 2, never as a traceback.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import sys
 from pathlib import Path
@@ -44,6 +45,14 @@ BASELINES = {
 }
 
 
+def _column_list(text: str) -> list:
+    """``--categorical-features a,b``: the column names, in order."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("expected comma-separated column names")
+    return names
+
+
 # Model options: estimator parameter -> (command-line option, type, help).  An
 # option sets its parameter on every chosen learner that has it and is ignored
 # by the others.  These are the options several learners share; each learner's
@@ -55,6 +64,10 @@ OPTIONS = {
     "n_thresholds": ("--n-thresholds", int, "quantile thresholds per numeric column"),
     "time_limit": ("--time-limit", float, "time limit in seconds for the whole fit"),
     "random_state": ("--random-state", int, "seed"),
+    # without it, integer-coded categories become thresholds such as `state > 21`
+    "categorical_features": ("--categorical-features", _column_list,
+                             "comma-separated columns whose values are categories (each "
+                             "value gives `col == v`), not numbers to cut by thresholds"),
 }
 # spellings of 0.1 that differed only by case: a clear error names the new one
 RENAMED = {"--c": "--corels-c", "--C": "--frl-c", "--C1": "--frl-c1"}
@@ -106,6 +119,18 @@ def _read_csv(path: str, target: str | None = None):
     return frame.drop(columns=[target]), frame[target]
 
 
+def _read_training_csv(args):
+    """The features and labels of ``args.data``; ``--categorical-features`` must name columns of it."""
+    X, y = _read_csv(args.data, args.target)
+    for name in getattr(args, "categorical_features", None) or ():
+        if name == args.target:
+            raise CliError(f"--categorical-features: {name!r} is the target column, not a feature")
+        if name not in X.columns:
+            raise CliError(f"--categorical-features: column {name!r} is not in {args.data}; "
+                           f"columns are: {', '.join(map(str, X.columns))}")
+    return X, y
+
+
 def _options(args) -> dict:
     values = {k: getattr(args, k, None) for k in options()}
     gap = getattr(args, "stop_at_gap", None)
@@ -119,7 +144,7 @@ def _options(args) -> dict:
 # --- commands -----------------------------------------------------------------------------
 
 def cmd_fit(args) -> int:
-    X, y = _read_csv(args.data, args.target)
+    X, y = _read_training_csv(args)
     est = _learner(args.model, _options(args))
     est.set_params(**({"verbose": args.verbose} if "verbose" in est.get_params() else {}))
     est.fit(X, y)
@@ -177,7 +202,7 @@ def cmd_export(args) -> int:
 def cmd_compare(args) -> int:
     from .compare import compare_models
 
-    X, y = _read_csv(args.data, args.target)
+    X, y = _read_training_csv(args)
     names = [n.strip() for n in args.models.split(",") if n.strip()]
     if not names:
         raise CliError("--models needs at least one model name")
@@ -208,7 +233,7 @@ def cmd_explore(args) -> int:
     if eps is not None and not (math.isfinite(eps) and eps >= 0):
         raise CliError(f"--rashomon takes EPS >= 0 (objective units: 0.01 is one percent of "
                        f"the rows), got {eps}")
-    X, y = _read_csv(args.data, args.target)
+    X, y = _read_training_csv(args)
     est = _learner(args.model, _options(args))
     # the replay and the Rashomon view exist for CORELS only: say so before the fit
     for flag, asked, able, lacks in (
@@ -291,6 +316,40 @@ def cmd_datasets(args) -> int:
 
 # --- parser ---------------------------------------------------------------------------------
 
+def _learner_defaults(param: str) -> str:
+    """Each learner's default for a model option, grouped: ``corels 'auto'; frl, softfrl 2``."""
+    import inspect
+
+    by_value = {}
+    for name, spec in sorted(LEARNERS.items()):
+        if param in spec.fixed:
+            continue
+        found = inspect.signature(spec.estimator_class()).parameters.get(param)
+        if found is not None and found.default is not inspect.Parameter.empty:
+            by_value.setdefault(repr(found.default), []).append(name)
+    return "; ".join(f"{', '.join(names)} {value}" for value, names in by_value.items())
+
+
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """``--help`` names every option's default.
+
+    A model option left out keeps each learner's own default, which the help
+    lists per learner (the estimators are imported only when help is shown).
+    """
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if action.help is argparse.SUPPRESS or "%(default)" in text or "default" in text:
+            return text
+        if getattr(action, "model_option", False):
+            defaults = _learner_defaults(action.dest)
+            return f"{text} (default: {defaults})" if defaults else text
+        if action.required:
+            return text + " (required)"
+        if action.default is None and action.option_strings:
+            return text + " (default: none)"
+        return super()._get_help_string(action)
+
 def _add_data_arguments(p):
     p.add_argument("data", help="CSV file with a header row")
     p.add_argument("--target", required=True, help="name of the label column")
@@ -307,7 +366,9 @@ class _Renamed(argparse.Action):
 def _add_model_options(p):
     g = p.add_argument_group("model options (used by the learners that have them)")
     for name, (flag, kind, text) in options().items():
-        g.add_argument(flag, dest=name, type=kind, help=text, metavar=flag[2:].upper().replace("-", "_"))
+        action = g.add_argument(flag, dest=name, type=kind, help=text,
+                                metavar=flag[2:].upper().replace("-", "_"))
+        action.model_option = True   # help shows each learner's default
     g.add_argument("--stop-at-gap", dest="stop_at_gap", type=float, metavar="GAP",
                    help="stop a search once its relative gap (objective - lower bound) / "
                    "objective is at most GAP, e.g. 0.01 (learners with a lower bound)")
@@ -319,7 +380,10 @@ def _add_model_options(p):
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulekit", description="Learn small, readable rule models and compare them.")
     parser.add_argument("--version", action="version", version=f"rulekit {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # every sub-command's --help names the defaults
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=functools.partial(argparse.ArgumentParser,
+                                                               formatter_class=_HelpFormatter))
 
     p = sub.add_parser("fit", help="learn a model from a CSV file and print it")
     _add_data_arguments(p)

@@ -155,11 +155,13 @@ class Comparison:
         ``n_rules``, ``n_conditions`` (fold means), ``fit_time`` (mean
         seconds per fold), ``certificate`` (rulekit learners: how many folds
         ended with each certificate status, and the largest gap where a
-        fold has a bound but no proof: in the learner's objective units, then
-        as a share of the objective, which compares across learners).
+        fold has a bound but no proof: a rate per training row, as every
+        learner states its objective, with the rows it stands for, then as
+        a share of the objective).
     folds : DataFrame
         One row per (model, fold) with the raw scores, sizes and the
-        certificate's ``status``, ``gap`` and ``relative_gap``.
+        certificate's ``status``, ``gap`` (per row), ``gap_rows`` (the gap as
+        a count of rows) and ``relative_gap``.
     models : dict
         Each model refitted on all the data (empty when ``refit=False``).
     scoring : tuple of str
@@ -290,8 +292,10 @@ def _fold_task(name, estimator, X, y, train, test, scoring):
         row[s] = float(out[f"test_{s}"][0])
     cert = _certificate(est)
     row["status"] = cert.status if cert is not None else None
+    # every learner states its objective per training row, so gaps compare as rates;
+    # the count beside says how many rows' worth that is on this fold
     row["gap"] = cert.gap if cert is not None else None
-    # gaps are in each learner's own units; the relative gap compares across learners
+    row["gap_rows"] = cert.count(cert.gap) if cert is not None else None
     row["relative_gap"] = cert.relative_gap if cert is not None else None
     return row
 
@@ -329,8 +333,12 @@ def _certificate_summary(rows: pd.DataFrame) -> str:
     if gaps.notna().any():
         top = gaps.max()
         text += f"; max gap {top:,.0f}" if top >= 1000 else f"; max gap {top:.3g}"
+        if "gap_rows" in unproved:
+            count = pd.to_numeric(unproved["gap_rows"], errors="coerce")[gaps == top].max()
+            if pd.notna(count):
+                text += f" ({count:,.4g} rows)"
         if "relative_gap" in unproved:
-            # beside the gap, in its own units, the unitless share of the objective
+            # beside the gap, a rate per row, the unitless share of the objective
             share = pd.to_numeric(unproved["relative_gap"], errors="coerce").max()
             if pd.notna(share):
                 text += f", max relative gap {_percent(share)}"

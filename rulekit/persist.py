@@ -17,7 +17,8 @@ The file is plain JSON (schema 2)::
       "rulekit_version": "0.2.0",
       "estimator": "CorelsClassifier",      # class that fitted it
       "params": {"c": 0.01, ...},           # its parameters that are plain JSON
-      "certificate": {"status": ..., "objective": ..., "lower_bound": ..., "scope": ...},
+      "certificate": {"status": ..., "objective": ..., "lower_bound": ..., "scope": ...,
+                      "n": ..., "unit": ...},
       "binarizer": {                        # Binarizer.to_dict()
         "params": {...}, "feature_names_in": [...], "from_array": false,
         "columns": [{"name", "source", "part", "kind", "values", "infrequent",
@@ -194,7 +195,8 @@ class Predictor:
             "certificate": None if cert is None else {
                 "status": cert.status,
                 "objective": None if math.isnan(cert.objective) else cert.objective,
-                "lower_bound": cert.lower_bound, "scope": cert.scope},
+                "lower_bound": cert.lower_bound, "scope": cert.scope, "n": cert.n,
+                "unit": cert.unit},
             "binarizer": self.binarizer.to_dict(),
             "model": self.model.to_dict(),
             "metadata": self.metadata,
@@ -223,7 +225,8 @@ class Predictor:
         cert = d.get("certificate")
         if cert is not None:
             cert = Certificate(cert["status"], math.nan if cert["objective"] is None
-                               else cert["objective"], cert.get("lower_bound"), cert.get("scope", ""))
+                               else cert["objective"], cert.get("lower_bound"), cert.get("scope", ""),
+                               cert.get("n"), cert.get("unit") or "rows")
         return cls(model, Binarizer.from_dict(d["binarizer"]), estimator=d.get("estimator"),
                    params=d.get("params"), certificate=cert, metadata=d.get("metadata"))
 

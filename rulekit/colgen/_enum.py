@@ -55,6 +55,11 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
     depth = 0
     pos[0] = -1
     complete = True
+    # a lower bound on min(0, rc / (1 + literals)) over every clause: what the
+    # budget's Lagrangian bound needs (docs/math.md); clauses skipped below
+    # (no negative residual, or the same as a shorter one) have a ratio >= 0
+    # or >= a shorter clause's
+    ratio = 0.0
     while depth >= 0:
         pos[depth] += 1
         if pos[depth] >= d:
@@ -83,6 +88,8 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
         nl = depth + 1
         pen = lam * (1 + nl) + lambda0 + lambda1 * nl
         rc = s + pen
+        if rc / (1 + nl) < ratio:
+            ratio = rc / (1 + nl)
         thresh = min(-eps, best_val[n_best - 1])
         if rc < thresh:
             # insert into the sorted best list
@@ -101,6 +108,9 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
             continue
         bound = -ng + lam * (2 + nl) + lambda0 + lambda1 * (nl + 1)
         if bound >= thresh:
+            # every extension has rc >= bound and at least nl + 1 literals
+            if bound / (nl + 2) < ratio:
+                ratio = bound / (nl + 2)
             continue
         # descend: later literals in `order` only (canonical enumeration)
         lits[depth] = j
@@ -110,7 +120,43 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
         nodes += d
         depth += 1
         pos[depth] = pos[depth - 1]
-    return best_val, best_cl, complete, nodes
+    # Cut short, the search still bounds the subtrees it did not visit: at each
+    # depth, the literals after the one being explored (at the deepest depth,
+    # from the one that hit the limit on), each with the beam's optimistic
+    # bound over its rows.  Every other clause was visited or pruned against
+    # a threshold no lower than the best found (or -eps).
+    unvisited = np.inf
+    if not complete:
+        for t in range(depth + 1):
+            nl = t + 1
+            pen = lam * (1 + nl) + lambda0 + lambda1 * nl
+            pen_next = lam * (2 + nl) + lambda0 + lambda1 * (nl + 1)
+            start = pos[t] if t == depth else pos[t] + 1
+            for q in range(start, d):
+                j = order[q]
+                if not allowed[t, j]:
+                    continue
+                s = 0.0
+                ng = 0.0
+                for k in range(nrows[t]):
+                    u = rows[t, k]
+                    if XT[j, u]:
+                        s += r[u]
+                        ng += neg[u]
+                if ng <= 0.0:
+                    continue
+                # the clause itself exactly; its extensions by the optimistic bound
+                rc = s + pen
+                if rc < unvisited:
+                    unvisited = rc
+                if rc / (1 + nl) < ratio:
+                    ratio = rc / (1 + nl)
+                if nl < max_literals:
+                    if pen_next - ng < unvisited:
+                        unvisited = pen_next - ng
+                    if (pen_next - ng) / (nl + 2) < ratio:
+                        ratio = (pen_next - ng) / (nl + 2)
+    return best_val, best_cl, complete, nodes, unvisited, ratio
 
 
 def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
@@ -137,7 +183,12 @@ def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
         clause with at most ``max_literals`` literals has a smaller reduced
         cost than those returned (and none has ``rc < -eps`` if there are
         none), and ``bound`` is the least reduced cost (``-eps`` when
-        nothing prices out).  ``work``: row operations spent.
+        nothing prices out).  Cut short by the work limit, ``bound`` is
+        still a valid (weaker) lower bound on the least reduced cost: the
+        least of the best found and the optimistic bounds of the subtrees
+        not visited.  ``ratio``: a lower bound (<= 0) on ``rc / (1 + |k|)``
+        over every clause ``k``, finished or not.  ``work``: row operations
+        spent.
     """
     X, r = problem.X, problem.r
     U, d = X.shape
@@ -149,15 +200,17 @@ def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
     single = r @ X.astype(np.float64)
     order = np.argsort(single, kind="stable").astype(np.int64)
     ml = int(min(problem.max_literals, d))
-    vals, cls, complete, nodes = _bnb(XT, np.ascontiguousarray(r, dtype=np.float64),
+    vals, cls, complete, nodes, unvisited, ratio = _bnb(XT, np.ascontiguousarray(r, dtype=np.float64),
                                       neg, order, compat, float(problem.lam),
                                       float(problem.lambda0), float(problem.lambda1), ml,
                                       int(settings.columns_per_round), int(work_limit),
                                       float(settings.eps))
     ranked = [(float(v), tuple(sorted(int(x) for x in c if x >= 0)))
               for v, c in zip(vals, cls) if np.isfinite(v)]
-    bound = None
-    if complete:
-        bound = ranked[0][0] if ranked else -settings.eps
+    # the least reduced cost is at least the best found (-eps when none prices
+    # out) and, when the work limit cut the search, the bound of what it left
+    bound = ranked[0][0] if ranked else -settings.eps
+    if not complete:
+        bound = min(bound, float(unvisited))
     return PricingOutcome.from_ranked(ranked, bound=bound, proven=bool(complete),
-                                      work=int(nodes))
+                                      work=int(nodes), ratio=float(ratio))

@@ -17,9 +17,9 @@ from .._params import AnyOf, Instance, Integer, Options, as_generator, pick
 from .._fitdata import FitData, FitOutcome
 from ..base import RuleClassifierBase
 from ..binarize import ESTIMATOR_PARAMETERS, Binarizer
-from ..certificate import Certificate
 from ..models import OneVsRestRuleSets, RuleSet
 from ._metadata import ConditionMetadata, condition_metadata
+from ._result import estimator_certificate
 from ._search import SEARCH_PARAMETERS
 from ._select import CV_MAX_ROWS, DEFAULT_GRID, check_grid, fit_binary
 from .._tolerances import MIN_TIME_SHARE
@@ -161,8 +161,11 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         (:meth:`OneVsRestRuleSets.steps`).
     complexity_ : int
     certificate_ : Certificate
-        Status, objective (weighted Hamming loss, summed over the classes'
-        problems for multi-class), lower bound, gap and scope.
+        Status, objective and lower bound as rates (mistakes per row, or
+        weighted mistakes per unit of weight; added over the classes'
+        problems for multi-class, ``certificate_.n`` the count they are
+        rates of), gap, and the scope: the form, the complexity budget and
+        how they were chosen.
     trace_ :
         Column-generation rounds (:class:`rulekit.colgen.IterationRecord`);
         a list with one entry per class for multi-class problems.
@@ -312,10 +315,12 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                       "max_complexity_": [f.max_complexity for f in fits]}
             model = OneVsRestRuleSets(members, binarizer.conditions_, list(classes))
         fitted.update(complexity_=int(model.complexity), n_thresholds_=binarizer.n_thresholds)
-        certificate = Certificate.combine(
-            [r.certificate for r in results],
-            "rule sets within the complexity budget over the binarized conditions; objective "
-            "= weighted Hamming loss (summed over the one-vs-rest problems)")
+        certificate = estimator_certificate(
+            fits, None if len(targets) == 1 else [classes[k] for k in targets],
+            n=len(y) if weights is None else float(np.sum(weights)),
+            unit="rows" if weights is None else "units of weight",
+            n_conditions=len(binarizer.conditions_), lambda0=params["lambda0"],
+            lambda1=params["lambda1"])
         return FitOutcome(model, certificate, binarizer, fitted)
 
     def _fit_class(self, view, yk, w, params, rng, classes_left, finer=None):

@@ -106,6 +106,10 @@ class PricingOutcome:
         Rows or columns were sampled (then nothing is proved).
     work : int
         Row operations spent (the enumeration).
+    ratio : float or None
+        The enumeration's lower bound (<= 0) on ``rc / (1 + |k|)``, the
+        reduced cost per unit of complexity, over every clause; valid even
+        when the search was cut short (None from the other methods).
     """
 
     clauses: list = field(default_factory=list)
@@ -114,6 +118,7 @@ class PricingOutcome:
     proven: bool = False
     sampled: bool = False
     work: int = 0
+    ratio: float | None = None
 
     @property
     def ranked(self) -> list:

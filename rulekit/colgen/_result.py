@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from rulekit._columns import plain as _plain
 from rulekit.certificate import Certificate
 from rulekit.evaluate import cnf_holds, dnf_holds
 
@@ -57,6 +59,14 @@ class IterationRecord:
 
 
 SCOPE = "{form} rule sets within the budget; objective = weighted Hamming loss + penalties"
+
+#: How :class:`~rulekit.colgen.BudgetChoice` methods chose, in words.
+CHOICE_WORDS = {
+    "exact": "as the first budget of the validation path whose rule set fits every row",
+    "cv": "by {folds}-fold validation along a path of budgets (one-standard-error rule)",
+    "probe": "by short runs of each form compared on their training objective",
+    "largest": "as the largest budget of the grid",
+}
 
 
 @dataclass(frozen=True)
@@ -141,3 +151,64 @@ def empty_result(y, sample_weight, form) -> ColGenResult:
     loss = float(w[y == (1 if form == "dnf" else 0)].sum())
     return ColGenResult(clauses=(), form=form, objective=loss, lower_bound=loss,
                         status="optimal", trace=(), complexity=0)
+
+
+def estimator_certificate(fits, labels, *, n, unit, n_conditions, lambda0=0.0, lambda1=0.0,
+                          folds=3) -> Certificate:
+    """The estimator's certificate: the engines' claims as rates, in words that fit the problem.
+
+    Parameters
+    ----------
+    fits : list of BinaryFit
+        One per binary problem solved (one for a two-class target, one per
+        class otherwise), each with its result, form, budget and choice.
+    labels : list or None
+        The class each fit separates from the rest (None: a two-class target).
+    n : float
+        Total weight of the training rows (the row count when unweighted):
+        the engines' objectives are counts, divided by it here.
+    unit : str
+        What ``n`` counts (``"rows"`` or ``"units of weight"``).
+    n_conditions : int
+        Binarized conditions the rule sets are built from.
+    lambda0, lambda1 : float
+        Penalties per clause and per literal (named when not 0).
+    folds : int
+        Inner folds of the validation (named when it chose).
+
+    Returns
+    -------
+    Certificate
+        Objective and lower bound per row (``n`` kept for the counts);
+        the scope names the form, the complexity budget and how they were
+        chosen, and, for one-vs-rest, that the objective adds the problems.
+    """
+    def how(fit):
+        if fit.choice is None or fit.choice.method not in CHOICE_WORDS:
+            return "as given"
+        return "chosen " + CHOICE_WORDS[fit.choice.method].format(folds=folds)
+
+    per = "row" if unit == "rows" else "unit of weight"
+    mistakes = ("weighted mistakes" if unit != "rows" else "mistakes")
+    penalty = "" if lambda0 == 0 and lambda1 == 0 else (
+        f" + ({lambda0:g} x clauses + {lambda1:g} x literals) / N")
+    if labels is None:
+        (fit,) = fits
+        scope = (f"{fit.form.upper()} rule sets of complexity (clauses + literals) at most "
+                 f"{fit.max_complexity} (form and budget {how(fit)}) over the {n_conditions} "
+                 f"binarized conditions; objective = {mistakes} / N{penalty} (a rate per "
+                 f"{per}; N = {n:.6g} {unit})")
+        return dataclasses.replace(fit.result.certificate.per(n, unit), scope=scope)
+    members = "; ".join(f"class {_plain(label)!r}: {fit.form.upper()} of complexity at most "
+                        f"{fit.max_complexity}" for fit, label in zip(fits, labels))
+    ways = list(dict.fromkeys(how(fit) for fit in fits))
+    chosen = (f"forms and budgets {ways[0]}" if len(ways) == 1 else
+              "forms and budgets " + "; ".join(f"{how(fit)} for class {_plain(label)!r}"
+                                               for fit, label in zip(fits, labels)))
+    scope = (f"one rule set per class, each against the rest (one-vs-rest; complexity = "
+             f"clauses + literals; {members}; {chosen}) over the {n_conditions} binarized "
+             f"conditions; objective = the {len(fits)} rule sets' {mistakes} added up / N"
+             f"{penalty} (a row misjudged by two of them counts twice; N = {n:.6g} {unit}); "
+             "the lower bound adds theirs")
+    return Certificate.combine([f.result.certificate for f in fits], scope).per(n, unit)
+

@@ -396,6 +396,7 @@ class ColumnGeneration:
         self.z, self.w_lp = z, w
         r = self.p.wq - mu
         kind, cands, bound = "none", [], None
+        self.ratio = None             # set by an enumeration this round
         if z <= FLOAT_SLACK:
             # every objective coefficient is >= 0, so 0 bounds the master LP:
             # it is solved without pricing
@@ -408,6 +409,10 @@ class ColumnGeneration:
         lb = None
         if bound is not None:
             lb = _early_bound(z, bound, self.C, self.lambda0, self.lambda1, self.p.integral)
+        if self.ratio is not None and self.C is not None:
+            by_ratio = _ratio_bound(z, self.ratio, self.C, self.p.integral)
+            lb = by_ratio if lb is None else max(lb, by_ratio)
+        if lb is not None:
             self.lb_best = lb if self.lb_best is None else max(self.lb_best, lb)
         duals = None
         if self.s.record_duals:
@@ -467,18 +472,22 @@ class ColumnGeneration:
         found = self._price_beam(r, lam)
         if self._admit(found.clauses, r, lam) or s.pricing in ("beam", "ip"):
             return "beam", found.clauses, None
+        cut_short = None
         if s.enum_work_limit > 0 and not self.should_stop():
             out = self._enumerate(r, lam)
             if out.clauses or out.proven:
                 if out.proven and not out.clauses:
                     self.lp_proven = True
                 return "enum", out.clauses, out.bound
+            # the work limit cut it short with nothing found: its bound still holds
+            cut_short = out.bound
         if s.pricing == "auto":
             kind, out = self._price_ip(r, lam, found.clauses[0] if found.clauses else None)
             if out.proven and not self._admit(out.clauses, r, lam):
                 self.lp_proven = True
-            return kind, out.clauses, out.bound
-        return "none", [], None
+            bounds = [b for b in (out.bound, cut_short) if b is not None]
+            return kind, out.clauses, max(bounds) if bounds else None
+        return ("enum" if cut_short is not None else "none"), [], cut_short
 
     def _price_beam(self, r, lam):
         """The beam, widened (``beam_widening``) before the dearer exact methods are tried."""
@@ -511,6 +520,7 @@ class ColumnGeneration:
             self.clock_capped = True
         t0 = time.perf_counter()
         out = enumerate_pricing(self.pricing_problem(r, lam), s, work_limit=work)
+        self.ratio = out.ratio
         spent = time.perf_counter() - t0
         if out.work >= 1_000_000:   # small calls measure the call, not the search
             self.enum_rate = out.work / spent
@@ -652,6 +662,25 @@ def _early_bound(z, beta, C, lambda0, lambda1, integral):
     if not mults:
         return 0.0 if beta < 0 else z
     val = z + min(mults) * beta
+    if integral:
+        val = math.ceil(val - SOLVER_TOL)
+    return float(max(val, 0.0))
+
+
+def _ratio_bound(z, ratio, C, integral):
+    """The budget's Lagrangian bound from ``ratio <= min_k rc_k / (1 + |k|)``.
+
+    With the round's duals, the master LP is at least ``sum(mu)`` plus the
+    least ``sum_k (cost_k - mu(k)) w_k`` over ``w >= 0`` within the budget
+    ``sum_k (1 + |k|) w_k <= C``: ``C`` times the least cost per unit of
+    complexity, ``ratio - lam`` (or 0).  As ``z = sum(mu) - C lam`` and
+    ``lam >= 0``, that is at least ``z + C min(ratio, 0)``.  Never weaker
+    than :func:`_early_bound`'s ``z + (C / 2) beta``: every clause costs at
+    least 2, so ``ratio >= beta / 2``; much stronger when the negative
+    reduced costs belong to long clauses.  Rounded up when the objective is
+    integral.
+    """
+    val = z + C * min(ratio, 0.0)
     if integral:
         val = math.ceil(val - SOLVER_TOL)
     return float(max(val, 0.0))

@@ -24,8 +24,8 @@ def demo() -> None:
           f"{len(est.binarizer_.conditions_)} conditions, {cpu:.1f} CPU s\n")
     print(est)
     cert = est.certificate_
-    print(f"\nstatus {cert.status}, Hamming loss {cert.objective:g}, lower bound {cert.lower_bound}, "
-          f"complexity {est.complexity_}, training accuracy {est.score(X, y):.4f}")
+    print(f"\n{cert.summary()}\ncomplexity {est.complexity_}, "
+          f"training accuracy {est.score(X, y):.4f}")
 
 
 SPECS = (

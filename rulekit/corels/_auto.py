@@ -90,6 +90,7 @@ class Candidate:
     columns: np.ndarray          # columns of the antecedent matrix it searched
     result: object               # CorelsResult on all training rows
     correct: np.ndarray | None = field(default=None, repr=False)  # per validation row
+    unvalidated: str = ""        # why ``correct`` is None, in words (empty once validated)
 
     @property
     def certified(self) -> bool:
@@ -119,13 +120,19 @@ class Selection:
     stopped: str | None          # a limit that ended the path early (time, Ctrl-C), or None
 
     def table(self):
-        """The candidates with their mean cross-validated accuracy, as a DataFrame."""
+        """The candidates with their mean cross-validated accuracy, as a DataFrame.
+
+        A candidate that was not validated has no ``validation_accuracy``
+        (NaN); its ``validation_note`` says why (``c`` was given, a list the
+        same as a larger ``c``'s, a limit came first...).
+        """
         import pandas as pd
 
         return pd.DataFrame([
             {"c": cand.c, "max_card": cand.card, "status": cand.result.status,
              "rules": len(cand.result.prefix), "objective": cand.result.objective,
              "lower_bound": cand.result.lower_bound, "validation_accuracy": cand.mean_accuracy,
+             "validation_note": "" if cand.correct is not None else cand.unvalidated,
              "chosen": cand is self.chosen} for cand in self.candidates])
 
 
@@ -361,11 +368,42 @@ def select(A, y, cards, *, search_kw: dict, splits, total_work=TOTAL_WORK,
         pool = proved or candidates
         chosen = min(pool, key=lambda cd: (cd.result.objective, -cd.c, cd.card)) \
             if by == "objective" else pool[-1]
+        why = ("not validated: c was given, so the certified point of lowest objective is "
+               "chosen" if by == "objective" else
+               f"not validated: the path stopped early ({stopped})" if stopped is not None
+               else "not validated: the only candidate")
+        for cand in candidates:
+            cand.unvalidated = why
         return Selection(path, candidates, chosen, 0, stopped)
     if np.bincount(y).min() < FOLDS:
         # too few rows of some class to validate: the smallest certified penalty
+        for cand in candidates:
+            cand.unvalidated = (f"not validated: a class has fewer than {FOLDS} rows; the "
+                                "smallest certified c is chosen")
         return Selection(path, candidates, (proved or candidates)[-1], 0, None)
     splits = splits()
-    stopped = _cross_validate(A, y, _to_validate(candidates, n), budget, search_kw, splits)
+    validated = _to_validate(candidates, n)
+    stopped = _cross_validate(A, y, validated, budget, search_kw, splits)
+    _explain_unvalidated(candidates, validated, stopped)
     chosen = _choose(candidates) or (proved or candidates)[0]
     return Selection(path, candidates, chosen, len(splits), stopped)
+
+
+def _explain_unvalidated(candidates, validated, stopped):
+    """Say, on each candidate left without validation, why (``Selection.table`` shows it)."""
+    chosen_ids = {id(cd) for cd in validated}
+    for cand in candidates:
+        if cand.correct is not None:
+            continue
+        if id(cand) in chosen_ids:
+            cand.unvalidated = (f"not validated: {stopped} stopped the validation first"
+                                if stopped else "not validated: the work budget ran out first")
+        elif not cand.certified:
+            cand.unvalidated = (f"not validated: its search was not certified, and on at most "
+                                f"{LARGE_ROWS:,} rows only certified points are validated")
+        else:
+            key = (cand.result.prefix, cand.result.rule_labels, cand.result.default_label)
+            same = next(cd for cd in validated if (cd.result.prefix, cd.result.rule_labels,
+                                                   cd.result.default_label) == key)
+            cand.unvalidated = (f"not validated: the same list as at c = {same.c:g}, "
+                                f"max_card = {same.card}, which stands for it")

@@ -324,7 +324,7 @@ class CorelsClassifier(RuleClassifierBase):
                       trace_=result.trace)
         mined_at_c = params["min_support"] is None or params["min_support"] <= c
         scope = _scope(data, c, selection, result, columns, cards, mined_at_c)
-        cert = Certificate(result.status, result.objective, result.lower_bound, scope)
+        cert = Certificate(result.status, result.objective, result.lower_bound, scope, n=len(y))
         # mined above c, the minimum-support theorem no longer covers what mining
         # left out: optimal over what was mined only
         certificate = cert if mined_at_c else cert.restricted_to(scope)
@@ -520,7 +520,7 @@ def _fit_constrained(data, c, fitted) -> FitOutcome:
                       "the model predicts the majority class", UserWarning, stacklevel=5)
     certificate = Certificate(result.status, result.objective,
                               None if result.status == "infeasible"
-                              else result.lower_bound, scope)
+                              else result.lower_bound, scope, n=len(y))
     rule = first_match(A, [(a,) for a in result.prefix])  # len(prefix): the default
     labels = [int(np.bincount(y[rule == k], minlength=data.n_classes).argmax())
               for k in range(len(result.prefix) + 1)]

@@ -31,6 +31,7 @@ from ..binarize import _plain
 from ..mining import evaluate_antecedents
 from ..models import OneVsRestRuleSets, RuleList, RuleSet
 from ..persist import Predictor
+from .._tolerances import FLOAT_SLACK, RATE_SLACK
 
 __all__ = ["explore", "ExplorerPage", "build_payload", "page_html", "MAX_PAGE_BYTES"]
 
@@ -314,11 +315,15 @@ EXACT_PRICING = ("enum", "ip", "none")
 
 def _cg(estimator) -> dict:
     results = estimator.result_ if isinstance(estimator.result_, list) else [estimator.result_]
+    n, unit = estimator.certificate_.n, estimator.certificate_.unit
     runs = []
     for k, res in enumerate(results):
         recs = list(res.trace)
         keep = _sampled(recs)
         runs.append({
+            # the member's claim in the estimator's unit (a rate, its count beside); the
+            # chart and the table below stay in the engine's counts
+            "summary": (res.certificate if n is None else res.certificate.per(n, unit)).summary(),
             "member": _text(estimator.classes_[k]) if len(results) > 1 else None,
             "form": res.form, "status": res.status, "objective": _finite(res.objective),
             "lower_bound": _finite(res.lower_bound), "lp_value": _finite(res.lp_value),
@@ -351,7 +356,7 @@ def _objective_histogram(objectives: np.ndarray, shown: int) -> dict:
         return {"edges": [], "all": [], "shown": []}
     lo, hi = float(objectives.min()), float(objectives.max())
     if hi <= lo:
-        hi = lo + max(abs(lo) * 1e-9, 1e-12)
+        hi = lo + max(abs(lo) * FLOAT_SLACK, RATE_SLACK)   # one bin of width near 0
     edges = np.linspace(lo, hi, OBJECTIVE_BINS + 1)
     every = np.histogram(objectives, bins=edges)[0]
     kept = np.histogram(objectives[:shown], bins=edges)[0]
@@ -443,7 +448,9 @@ def build_payload(estimator, X, y, *, rashomon=None, title=None) -> dict:
         "certificate": {"status": estimator.certificate_.status,
                         "objective": _finite(estimator.certificate_.objective),
                         "lower_bound": _finite(estimator.certificate_.lower_bound),
-                        "scope": estimator.certificate_.scope},
+                        "scope": estimator.certificate_.scope,
+                        "n": _finite(estimator.certificate_.n),
+                        "summary": estimator.certificate_.summary()},
     }
     for entry in payload["pool"]:
         entry["text"] = " and ".join(str(conditions[j]) for j in entry["conditions"])

@@ -180,7 +180,8 @@ def _certificate(result, antecedents, mining, params, positive):
     capped = ("" if mined is None or mined <= n_antecedents else
               f" (of {mined}: the pairs of the conditions most associated with the class "
               f"within max_antecedents={mining['max_antecedents']})")
-    return result.certificate.restricted_to(result.scope(
+    # the risk is a rate per training row already: name the rows beside it
+    return result.certificate.rate_of(int(result.counts.sum())).restricted_to(result.scope(
         f"the {n_antecedents} antecedents mined at min_support={params['min_support']:g} "
         f"per class{capped}, positive class {_plain(positive)!r}"))
 

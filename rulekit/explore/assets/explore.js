@@ -805,10 +805,11 @@
       card.appendChild(el("div", {cls: "stats"}, stat("objective (incumbent)", r.objective, "cg-objective-" + ri, 4),
         stat("lower bound", r.lower_bound, "cg-lower-bound-" + ri, 4), stat("LP value", r.lp_value, "cg-lp-" + ri, 4),
         stat("columns generated", r.n_columns, "cg-columns-" + ri), stat("complexity", r.complexity, "cg-complexity-" + ri)));
+      card.appendChild(el("p", {testid: "cg-certificate-" + ri, text: "Certificate, per row: " + r.summary + ". Below, the engine's counts (weighted mistakes)."}));
       card.appendChild(el("p", {cls: r.lower_bound === null ? "warnbox" : "infobox", testid: "cg-bound-note-" + ri, text: r.lower_bound === null ?
         "No lower bound: pricing was sampled, so nothing is proved about how far this rule set is from the best." :
         r.lp_proven ? "The LP was solved over all clauses (pricing proved no better clause exists): the bound is certified. Status: " + r.status + "." :
-        "The bound comes from rounds whose pricing was exact; rounds with heuristic pricing prove nothing. Status: " + r.status + "."}));
+        "The LP value is not a bound here: pricing did not prove that no better clause exists (the exact enumeration stopped at its work limit), so the bound is the best one the rounds with exact (or cut-short exact) pricing proved; rounds with heuristic pricing prove nothing. Status: " + r.status + "."}));
       var its = r.iterations;
       var exactPts = its.map(function (t) { return [t.iteration, t.exact ? t.bound : null]; });
       card.appendChild(lineChart([

@@ -1,0 +1,78 @@
+"""Bounds of exact pricing cut short by its work limit, against brute force (issue 37, item 2).
+
+An enumeration stopped by ``enum_work_limit`` used to prove nothing, so a
+fit whose last pricing ran out of work reported a lower bound of 0.  It now
+bounds the least reduced cost (the best clause found and the optimistic
+bound of every subtree it did not visit) and the least reduced cost per
+unit of complexity, which the budget's Lagrangian bound uses.
+"""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from colgen_helpers import brute_force_optimum, full_mlp_value
+from rulekit.colgen import ColGenSettings, search
+from rulekit.colgen._enum import enumerate_pricing
+from rulekit.colgen._pricing import PricingProblem
+
+
+def test_enumeration_cut_short_still_bounds_the_least_reduced_cost():
+    rng = np.random.default_rng(3)
+    settings = ColGenSettings()
+    cut = 0
+    for trial in range(20):
+        U, d, D = 12, 7, 3
+        X = rng.random((U, d)) < 0.5
+        r = rng.normal(size=U).round(3)
+        lam = float(rng.random() * 0.3)
+        problem = PricingProblem(X, r, lam, 0.0, 0.0, D)
+        # brute force: every clause of 1..D literals, its reduced cost and its cost per
+        # unit of complexity (1 + literals)
+        least, per_unit = math.inf, 0.0
+        for k in range(1, D + 1):
+            for clause in itertools.combinations(range(d), k):
+                covered = X[:, list(clause)].all(axis=1)
+                if covered.any():
+                    rc = float(r[covered].sum()) + lam * (1 + k)
+                    least, per_unit = min(least, rc), min(per_unit, rc / (1 + k))
+        full = enumerate_pricing(problem, settings)
+        assert full.proven and full.bound <= least + 1e-9
+        assert full.ratio <= per_unit + 1e-9
+        for work in (30, 100, 400):
+            out = enumerate_pricing(problem, settings, work_limit=work)
+            if out.proven:
+                continue
+            cut += 1
+            # the old search claimed nothing when cut short; its bound must hold
+            assert out.bound is not None, (trial, work)
+            assert out.bound <= least + 1e-9, (trial, work, out.bound, least)
+            assert out.ratio <= per_unit + 1e-9, (trial, work, out.ratio, per_unit)
+    assert cut >= 20     # the limits did cut most searches short
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bounds_of_enumerations_cut_short_stay_below_the_brute_force_optimum(seed):
+    """A work limit too small for any enumeration to finish: every bound still holds."""
+    rng = np.random.default_rng(seed)
+    B = rng.random((16, 5)) < 0.5
+    y = ((B[:, 0] & B[:, 1]) | B[:, 2]).astype(int)
+    flip = rng.random(16) < 0.2
+    y[flip] = 1 - y[flip]
+    w = np.ones(16)
+    C, D = 7, 3
+    settings = ColGenSettings(pricing="enum", enum_work_limit=60, initial_beam=False,
+                              beam_widening=(1,), beam_width=1, beam_max_candidates=1)
+    res = search(B, y, max_complexity=C, max_literals=D, settings=settings)
+    opt = brute_force_optimum(B, y, w, C, D)
+    mlp = full_mlp_value(B, y, w, C, D)[0]
+    assert not res.lp_proven or res.lower_bound <= opt + 1e-9
+    # the rounds' enumerations were cut short and still gave bounds (they gave none before)
+    assert any(t.pricing == "enum" and t.bound is not None for t in res.trace)
+    for t in res.trace:
+        if t.bound is not None:
+            assert t.bound <= math.ceil(mlp - 1e-6) + 1e-9
+    if res.lower_bound is not None:
+        assert res.lower_bound <= opt + 1e-9
