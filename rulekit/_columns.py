@@ -158,8 +158,10 @@ def as_float(series: pd.Series) -> np.ndarray:
                      if isinstance(v, (str, bytes, bytearray, memoryview))), None)
         if text is not None:
             raise ValueError(
-                f"column {series.name!r} was numeric at fit time but holds text now ({text!r}); "
-                f"convert it to numbers first, e.g. pd.to_numeric(X[{series.name!r}])")
+                f"column {series.name!r} was numeric at fit time but holds non-numeric data "
+                f"now: text such as {text!r}, which rulekit does not parse (a database would "
+                f"compare it as text); convert the column first, e.g. "
+                f"pd.to_numeric(X[{series.name!r}])")
     try:
         return pd.to_numeric(series, errors="raise").to_numpy(dtype=float, na_value=np.nan)
     except (ValueError, TypeError) as exc:

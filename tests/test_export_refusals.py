@@ -182,9 +182,9 @@ def test_numbers_stored_as_text_are_refused_by_predict_and_every_export():
     X, y = digits_frame()
     est = fit(X, y)
     as_text = X.assign(x=X["x"].astype(str).astype(object))
-    with pytest.raises(ValueError, match="column 'x' was numeric at fit time but holds text"):
+    with pytest.raises(ValueError, match="column 'x' was numeric at fit time but holds non-numeric data now: text"):
         est.predict(as_text)
-    with pytest.raises(ValueError, match="column 'x' was numeric at fit time but holds text"):
+    with pytest.raises(ValueError, match="column 'x' was numeric at fit time but holds non-numeric data now: text"):
         est.predict(X.assign(x=X["x"].astype("string")))
     module = load_module(est.to_python())
     with pytest.raises(ValueError, match="column 'x' holds text"):
@@ -292,3 +292,20 @@ def test_classes_that_differ_are_given_back_exactly(saved_rule_list, tmp_path, c
     if not any("\x00" in str(c) for c in classes):  # SQL text cannot hold NUL
         labels, _ = sqlite_outputs(model, X, 2)
         assert [repr(v) for v in labels] == [repr(v) for v in got]
+
+
+# -- found by the property tests -------------------------------------------------------------------
+
+@pytest.mark.parametrize("op", ["is missing", "=="])
+def test_a_date_part_with_one_value_and_missing_ones_exports_as_a_category(op):
+    # year(d) holds 2022 or is missing: the binarizer makes it a category (== 2022, is
+    # missing); the Python export read a missing year as NaN, so "is missing" never held
+    rng = np.random.default_rng(9)
+    when = pd.Series(pd.Timestamp("2022-01-01") + pd.to_timedelta(rng.integers(0, 24 * 50, 200), unit="h"))
+    when[rng.random(200) < 0.3] = pd.NaT
+    X = pd.DataFrame({"d": when})
+    b = Binarizer(min_frequency=None).fit(X)
+    j = next(k for k, c in enumerate(b.conditions_) if c.feature == "year(d)" and c.op == op)
+    model = rulekit.RuleList([rulekit.Rule((j,), "yes", (0, 1))], rulekit.Rule((), "no", (1, 0)),
+                             b.conditions_, ["no", "yes"])
+    check_everywhere(rulekit.Predictor(model, b), X)

@@ -287,7 +287,10 @@ class _Writer:
                     value = f'("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")[{d}.weekday()]'
                     lines.append(f"{var} = None if {d} is None else {value}")
                 else:
-                    lines.append(f"{var} = math.nan if {d} is None else float({d}.{r.part})")
+                    # a part with one value and missing ones is a category (year == 2022,
+                    # year is missing): missing is then None, as for every category
+                    missing = "math.nan" if r.numeric else "None"
+                    lines.append(f"{var} = {missing} if {d} is None else float({d}.{r.part})")
             elif r.numeric:
                 self.helpers.add("number")
                 lines.append(f"{var} = _number({self.field(r.column)}, {r.column!r})")

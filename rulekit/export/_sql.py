@@ -29,7 +29,8 @@ each dialect needs spelled differently:
   in every output (SQL cannot raise per row): an unseen category under
   ``handle_unknown="error"``, a time-zone-aware date (rulekit takes naive
   dates only), text in a column the model reads as numbers (``'5'`` is text
-  to a database, and SQLite orders text after every number).  PostgreSQL
+  to a database, and SQLite orders text after every number), an infinite
+  number in a thresholded column.  PostgreSQL
   refuses the last with an error of its own.
 
 Every condition is false on ``NULL`` or gives ``NULL``, and rule models
@@ -97,6 +98,9 @@ class Dialect:
     def nan(self) -> str:
         return f"CAST('NaN' AS {self.double})"
 
+    def infinity(self) -> str:
+        return f"CAST('Infinity' AS {self.double})"
+
     def as_text(self, ref: str) -> str:
         """A value as lower-case text, whatever its type (booleans give true/false)."""
         return f"lower(CAST({ref} AS VARCHAR))"
@@ -146,6 +150,9 @@ class SQLite(Dialect):
 
     def holds_text(self, ref: str) -> str | None:
         return f"typeof({ref}) = 'text'"
+
+    def infinity(self) -> str:
+        return "9e999"  # SQLite reads a literal beyond the doubles as infinity
 
     def zoned(self, ref: str) -> str | None:
         # ISO-8601 text with an offset or Z after the time of day (strftime would
@@ -297,6 +304,9 @@ def _unknown(d: Dialect, plan: Plan) -> str | None:
     for column in dict.fromkeys(r.column for r in plan.readings
                                 if r.part is None and r.numbers):
         checks.append(d.holds_text(d.column(column)))
+    for column in dict.fromkeys(r.column for r in plan.readings if r.part is None and r.numeric):
+        # rulekit refuses infinity in a thresholded column (it is not a measurement)
+        checks.append(f"{d.column(column)} IN ({d.infinity()}, -{d.infinity()})")
     checks = [c for c in checks if c is not None]
     for reading, known in plan.strict.items():
         test = Test(reading, "not in", tuple(known), "")
@@ -389,7 +399,8 @@ def _indent(text: str, pad: str) -> str:
     """Indent the line breaks of ``text`` that are SQL layout.
 
     A break inside a quoted literal or identifier (a category ``'a<newline>b'``,
-    a column ``"x<newline>y"``) is part of the value and stays as it is.  The
+    a column ``"x<newline>y"`` or SQLite's ```x<newline>y```) is part of the
+    value and stays as it is.  The
     writers emit no comments holding quotes, so quotes alone tell where
     literals are; a doubled quote closes and reopens, which leaves the state
     right.
@@ -399,7 +410,7 @@ def _indent(text: str, pad: str) -> str:
         if quote is not None:
             if ch == quote:
                 quote = None
-        elif ch in "'\"":
+        elif ch in "'\"`":
             quote = ch
         elif ch == "\n":
             out.append("\n" + pad)
