@@ -297,7 +297,7 @@ def formula(d: Dialect, plan: Plan, form: str, clauses, indent: str) -> str:
 def _unknown(d: Dialect, plan: Plan) -> str | None:
     """True where a row holds a value rulekit refuses: a category the binarizer
     would refuse (``handle_unknown="error"``), a date with a time zone, text in
-    a column of numbers."""
+    a column of numbers, infinity in a thresholded column."""
     checks = []
     for column in dict.fromkeys(r.column for r in plan.readings if r.part is not None):
         checks.append(d.zoned(d.column(column)))
