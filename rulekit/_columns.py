@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["is_missing", "column_kind", "check_unique_columns", "refuse_bytes", "as_boolean",
+__all__ = ["is_missing", "column_kind", "check_unique_columns", "check_case_distinct",
+           "refuse_bytes", "as_boolean",
            "BOOLEAN_TEXT", "as_float", "weighted_quantiles", "candidate_cuts",
            "as_numbers", "category_weights", "category_codes", "category_key", "datetime_parts", "plain",
            "DATETIME_PARTS"]
@@ -95,6 +96,24 @@ def check_unique_columns(columns) -> None:
                          "name")
 
 
+def check_case_distinct(columns, holder: str = "X has") -> None:
+    """A ValueError naming the column names that differ only in case (``A`` and ``a``).
+
+    SQLite and DuckDB read identifiers without regard to case, quoted or not:
+    SQLite cannot hold both columns in one table, and DuckDB renames the
+    second (``a_1``), so an export's ``"a"`` would read ``A``.  rulekit refuses
+    such names at fit rather than give a model no database can run faithfully.
+    """
+    seen: dict = {}
+    for name in (str(c) for c in columns):
+        seen.setdefault(name.casefold(), []).append(name)
+    clashes = [names for names in seen.values() if len(names) > 1]
+    if clashes:
+        shown = "; ".join(" and ".join(repr(n) for n in names) for names in clashes)
+        raise ValueError(f"{holder} column names that differ only in case: {shown}; SQL databases "
+                         "read them as one column (docs/security.md): rename one of each")
+
+
 def refuse_bytes(values, name) -> None:
     """A ValueError naming the column when ``values`` (present values) hold bytes."""
     if any(isinstance(v, (bytes, bytearray, memoryview)) for v in values):
@@ -126,7 +145,23 @@ def column_kind(series: pd.Series) -> str:
 
 
 def as_float(series: pd.Series) -> np.ndarray:
-    """A numeric column as floats (NaN for missing), or a ValueError naming it."""
+    """A numeric column as floats (NaN for missing), or a ValueError naming it.
+
+    Text is refused, digits included: ``"5"`` would be 5 to pandas but text to
+    a database (SQLite orders every text after every number), so reading it
+    here would make ``predict`` and the SQL export disagree.
+    """
+    dtype = series.dtype
+    if not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype)):
+        values = series.to_numpy(dtype=object)
+        text = next((v for v in values[~is_missing(values)]
+                     if isinstance(v, (str, bytes, bytearray, memoryview))), None)
+        if text is not None:
+            raise ValueError(
+                f"column {series.name!r} was numeric at fit time but holds non-numeric data "
+                f"now: text such as {text!r}, which rulekit does not parse (a database would "
+                f"compare it as text); convert the column first, e.g. "
+                f"pd.to_numeric(X[{series.name!r}])")
     try:
         return pd.to_numeric(series, errors="raise").to_numpy(dtype=float, na_value=np.nan)
     except (ValueError, TypeError) as exc:
@@ -274,14 +309,39 @@ def category_codes(col: pd.Series, categories: list) -> np.ndarray:
 
 
 def to_datetime(series: pd.Series) -> pd.Series:
-    """A datetime column (or an object column of dates) as datetime64, or a ValueError."""
-    if pd.api.types.is_datetime64_any_dtype(series.dtype):
-        return series
-    try:
-        return pd.to_datetime(series, errors="raise")
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"column {series.name!r} held dates at fit time but cannot be read "
-                         f"as dates now ({exc})") from None
+    """A datetime column (or an object column of dates) as datetime64, or a ValueError.
+
+    Dates are read by their wall clock, and time-zone-aware dates are refused
+    (:func:`refuse_time_zone`).
+    """
+    if not pd.api.types.is_datetime64_any_dtype(series.dtype):
+        try:
+            series = pd.to_datetime(series, errors="raise")
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"column {series.name!r} held dates at fit time but cannot be "
+                             f"read as dates now ({exc})") from None
+    refuse_time_zone(series)
+    return series
+
+
+def refuse_time_zone(series: pd.Series) -> None:
+    """A ValueError naming a column of time-zone-aware dates.
+
+    A part such as ``hour(x)`` of an aware date has no single meaning: pandas
+    reads the wall clock of the value's own zone, while SQLite, DuckDB and
+    PostgreSQL convert to UTC or to the session's zone first (a
+    ``TIMESTAMPTZ`` keeps no zone at all).  No export could agree with
+    ``predict`` on every row, so rulekit takes naive dates only and says how
+    to make them (docs/export.md).
+    """
+    zone = getattr(series.dtype, "tz", None)
+    if zone is not None:
+        name = series.name
+        raise ValueError(
+            f"column {name!r} holds time-zone-aware dates ({zone}); rulekit reads dates by "
+            "their wall clock and refuses time zones, which databases read differently. "
+            f"Convert the column first: X[{name!r}].dt.tz_convert('UTC').dt.tz_localize(None) "
+            f"for UTC, or X[{name!r}].dt.tz_localize(None) for the local wall clock")
 
 
 def datetime_parts(series: pd.Series, part: str) -> pd.Series:

@@ -180,6 +180,12 @@ def _classes(value, where: str, n: int | None = None) -> list:
     for k, c in enumerate(value):
         _scalar(c, f"{where}[{k}]", "a class label")
     _distinct(value, where, "class")
+    # the model finds a label with == (list.index, dict keys), where True == 1 == 1.0:
+    # classes it cannot tell apart are refused as the same class twice
+    for k, c in enumerate(value):
+        if any(c == other for other in value[:k]):
+            _fail(where, f"lists the same class twice ({_shown(c)} equals an earlier class "
+                  "as Python compares them)")
     return value
 
 

@@ -68,7 +68,7 @@ from ._params import COMMON_PARAMETERS, validate
 from .binarize import Binarizer, _plain
 from .evaluate import capture_counts
 from .mining import MINING_PARAMETERS, AntecedentSet, mine_antecedents
-from .models import Rule, RuleList
+from .models import Rule, RuleList, label_array
 from .explore import explore as _explore
 from .export import to_python, to_sql
 from .persist import Predictor
@@ -184,6 +184,11 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     def _validate_y(self, X, y):
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        if not hasattr(y, "dtype") and any(isinstance(v, str) and v.endswith("\x00")
+                                           for v in np.ravel(np.asarray(y, dtype=object))):
+            # a list of text made into an array gets fixed-width strings, which drop a
+            # trailing NUL: 'a' and 'a\x00' would become one class
+            y = np.asarray(y, dtype=object)
         y = column_or_1d(y, warn=True)
         if y.dtype.kind == "S" or (y.dtype == object and any(
                 isinstance(v, (bytes, bytearray, memoryview)) for v in y)):
@@ -303,8 +308,10 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         return self.binarizer_.transform(X)
 
     def _to_labels(self, values) -> np.ndarray:
-        index = {_plain(c): k for k, c in enumerate(self.classes_)}
-        return self.classes_[np.fromiter((index[_plain(v)] for v in values), dtype=np.int64, count=len(values))]
+        # keyed by type too: True and 1 are equal (and hash alike) to a dict, not as labels
+        index = {(type(_plain(c)), _plain(c)): k for k, c in enumerate(self.classes_)}
+        return self.classes_[np.fromiter((index[type(_plain(v)), _plain(v)] for v in values),
+                                         dtype=np.int64, count=len(values))]
 
     def predict(self, X):
         """Predicted class of each row."""

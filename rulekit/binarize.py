@@ -354,6 +354,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             raise ValueError("X has 0 samples; at least one is required")
         if frame.shape[1] == 0:
             raise ValueError("X has 0 features; at least one is required")
+        col.check_case_distinct(frame.columns)
         w = self._sample_weight(sample_weight, frame.shape[0])
         self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
         self.n_features_in_ = frame.shape[1]

@@ -663,6 +663,24 @@ def _joined(a, b, style: str):
     return Raw(f"{a}{b}") if style == "latex" else f"{a}{b}"
 
 
+def label_array(labels) -> np.ndarray:
+    """Labels as the array numpy would pick (``<U5``, ``int64``...), or as objects
+    when that array would change one: a fixed-width string drops a trailing NUL
+    (``'a\\x00'`` reads back as ``'a'``), ``[True, 1]`` would become ``[1, 1]``,
+    ``[1, "1"]`` ``["1", "1"]``."""
+    labels = list(labels)
+    typed = np.asarray(labels)
+    back = typed.tolist() if typed.ndim == 1 else None
+    if back is not None and all(type(a) is type(b) and a == b for a, b in zip(back, labels)):
+        return typed
+    out = np.empty(len(labels), dtype=object)
+    out[:] = labels
+    return out
+
+
 def _typed(values: np.ndarray, classes: list) -> np.ndarray:
-    """Give predictions the dtype numpy would pick for the class labels."""
-    return np.asarray(values.tolist(), dtype=np.asarray(classes).dtype)
+    """Give predictions the dtype of the class labels' array (:func:`label_array`)."""
+    dtype = label_array(classes).dtype
+    if dtype == object:
+        return np.asarray(values, dtype=object)
+    return np.asarray(values.tolist(), dtype=dtype)

@@ -51,7 +51,7 @@ from ._modelfile import check_file
 from ._version import __version__
 from .certificate import Certificate
 from .export import to_python, to_sql
-from .models import model_from_dict
+from .models import label_array, model_from_dict
 
 __all__ = ["Predictor", "load", "FORMAT", "SCHEMA"]
 
@@ -115,7 +115,7 @@ class Predictor:
 
     @property
     def classes_(self) -> np.ndarray:
-        return np.asarray(self.model.classes)
+        return label_array(self.model.classes)
 
     @property
     def feature_names_in_(self) -> np.ndarray:

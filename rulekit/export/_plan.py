@@ -22,7 +22,7 @@ import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._columns import category_key, plain
+from .._columns import category_key, check_case_distinct, plain
 
 __all__ = ["Reading", "Test", "Plan", "plan_for"]
 
@@ -231,8 +231,11 @@ def plan_for(model, binarizer=None, *, title: str = "") -> Plan:
         tests, strict = _literal_tests(model.conditions), {}
     else:
         tests, strict = _binarizer_tests(binarizer, used)
+    readings = _readings(tests, used)
+    # a fit refuses such names; a model file or a bare model may still hold them
+    check_case_distinct(dict.fromkeys(r.column for r in readings), "the model reads")
     common = dict(classes=[plain(c) for c in model.classes], tests=tests,
-                  readings=_readings(tests, used), strict=strict, title=title)
+                  readings=readings, strict=strict, title=title)
     if kind == "RuleList":
         proba = model.rule_probabilities()
         branches = [(("dnf", [tuple(r.conditions)]), k) for k, r in enumerate(model.rules)]

@@ -50,6 +50,10 @@ def _number(value, column):
     """A numeric column's value as a float, NaN when missing."""
     if _missing(value):
         return math.nan
+    if isinstance(value, (str, bytes, bytearray)):
+        # rulekit refuses text here: "5" is text to a database, a number to float()
+        raise ValueError(f"column {column!r} holds text where the model reads numbers: "
+                         f"{value!r}; convert it to a number")
     number = float(value)
     if math.isinf(number):
         raise ValueError(f"column {column!r} holds an infinite value; replace it "
@@ -101,15 +105,19 @@ def _boolean(value):
     return text  # an unseen category
 ''',
     "date": '''
-def _date(value):
-    """A date or time as a datetime.datetime (midnight for a date); None when missing."""
+def _date(value, column):
+    """A date or time as a datetime.datetime (midnight for a date); None when missing.
+    A date with a time zone is refused, as rulekit refuses it."""
     if _missing(value):
         return None
     if type(value).__module__ == "numpy":  # numpy.datetime64, nanoseconds cut to microseconds
         value = str(value)[:26]
     if isinstance(value, str):
-        return datetime.datetime.fromisoformat(value)
+        value = datetime.datetime.fromisoformat(value)
     if isinstance(value, datetime.datetime):
+        if value.utcoffset() is not None:
+            raise ValueError(f"column {column!r} holds a date with a time zone: {value!r}; "
+                             "pass the wall-clock time without one")
         return value
     return datetime.datetime(value.year, value.month, value.day)
 ''',
@@ -273,13 +281,16 @@ class _Writer:
                 self.helpers.add("date")
                 if r.column not in dates:
                     dates[r.column] = self.names(("date", r.column), r.column)
-                    lines.append(f"{dates[r.column]} = _date({self.field(r.column)})")
+                    lines.append(f"{dates[r.column]} = _date({self.field(r.column)}, {r.column!r})")
                 d = dates[r.column]
                 if r.part == "weekday":
                     value = f'("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")[{d}.weekday()]'
                     lines.append(f"{var} = None if {d} is None else {value}")
                 else:
-                    lines.append(f"{var} = math.nan if {d} is None else float({d}.{r.part})")
+                    # a part with one value and missing ones is a category (year == 2022,
+                    # year is missing): missing is then None, as for every category
+                    missing = "math.nan" if r.numeric else "None"
+                    lines.append(f"{var} = {missing} if {d} is None else float({d}.{r.part})")
             elif r.numeric:
                 self.helpers.add("number")
                 lines.append(f"{var} = _number({self.field(r.column)}, {r.column!r})")

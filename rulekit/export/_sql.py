@@ -6,7 +6,11 @@ each dialect needs spelled differently:
 
 * **Identifiers and text** are quoted as the SQL standard says: identifiers
   in double quotes, text in single quotes, a quote inside doubled; SQLite,
-  DuckDB and PostgreSQL all follow it.
+  DuckDB and PostgreSQL all follow it.  One exception: SQLite reads a
+  double-quoted name that is not a column of the table as *text* (``"age"``
+  becomes ``'age'`` when the table has no ``age``), so there column names are
+  quoted in backquotes, which SQLite only ever reads as names: a missing
+  column is an error in every dialect.
 * **Real numbers** must reach the database as the exact double the model
   holds.  DuckDB and PostgreSQL read ``CAST('0.1' AS DOUBLE)`` exactly (a bare
   ``0.1`` is a DECIMAL there, which changes arithmetic).  SQLite's parser
@@ -21,6 +25,13 @@ each dialect needs spelled differently:
   ``NOT IN``) also requires the value not to be ``NaN``.
 * **Datetime parts**: ``EXTRACT`` in DuckDB and PostgreSQL, ``strftime`` on
   ISO-8601 text in SQLite; weekdays are compared as day numbers (0 = Sunday).
+* **Refusals.**  Where rulekit refuses a value, a row holding it gets ``NULL``
+  in every output (SQL cannot raise per row): an unseen category under
+  ``handle_unknown="error"``, a time-zone-aware date (rulekit takes naive
+  dates only), text in a column the model reads as numbers (``'5'`` is text
+  to a database, and SQLite orders text after every number), an infinite
+  number in a thresholded column.  PostgreSQL
+  refuses the last with an error of its own.
 
 Every condition is false on ``NULL`` or gives ``NULL``, and rule models
 combine conditions with ``AND`` / ``OR`` only (never ``NOT``), so a ``NULL``
@@ -56,6 +67,18 @@ class Dialect:
                              "which SQL identifiers cannot")
         return '"' + name.replace('"', '""') + '"'
 
+    def column(self, name: str) -> str:
+        """A column name (a name the table must have)."""
+        return self.identifier(name)
+
+    def holds_text(self, ref: str) -> str | None:
+        """True where the column's value is text (None: the database refuses it itself)."""
+        return f"typeof({ref}) = 'VARCHAR'"
+
+    def zoned(self, ref: str) -> str | None:
+        """True where a date column's value carries a time zone."""
+        return f"typeof({ref}) = 'TIMESTAMP WITH TIME ZONE'"
+
     def text(self, value: str) -> str:
         if "\x00" in value:
             raise ValueError(f"category {value!r} holds a NUL character, which SQL text "
@@ -75,6 +98,9 @@ class Dialect:
 
     def nan(self) -> str:
         return f"CAST('NaN' AS {self.double})"
+
+    def infinity(self) -> str:
+        return f"CAST('Infinity' AS {self.double})"
 
     def as_text(self, ref: str) -> str:
         """A value as lower-case text, whatever its type (booleans give true/false)."""
@@ -117,6 +143,24 @@ class SQLite(Dialect):
     def as_text(self, ref: str) -> str:
         return f"lower({ref})"  # SQLite's lower() takes any value and gives its text
 
+    def column(self, name: str) -> str:
+        # a double-quoted name SQLite cannot resolve is read as a string literal (its
+        # legacy rule); a backquoted one is always a name, so a missing column fails
+        self.identifier(name)  # the same refusals
+        return "`" + name.replace("`", "``") + "`"
+
+    def holds_text(self, ref: str) -> str | None:
+        return f"typeof({ref}) = 'text'"
+
+    def infinity(self) -> str:
+        return "9e999"  # SQLite reads a literal beyond the doubles as infinity
+
+    def zoned(self, ref: str) -> str | None:
+        # ISO-8601 text with an offset or Z after the time of day (strftime would
+        # convert it to UTC); a date's own hyphens come before the time
+        return (f"(typeof({ref}) = 'text' AND ({ref} GLOB '*[0-9][T ][0-9][0-9]:*[+Zz]*' "
+                f"OR {ref} GLOB '*[0-9][T ][0-9][0-9]:*-*'))")
+
     # ISO-8601 text, as pandas' to_sql writes dates
     parts = {part: f"CAST(strftime('{code}', {{}}) AS INTEGER)"
              for part, code in (("year", "%Y"), ("month", "%m"), ("hour", "%H"), ("weekday", "%w"))}
@@ -129,6 +173,12 @@ class DuckDB(Dialect):
 class PostgreSQL(Dialect):
     name = "postgresql"
     double = "DOUBLE PRECISION"
+
+    def holds_text(self, ref: str) -> str | None:
+        return None  # comparing text with a number is an error in PostgreSQL
+
+    def zoned(self, ref: str) -> str | None:
+        return f"pg_typeof({ref}) = 'timestamp with time zone'::regtype"
 
 
 #: the dialects ``to_sql`` writes, by name
@@ -170,7 +220,7 @@ def _beyond_doubles(test: Test) -> bool:
 
 def _column(d: Dialect, test: Test) -> str:
     r = test.reading
-    ref = d.identifier(r.column)
+    ref = d.column(r.column)
     if r.part is not None:
         return d.parts[r.part].format(ref)
     if r.booleans and test.op != "missing":
@@ -246,8 +296,19 @@ def formula(d: Dialect, plan: Plan, form: str, clauses, indent: str) -> str:
 
 
 def _unknown(d: Dialect, plan: Plan) -> str | None:
-    """True where a column holds a category the binarizer would refuse (``handle_unknown="error"``)."""
+    """True where a row holds a value rulekit refuses: a category the binarizer
+    would refuse (``handle_unknown="error"``), a date with a time zone, text in
+    a column of numbers, infinity in a thresholded column."""
     checks = []
+    for column in dict.fromkeys(r.column for r in plan.readings if r.part is not None):
+        checks.append(d.zoned(d.column(column)))
+    for column in dict.fromkeys(r.column for r in plan.readings
+                                if r.part is None and r.numbers):
+        checks.append(d.holds_text(d.column(column)))
+    for column in dict.fromkeys(r.column for r in plan.readings if r.part is None and r.numeric):
+        # rulekit refuses infinity in a thresholded column (it is not a measurement)
+        checks.append(f"{d.column(column)} IN ({d.infinity()}, -{d.infinity()})")
+    checks = [c for c in checks if c is not None]
     for reading, known in plan.strict.items():
         test = Test(reading, "not in", tuple(known), "")
         checks.append(condition(d, test))
@@ -328,7 +389,8 @@ def _indent(text: str, pad: str) -> str:
     """Indent the line breaks of ``text`` that are SQL layout.
 
     A break inside a quoted literal or identifier (a category ``'a<newline>b'``,
-    a column ``"x<newline>y"``) is part of the value and stays as it is.  The
+    a column ``"x<newline>y"`` or SQLite's ```x<newline>y```) is part of the
+    value and stays as it is.  The
     writers emit no comments holding quotes, so quotes alone tell where
     literals are; a doubled quote closes and reopens, which leaves the state
     right.
@@ -338,7 +400,7 @@ def _indent(text: str, pad: str) -> str:
         if quote is not None:
             if ch == quote:
                 quote = None
-        elif ch in "'\"":
+        elif ch in "'\"`":
             quote = ch
         elif ch == "\n":
             out.append("\n" + pad)
@@ -363,7 +425,7 @@ def sql_select(plan: Plan, table, dialect: str, *, proba: bool, keep) -> str:
     if keep == "*":
         items.append("*")
     elif keep:
-        items += [d.identifier(str(c)) for c in keep]
+        items += [d.column(str(c)) for c in keep]
     items += [f"{_indent(expr, '  ')} AS {d.identifier(name)}" for name, expr in outputs.items()]
     parts = [table] if isinstance(table, str) else list(table)
     source = ".".join(d.identifier(str(p)) for p in parts)
