@@ -93,3 +93,32 @@ def feature_shares(models, B, conditions):
                 tests[i, features.index(f)] = True
             free &= ~fires
     return features, shares, tests
+
+
+def run_cli(*args):
+    """``rulekit ARGS`` run in this process, as ``python -m rulekit.cli ARGS`` would run.
+
+    Calls ``rulekit.cli.main(argv)`` with standard output and error captured,
+    and returns a ``subprocess.CompletedProcess`` (``returncode``, ``stdout``,
+    ``stderr``) like the subprocess it stands for.  argparse ends ``--help``
+    and usage errors with ``SystemExit``; its code is the exit status.  A new
+    Python process per command costs seconds of imports (and, under load,
+    tens); the few tests of what only a real process shows (a closed pipe,
+    the on-disk kernel cache, output written by C code) still start one and
+    are marked slow.
+    """
+    import contextlib
+    import io
+    import subprocess
+
+    from rulekit.cli import main
+
+    argv = [str(a) for a in args]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main(argv)
+            status = 0 if status is None else status  # as sys.exit(None)
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return subprocess.CompletedProcess(["rulekit", *argv], status, out.getvalue(), err.getvalue())

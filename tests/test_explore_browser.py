@@ -27,6 +27,8 @@ from rulekit.explore._build import MAX_PAGE_BYTES
 
 from helpers import feature_shares
 
+pytestmark = pytest.mark.slow  # a real browser
+
 
 def _need_browser():
     why = None

@@ -287,6 +287,7 @@ print(clf.certificate_.status, len(clf.trace_), len(calls), flush=True)
 """
 
 
+@pytest.mark.slow  # a fit in a new process, with CBC subprocesses
 def test_terminal_ctrl_c_reaches_cbc_and_the_fit_returns():
     """A terminal's Ctrl-C goes to the whole process group: Python and the CBC
     subprocess it waits for.  The fit must come back with its best rule set

@@ -228,6 +228,7 @@ def test_real_ctrl_c_during_the_search_returns_the_best_list_so_far():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler   # restored
 
 
+@pytest.mark.slow  # a fit in a new process, its kernels compiled cold
 def test_ctrl_c_during_numba_compilation_prints_no_traceback(tmp_path):
     """A fresh process compiles the kernels (empty numba cache); Ctrl-C lands
     while it compiles: the fit ends quietly with status 'interrupted'."""
