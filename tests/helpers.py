@@ -9,6 +9,11 @@ def _check_name(check) -> str:
     return func.__name__
 
 
+#: scikit-learn's checks that fit many times over (the slow lane; about 48 CPU s of the
+#: suite's checks together, measured under load, the rest of the checks about 30)
+SLOW_CHECKS = {"check_classifiers_train", "check_dtype_object", "check_supervised_y_2d"}
+
+
 def sklearn_checks(*estimators, expected_failed_checks=None):
     """``pytest.mark.parametrize`` over sklearn's estimator checks.
 
@@ -18,7 +23,8 @@ def sklearn_checks(*estimators, expected_failed_checks=None):
     maps a check name to the reason it is known to fail, or is a function of
     the estimator returning such a dict (scikit-learn's convention); the
     checks are marked by scikit-learn itself, as strict xfail: the test
-    fails if the check starts passing.
+    fails if the check starts passing.  The checks named in ``SLOW_CHECKS``
+    are marked slow.
     """
     def expected(est) -> dict:
         if callable(expected_failed_checks):
@@ -34,6 +40,8 @@ def sklearn_checks(*estimators, expected_failed_checks=None):
                 else (item, ())
             if "array_api" in _check_name(check):
                 continue
+            if _check_name(check) in SLOW_CHECKS:
+                marks = (*marks, pytest.mark.slow)
             cases.append(pytest.param(est_, check, marks=marks,
                                       id=f"{type(est_).__name__}-{_check_name(check)}"))
     return pytest.mark.parametrize("estimator,check", cases)

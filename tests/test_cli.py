@@ -29,6 +29,7 @@ def test_datasets_lists_every_bundled_dataset():
         assert name in out.stdout
 
 
+@pytest.mark.slow  # CORELS at its defaults on compas, about 5 CPU s
 def test_demo_prints_a_certified_rule_list():
     out = run("demo", "compas")
     assert out.returncode == 0, out.stderr

@@ -229,6 +229,7 @@ def test_auto_thresholds_keep_the_deciles_when_finer_cuts_do_not_help():
     assert BooleanRuleCGClassifier(complexity_grid=(0, 3, 4)).fit(Xi, yi).n_thresholds_ == 9
 
 
+@pytest.mark.slow  # about 9 CPU s
 def test_choice_does_not_depend_on_the_time_limit():
     """Two fits whose time limits differ tenfold (both complete) choose the same
     form and budget, with the same validation errors, and the same rule set:

@@ -273,6 +273,7 @@ def _wide(n=400, d=30, seed=5):
     return X, y
 
 
+@pytest.mark.slow  # about 7 CPU s in all
 @pytest.mark.parametrize("cls,budget", [(FallingRuleListClassifier, 1_500_000),
                                         (SoftFallingRuleListClassifier, 750_000)])
 def test_auto_pool_cap_binds_on_wide_data_and_keeps_every_single_condition(cls, budget):
