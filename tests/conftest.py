@@ -9,6 +9,10 @@
   installed, it would swallow the Ctrl-C of every later test (whose search
   then never stops).  The guard restores Python's handler first, so one
   broken test fails alone, and then says which test it was.
+
+And the two lanes (pyproject.toml's markers): a test marked ``serial`` (a
+wall-clock assertion, which CI runs alone) must be marked ``slow`` too, or it
+would also run in the parallel fast lane.
 """
 
 import signal
@@ -35,3 +39,12 @@ def _no_leftover_ctrl_c_state(_sigint_as_in_a_terminal):
     _stack().clear()
     assert handler is signal.default_int_handler, f"the test left SIGINT handled by {handler!r}"
     assert not open_runs, f"the test left search runs open: {open_runs!r}"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    loose = [item.nodeid for item in items
+             if item.get_closest_marker("serial") and not item.get_closest_marker("slow")]
+    if loose:
+        raise pytest.UsageError("marked serial but not slow (a wall-clock assertion belongs to "
+                                "the slow lane): " + ", ".join(loose))

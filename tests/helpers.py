@@ -9,6 +9,11 @@ def _check_name(check) -> str:
     return func.__name__
 
 
+#: scikit-learn's checks that fit many times over (the slow lane; about 48 CPU s of the
+#: suite's checks together, measured under load, the rest of the checks about 30)
+SLOW_CHECKS = {"check_classifiers_train", "check_dtype_object", "check_supervised_y_2d"}
+
+
 def sklearn_checks(*estimators, expected_failed_checks=None):
     """``pytest.mark.parametrize`` over sklearn's estimator checks.
 
@@ -18,7 +23,8 @@ def sklearn_checks(*estimators, expected_failed_checks=None):
     maps a check name to the reason it is known to fail, or is a function of
     the estimator returning such a dict (scikit-learn's convention); the
     checks are marked by scikit-learn itself, as strict xfail: the test
-    fails if the check starts passing.
+    fails if the check starts passing.  The checks named in ``SLOW_CHECKS``
+    are marked slow.
     """
     def expected(est) -> dict:
         if callable(expected_failed_checks):
@@ -34,6 +40,8 @@ def sklearn_checks(*estimators, expected_failed_checks=None):
                 else (item, ())
             if "array_api" in _check_name(check):
                 continue
+            if _check_name(check) in SLOW_CHECKS:
+                marks = (*marks, pytest.mark.slow)
             cases.append(pytest.param(est_, check, marks=marks,
                                       id=f"{type(est_).__name__}-{_check_name(check)}"))
     return pytest.mark.parametrize("estimator,check", cases)
@@ -93,3 +101,32 @@ def feature_shares(models, B, conditions):
                 tests[i, features.index(f)] = True
             free &= ~fires
     return features, shares, tests
+
+
+def run_cli(*args):
+    """``rulekit ARGS`` run in this process, as ``python -m rulekit.cli ARGS`` would run.
+
+    Calls ``rulekit.cli.main(argv)`` with standard output and error captured,
+    and returns a ``subprocess.CompletedProcess`` (``returncode``, ``stdout``,
+    ``stderr``) like the subprocess it stands for.  argparse ends ``--help``
+    and usage errors with ``SystemExit``; its code is the exit status.  A new
+    Python process per command costs seconds of imports (and, under load,
+    tens); the few tests of what only a real process shows (a closed pipe,
+    the on-disk kernel cache, output written by C code) still start one and
+    are marked slow.
+    """
+    import contextlib
+    import io
+    import subprocess
+
+    from rulekit.cli import main
+
+    argv = [str(a) for a in args]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main(argv)
+            status = 0 if status is None else status  # as sys.exit(None)
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return subprocess.CompletedProcess(["rulekit", *argv], status, out.getvalue(), err.getvalue())

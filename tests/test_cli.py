@@ -1,14 +1,16 @@
+"""The command line, run in this process through ``rulekit.cli.main(argv)``.
+
+Only what a real process alone shows starts one (a closed pipe, the on-disk
+kernel cache); those tests are in the slow lane.
+"""
+
 import subprocess
 import sys
 
 import pytest
 
+from helpers import run_cli as run
 from rulekit.datasets import load_tictactoe
-
-
-def run(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "rulekit.cli", *args], capture_output=True,
-                          text=True, timeout=600, cwd=cwd)
 
 
 @pytest.fixture(scope="module")
@@ -27,6 +29,7 @@ def test_datasets_lists_every_bundled_dataset():
         assert name in out.stdout
 
 
+@pytest.mark.slow  # CORELS at its defaults on compas, about 5 CPU s
 def test_demo_prints_a_certified_rule_list():
     out = run("demo", "compas")
     assert out.returncode == 0, out.stderr
@@ -172,6 +175,7 @@ def test_warnings_are_one_clean_line(compas_csv):
     assert len(lines) == 1 and ".py" not in out.stderr
 
 
+@pytest.mark.slow  # a new process: its standard output is a pipe nobody reads
 def test_a_closed_pipe_ends_quietly():
     """Like ``rulekit datasets | head -1``: the reader is gone before we write."""
     import os
@@ -211,6 +215,7 @@ for name in ("rulekit.bitset", "rulekit.corels._kernels", "rulekit.frl._kernels"
 """
 
 
+@pytest.mark.slow  # two new processes, and every kernel compiled cold (about 90 CPU s)
 def test_compile_fills_the_cache_later_processes_load(tmp_path):
     """After `rulekit compile`, a new process fits every learner without compiling a kernel."""
     import os

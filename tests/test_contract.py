@@ -151,6 +151,8 @@ def test_drive_runs_to_completion_and_grows_the_budget():
     assert done[0] == 100_000 and max(budgets) > budgets[0]
 
 
+@pytest.mark.slow
+@pytest.mark.serial  # asserts the wall time the drive took
 def test_time_limit_stops_within_a_chunk():
     with Anytime("test", time_limit=0.2) as run:
         step, done = _counting_step(run, 10**9, per_unit=1e-5)

@@ -17,6 +17,8 @@ from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListC
 from rulekit.datasets import load_tictactoe
 from rulekit.colgen import ColGenSettings
 
+pytestmark = pytest.mark.slow  # a dask cluster: a scheduler and two worker processes
+
 
 def models():
     return {

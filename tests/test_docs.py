@@ -46,6 +46,7 @@ def test_notebooks_match_their_scripts():
         assert committed.metadata["kernelspec"]["name"] == "python3"
 
 
+@pytest.mark.slow  # each tutorial fits its models in a new process
 @pytest.mark.parametrize("script", TUTORIALS, ids=lambda p: p.stem)
 def test_tutorial_runs(script, tmp_path):
     # the scripts run from a scratch folder; make sure they import this checkout
@@ -84,6 +85,7 @@ def code_blocks(page: Path) -> list[str]:
     return blocks
 
 
+@pytest.mark.slow  # new processes: the page's scripts and its own pytest run
 def test_adding_a_learner_page_runs(tmp_path):
     """The page's files are written out, its script runs, and its tests pass."""
     blocks = code_blocks(ROOT / "docs" / "adding-a-learner.md")

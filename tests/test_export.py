@@ -24,6 +24,7 @@ from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListC
                      SoftFallingRuleListClassifier, datasets)
 from rulekit.colgen import ColGenSettings
 from export_check import assert_same, check_everywhere, dirty, expected, python_outputs
+from helpers import run_cli as _cli  # the command line in this process (rulekit.cli.main)
 from test_persist import labels, raw_frame
 
 N_TRAIN, N_TEST = 300, 200
@@ -136,11 +137,6 @@ def test_saved_and_loaded_model_exports_the_same_text(tmp_path):
 
 # -- the command line ---------------------------------------------------------------------
 
-def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "rulekit.cli", *args], capture_output=True,
-                          text=True, timeout=300)
-
-
 def test_cli_export_writes_runnable_sql_and_python(tmp_path):
     X, y, X_test = split("compas")
     frame = X.assign(two_year_recid=y)
@@ -175,6 +171,7 @@ def test_cli_export_reports_mistakes_in_one_line(tmp_path):
     assert out.returncode == 2 and "invalid choice" in out.stderr
 
 
+@pytest.mark.slow  # the page's example fits in a new process
 def test_the_docs_example_runs(tmp_path):
     text = (ROOT / "docs" / "export.md").read_text()
     code = "\n".join(re.findall(r"```python\n(.*?)```", text, re.S))

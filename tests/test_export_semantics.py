@@ -63,6 +63,7 @@ BACKENDS = ["python", "sqlite", "duckdb"]
 
 # -- numbers --------------------------------------------------------------------------------
 
+@pytest.mark.slow  # about 5 CPU s
 def test_thresholds_at_awkward_doubles_split_rows_where_the_binarizer_does():
     rng = np.random.default_rng(0)
     X = pd.DataFrame({
@@ -110,6 +111,7 @@ def categorical_frame(n=400, seed=0):
     })
 
 
+@pytest.mark.slow  # about 6 CPU s in all
 @pytest.mark.parametrize("handle_unknown", ["ignore", "infrequent_if_exist", "warn"])
 def test_every_category_condition_under_every_unknown_handling(handle_unknown):
     X = categorical_frame()
@@ -370,6 +372,7 @@ def models(draw, conditions):
     return OneVsRestRuleSets(members, conditions, [10, 20, 30])
 
 
+@pytest.mark.slow  # about 7 CPU s
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_models_on_random_frames(data):

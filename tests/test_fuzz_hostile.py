@@ -104,6 +104,7 @@ def _used_columns(model) -> set:
     return {model.conditions[j].feature for j in used}
 
 
+@pytest.mark.slow  # about 6 CPU s
 @FUZZ
 @given(problems())
 def test_exports_predict_like_the_estimator_on_arbitrary_text(tmp_path_factory, problem):
@@ -184,6 +185,7 @@ def _every_output(model, X, tmp_path):
                 assert "NUL" in str(exc)  # the one refusal of SQL text: NUL characters
 
 
+@pytest.mark.slow  # about 3 CPU s
 @settings(max_examples=40, deadline=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 @given(fuzz_frames(), st.sampled_from(["corels", "cg"]))

@@ -39,6 +39,7 @@ def wheel(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.mark.slow  # builds a wheel
 def test_wheel_holds_every_tracked_package_file(wheel):
     with zipfile.ZipFile(wheel) as zf:
         inside = set(zf.namelist())
@@ -48,6 +49,7 @@ def test_wheel_holds_every_tracked_package_file(wheel):
     assert not missing, f"the wheel lacks {missing}: widen [tool.setuptools.package-data]"
 
 
+@pytest.mark.slow  # builds a wheel, and loads it in a new process
 def test_every_dataset_loads_from_the_wheel(wheel, tmp_path):
     """Each loader reads its files from an unpacked wheel, not from the source tree."""
     site = tmp_path / "site"

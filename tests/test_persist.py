@@ -53,7 +53,9 @@ def new_rows():
     return X
 
 
-@pytest.mark.parametrize("est", LEARNERS, ids=lambda e: type(e).__name__)
+# column generation's case takes about 10 CPU s (the slow lane)
+@pytest.mark.parametrize("est", [*LEARNERS[:-1], pytest.param(LEARNERS[-1], marks=pytest.mark.slow)],
+                         ids=lambda e: type(e).__name__)
 def test_saved_model_predicts_raw_data_like_the_estimator(est, tmp_path):
     X = raw_frame(300, seed=1)
     est.fit(X, labels(X, 1))

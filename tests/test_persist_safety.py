@@ -78,6 +78,7 @@ def test_a_failed_write_leaves_the_old_file_intact(tmp_path, monkeypatch):
     assert list(rulekit.load(path).predict(X)) == list(est.predict(X))
 
 
+@pytest.mark.slow  # a new process (the file size limit is a process's)
 def test_a_write_beyond_the_file_size_limit_keeps_the_old_model(tmp_path):
     """A real failed write, whatever the code writes with: the process may not write
     files longer than 500 bytes (RLIMIT_FSIZE, as a quota would stop it)."""

@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow  # every check starts a new process (most of them fit)
+
 FIT_QUIETLY = r"""
 import numpy as np
 from rulekit.colgen import ColGenSettings

@@ -233,6 +233,7 @@ def test_auto_thresholds_keep_the_deciles_when_finer_cuts_do_not_help():
     assert BooleanRuleCGClassifier(complexity_grid=(0, 3, 4)).fit(Xi, yi).n_thresholds_ == 9
 
 
+@pytest.mark.slow  # about 9 CPU s
 def test_choice_does_not_depend_on_the_time_limit():
     """Two fits whose time limits differ tenfold (both complete) choose the same
     form and budget, with the same validation errors, and the same rule set:
@@ -291,6 +292,7 @@ print(clf.certificate_.status, len(clf.trace_), len(calls), flush=True)
 """
 
 
+@pytest.mark.slow  # a fit in a new process, with CBC subprocesses
 def test_terminal_ctrl_c_reaches_cbc_and_the_fit_returns():
     """A terminal's Ctrl-C goes to the whole process group: Python and the CBC
     subprocess it waits for.  The fit must come back with its best rule set

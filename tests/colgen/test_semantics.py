@@ -357,6 +357,7 @@ def test_choose_complexity_prefers_small_budget_when_enough():
     assert choice.result is None and set(choice.errors) == {("dnf", 3), ("dnf", 8)}
 
 
+@pytest.mark.slow  # about 8 CPU s in all
 @pytest.mark.parametrize("seed", range(3))
 def test_exact_choice_is_the_smallest_budget_that_fits(seed):
     """On noise-free data the choice is the smallest budget of the grid at

@@ -79,6 +79,7 @@ def _oracle(est, X, y, ok):
     return best
 
 
+@pytest.mark.slow  # about 16 CPU s in all
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("kind,delta", [("statistical_parity", 0.0), ("statistical_parity", 0.1),
                                         ("equal_opportunity", 0.05)])

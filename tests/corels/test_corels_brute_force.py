@@ -31,6 +31,7 @@ def _check_against(A, y, c, expected, **kw):
     return r
 
 
+@pytest.mark.slow  # about 20 CPU s in all
 @pytest.mark.parametrize("seed", range(6))
 def test_every_policy_map_and_ablation(seed):
     """10 instances per seed x 5 policies x 3 maps x (all on + each bound off)."""
@@ -48,6 +49,7 @@ def test_every_policy_map_and_ablation(seed):
                         assert r.stats["pruned"][off] == 0
 
 
+@pytest.mark.slow  # about 11 CPU s in all
 @pytest.mark.parametrize("seed", range(4))
 def test_many_instances_default_settings(seed):
     """300 instances in all, N up to 200, with the default engine settings."""
@@ -140,6 +142,7 @@ def test_many_classes_use_several_packed_words():
                                bounds=set(BOUNDS) - {off})
 
 
+@pytest.mark.slow  # about 20 CPU s in all
 @pytest.mark.parametrize("cap,share", [(0, 64), (1, 64), (3, 64), (3, 0), (2, 1)])
 def test_a_capped_exact_gain_check_stays_exact(monkeypatch, cap, share):
     """The one-rule completion check gives up after ``cap`` counted sets per
@@ -162,6 +165,7 @@ def test_a_capped_exact_gain_check_stays_exact(monkeypatch, cap, share):
     assert checks > 0  # the capped path ran
 
 
+@pytest.mark.slow  # about 12 CPU s in all
 @pytest.mark.parametrize("dense_share", [0.0, 1.01])
 def test_bit_plane_counts_stay_exact(monkeypatch, dense_share):
     """Large data count with bit planes instead of the byte table; forced on
@@ -184,6 +188,7 @@ def test_bit_plane_counts_stay_exact(monkeypatch, dense_share):
     assert prepared.lut.shape[1] == 1  # the planes ran
 
 
+@pytest.mark.slow  # about 8 CPU s in all
 @pytest.mark.parametrize("n_fields,field_bits", [(3, 8), (4, 16), (9, 9)])
 @pytest.mark.parametrize("skewed", [False, True])
 def test_both_count_forms_sum_the_fields(n_fields, field_bits, skewed):

@@ -172,6 +172,8 @@ def test_work_budget_is_a_parameter_with_an_honest_status():
         CorelsClassifier(max_work=0).fit(X, y)
 
 
+@pytest.mark.slow
+@pytest.mark.serial  # asserts the wall time the fit took
 def test_time_limit_covers_the_default_path():
     rng = np.random.default_rng(0)
     n = 6000
@@ -202,6 +204,7 @@ print(json.dumps([out, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 """
 
 
+@pytest.mark.slow  # a fit on FICO in a new process (its peak memory is the process's)
 @pytest.mark.parametrize("kw", [{}, {"c": 0.01, "max_card": 2, "thresholds": "quantile"}])
 def test_max_memory_bounds_the_whole_fit(kw):
     """FICO (10,459 rows) with max_memory=600: the process stays under 1 GB.

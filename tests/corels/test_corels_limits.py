@@ -79,6 +79,8 @@ def test_keyboard_interrupt_returns_best_so_far():
     assert r.objective <= min(y.mean(), 1 - y.mean()) + 1e-12
 
 
+@pytest.mark.slow
+@pytest.mark.serial  # asserts the wall time the search took
 def test_time_limit():
     rng = np.random.default_rng(10)
     A = rng.random((3000, 80)) < 0.3

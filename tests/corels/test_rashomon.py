@@ -140,6 +140,7 @@ def _frame(seed, n=120):
     return X, y
 
 
+@pytest.mark.slow  # about 4 CPU s
 def test_estimator_set_matches_brute_force_over_every_antecedent():
     from rulekit import CorelsClassifier
     from rulekit.mining import mine_antecedents
@@ -177,6 +178,7 @@ def _set_on_frame_1(max_card):
     return X, y, est, rset, est.binarizer_.transform(X)
 
 
+@pytest.mark.slow  # about 3 CPU s
 def test_importance_and_disagreement_against_the_lists_themselves():
     X, y, est, rset, B = _set_on_frame_1(max_card=1)
     models = list(rset)

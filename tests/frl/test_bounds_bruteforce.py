@@ -53,6 +53,7 @@ def _params(rng):
     return (float(rng.choice(W_GRID)), float(rng.choice(C_GRID)), float(rng.choice(C1_GRID)))
 
 
+@pytest.mark.slow  # about 6 CPU s
 def test_bounds_and_stops_never_exceed_best_completion():
     rng = np.random.default_rng(2024)
     cases = {"frl_bound": 0, "frl_stop": 0, "soft_bound": 0, "soft_stop": 0}

@@ -228,6 +228,7 @@ def test_real_ctrl_c_during_the_search_returns_the_best_list_so_far():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler   # restored
 
 
+@pytest.mark.slow  # a fit in a new process, its kernels compiled cold
 def test_ctrl_c_during_numba_compilation_prints_no_traceback(tmp_path):
     """A fresh process compiles the kernels (empty numba cache); Ctrl-C lands
     while it compiles: the fit ends quietly with status 'interrupted'."""
@@ -272,6 +273,7 @@ def _wide(n=400, d=30, seed=5):
     return X, y
 
 
+@pytest.mark.slow  # about 7 CPU s in all
 @pytest.mark.parametrize("cls,budget", [(FallingRuleListClassifier, 1_500_000),
                                         (SoftFallingRuleListClassifier, 750_000)])
 def test_auto_pool_cap_binds_on_wide_data_and_keeps_every_single_condition(cls, budget):

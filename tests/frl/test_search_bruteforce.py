@@ -52,6 +52,7 @@ def _check_claims(res, optimum):
     return res.status == "optimal"
 
 
+@pytest.mark.slow  # about 19 CPU s in all
 @pytest.mark.parametrize("memo", [True, False])
 def test_frl_and_soft_reach_brute_force_optimum(memo):
     rng = np.random.default_rng(99)

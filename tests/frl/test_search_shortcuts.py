@@ -132,6 +132,7 @@ def _kernel_candidates(A, y, prefix, w, C, C1, incumbent):
                                                                      numer, penalty, alpha_min)
 
 
+@pytest.mark.slow  # about 3 CPU s
 def test_soft_candidates_keep_the_exact_pruned_minimum():
     """Survivors and the least bound of the pruned rules are those of the
     formulas, although most pruned rules' terms are never computed."""
