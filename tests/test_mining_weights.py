@@ -32,7 +32,7 @@ def _same(expanded, weighted):
     st.sampled_from([("support", None), ("support", 3), ("association", 4)]),
     st.data(),
 )
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=60, deadline=None)
 def test_weighted_rows_mine_like_the_rows_repeated(B, min_support, max_card, per_class, algorithm,
                                                    cut, data):
     n = B.shape[0]
@@ -52,7 +52,7 @@ def _fold(B, y):
     return rows[:, :-1], rows[:, -1].astype(int), counts
 
 
-@pytest.mark.parametrize("max_card", [1, 2, 3])
+@pytest.mark.parametrize("max_card", [1, 2, pytest.param(3, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("per_class", [True, False])
 @pytest.mark.parametrize("cut", [("support", None), ("support", 150), ("association", 150)])
 def test_folded_compas_mines_like_all_rows(max_card, per_class, cut):
