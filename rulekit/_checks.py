@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["check_boolean_matrix", "check_labels", "check_sample_weight"]
+__all__ = ["check_boolean_matrix", "check_labels", "check_sample_weight", "check_counts"]
+
+#: Largest total of frequency weights: their sums stay exact in float64 (2**53).
+MAX_TOTAL_COUNT = 2**53 - 1
 
 # dtype kinds that can hold 0/1 values: bool, signed, unsigned, float
 _NUMERIC = "biuf"
@@ -172,3 +175,45 @@ def check_sample_weight(sample_weight, n: int, *, rows_of: str = "X",
         raise ValueError("sample_weight is zero for every row (sample); at least one weight "
                          "must be positive")
     return w
+
+
+def check_counts(sample_weight, n: int, *, rows_of: str = "A") -> np.ndarray | None:
+    """Frequency weights, checked: ``n`` non-negative whole numbers.
+
+    A row of weight ``k`` stands for ``k`` identical rows, so engines that
+    count mistakes exactly (CORELS, the miner) take these and nothing
+    fractional.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n,), or None
+        Whole numbers (any numeric dtype; floats must have no fractional part).
+    n : int
+        Rows of the data.
+    rows_of : str, default="A"
+        Name of the data, for the message when the lengths differ.
+
+    Returns
+    -------
+    ndarray of int64, shape (n,), or None
+        None when ``sample_weight`` is None (every row counts once).
+
+    Raises
+    ------
+    TypeError
+        The weights are not numbers.
+    ValueError
+        Wrong length or shape; a negative, NaN, infinite or fractional
+        weight; or a total of :data:`MAX_TOTAL_COUNT` or more.
+    """
+    w = check_sample_weight(sample_weight, n, rows_of=rows_of)
+    if w is None:
+        return None
+    if (w != np.floor(w)).any():
+        raise ValueError("sample_weight must hold whole numbers (frequency weights: a row of "
+                         "weight k counts as k identical rows); this engine counts mistakes "
+                         "exactly, so round or scale the weights to integers")
+    if w.sum() >= MAX_TOTAL_COUNT:
+        raise ValueError(f"sample_weight adds up to {w.sum():.4g} rows, more than the "
+                         f"{MAX_TOTAL_COUNT} that exact counting allows")
+    return w.astype(np.int64)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rulekit._checks import check_boolean_matrix, check_labels
+from rulekit._checks import check_boolean_matrix, check_counts, check_labels
 from rulekit.bitset import n_words, pack
 from rulekit.corels import _kernels as kr
 from rulekit.corels._bounds import switches
@@ -27,12 +27,6 @@ from rulekit._tolerances import INT64_MAX_EXCLUSIVE, TIE_PER_SAMPLE
 TOL_FACTOR = TIE_PER_SAMPLE
 
 
-def check_y(y, n: int):
-    """Sorted classes and the class code of each sample."""
-    classes, codes = np.unique(check_labels(y, n, "y"), return_inverse=True)
-    return classes, codes.astype(np.int64)
-
-
 def check_reference(reference, y) -> np.ndarray | None:
     """Where the reference model's prediction differs from ``y`` (bool per sample)."""
     if reference is None:
@@ -41,35 +35,61 @@ def check_reference(reference, y) -> np.ndarray | None:
     return ref != np.asarray(y)
 
 
-def check_data(A, y, reference=None):
+def check_data(A, y, reference=None, sample_weight=None):
     """The checked data of a search.
 
     Returns ``A`` (bool, at least one row), the sorted classes, each row's
-    class code, and where the reference model errs (None without one).
+    class code, where the reference model errs (None without one), and the
+    frequency weights (int64; None without them).  Rows of weight zero are
+    dropped first: they count for nothing, so the search is the one on the
+    other rows (the classes are those of the rows that count).
     """
     A = check_boolean_matrix(A, "A")
+    labels = check_labels(y, A.shape[0], "y")
+    refmiss = check_reference(reference, labels)
+    weights = check_counts(sample_weight, A.shape[0])
+    if weights is not None:
+        kept = weights > 0
+        if not kept.all():
+            A, labels, weights = A[kept], labels[kept], weights[kept]
+            refmiss = None if refmiss is None else refmiss[kept]
     if A.shape[0] == 0:
-        raise ValueError("A has no samples (N = 0); the objective is undefined")
-    classes, codes = check_y(y, A.shape[0])
-    return A, classes, codes, check_reference(reference, np.asarray(y))
+        raise ValueError("A has no samples (N = 0)" if weights is None else
+                         "sample_weight is zero for every row (N = 0)")
+    classes, codes = np.unique(labels, return_inverse=True)
+    return A, classes, codes.astype(np.int64), refmiss, weights
 
 
-def group_samples(A: np.ndarray, codes: np.ndarray, n_classes: int, refmiss=None):
+def group_samples(A: np.ndarray, codes: np.ndarray, n_classes: int, refmiss=None,
+                  weights=None):
     """Collapse samples with identical antecedent rows.
+
+    ``weights`` (int64 per sample, or None for ones) are frequency weights:
+    a sample of weight ``k`` adds ``k`` to its group's counts.
 
     Returns
     -------
     groups : ndarray of bool, shape (G, M)
         Distinct rows, in order of first appearance.
     table : ndarray of int64, shape (G, n_classes)
-        Class counts per distinct row.
+        Class counts (sums of weights) per distinct row.
     ref : ndarray of int64, shape (G,)
         The reference model's mistakes per distinct row (zeros without one).
     """
-    one_hot = [(codes == k).astype(np.int64) for k in range(n_classes)]
-    extra = [np.zeros(len(codes), np.int64) if refmiss is None else refmiss.astype(np.int64)]
+    w = np.ones(len(codes), np.int64) if weights is None else np.asarray(weights, np.int64)
+    one_hot = [np.where(codes == k, w, 0) for k in range(n_classes)]
+    extra = [np.zeros(len(codes), np.int64) if refmiss is None else np.where(refmiss, w, 0)]
     groups, _, sums = merge_rows(A, *one_hot, *extra)
     return groups, np.column_stack(sums[:n_classes]), np.asarray(sums[n_classes])
+
+
+def class_totals(codes: np.ndarray, n_classes: int, weights=None) -> np.ndarray:
+    """Samples (sums of frequency weights) of each class, int64."""
+    if weights is None:
+        return np.bincount(codes, minlength=n_classes).astype(np.int64)
+    totals = np.zeros(n_classes, np.int64)
+    np.add.at(totals, codes, np.asarray(weights, np.int64))
+    return totals
 
 
 def packed_words(n_fields: int, field_bits: int) -> tuple[int, int]:
@@ -197,16 +217,18 @@ class Problem:
 
 
 def prepare(A, codes, classes, c, *, chosen, policy: int, symmetry: int, max_nodes: int,
-            refmiss=None) -> Problem:
+            refmiss=None, weights=None) -> Problem:
     """Group the samples, pack the bit sets and counts, fill the configuration.
 
     Antecedents that capture exactly the same samples are kept once (the
     lowest index): a list using another copy ties with one using the first
     and loses the tie-break, or repeats a rule that captures nothing.
+    ``weights``: frequency weights (None: one per sample); ``N`` is their
+    total, and every count the kernels read is a sum of them.
     """
-    n = A.shape[0]
     n_classes = len(classes)
-    groups, table, ref = group_samples(A, codes, n_classes, refmiss)
+    groups, table, ref = group_samples(A, codes, n_classes, refmiss, weights)
+    n = int(table.sum())
     Ap = np.ascontiguousarray(pack(groups.T))
     keep = np.sort(np.unique(Ap, axis=0, return_index=True)[1]) if Ap.shape[0] else np.arange(0)
     Ap = np.ascontiguousarray(Ap[keep])
@@ -238,7 +260,7 @@ def prepare(A, codes, classes, c, *, chosen, policy: int, symmetry: int, max_nod
     cfg[kr.G_EXACT_SHARE] = kr.EXACT_SHARE
     return Problem(
         n=n, m=m, n_classes=n_classes, lam=c * n, tol=TOL_FACTOR * n,
-        empty_mistakes=n - int(np.bincount(codes).max()),
+        empty_mistakes=n - int(table.sum(axis=0).max()),
         Ap=Ap, lut=lut, valid=pack(np.ones(g, dtype=bool)), zob=zob, cfg=cfg,
         b0_root=int(unavoidable.sum()), keep=keep,
     )

@@ -43,9 +43,9 @@ from rulekit._anytime import Anytime, default_max_memory
 from rulekit._params import AnyOf, CallableOrNone, Integer, Options, Real, declared, validated
 from rulekit.bitset import n_words, pack, popcount
 from rulekit.corels import _capture_graph as cg
-from rulekit.corels._problem import check_data, group_samples
+from rulekit.corels._problem import check_data, class_totals, group_samples
 from rulekit.corels._search import search
-from rulekit._tolerances import TIE_PER_SAMPLE
+from rulekit._tolerances import INT32_MAX, TIE_PER_SAMPLE
 
 __all__ = ["rashomon", "RashomonResult", "RASHOMON_PARAMETERS"]
 
@@ -152,11 +152,11 @@ class _Enumeration:
     """The graph of captured sets and the output arrays; the driver's steps."""
 
     def __init__(self, A, codes, n_classes, lam, thr, tol, min_correct, kmax, max_models,
-                 walk=True, split=None):
+                 walk=True, split=None, weights=None):
         # ``split``: a row attribute that groups must not mix (a fairness group)
         self.split = split is not None
         keyed = A if split is None else np.column_stack([A, split])
-        groups, table, _ = group_samples(keyed, codes, n_classes)
+        groups, table, _ = group_samples(keyed, codes, n_classes, weights=weights)
         g, m = groups.shape[0], A.shape[1]
         w = n_words(g)
         self.Ap = np.ascontiguousarray(pack(groups[:, :m].T))
@@ -172,7 +172,7 @@ class _Enumeration:
         self.keys[0] = pack(np.ones(g, dtype=bool))
         self.g = np.zeros(cap)
         self.dflt = np.zeros(cap, dtype=np.int32)  # the default rule's mistakes at each node
-        self.dflt[0] = int(A.shape[0]) - int(np.bincount(codes).max())
+        self.dflt[0] = int(table.sum()) - int(table.sum(axis=0).max())
         self.flag = np.zeros(cap, dtype=np.int8)
         self.flag[0] = cg.SEEN
         self.e_start = np.zeros(cap, dtype=np.int64)
@@ -299,7 +299,7 @@ def _grown(a: np.ndarray) -> np.ndarray:
 
 @validated(RASHOMON_PARAMETERS, "corels.rashomon")
 def rashomon(A, y, c, epsilon, *, max_models=DEFAULT_MAX_MODELS, max_memory="auto",
-             time_limit=None, callback=None, verbose=0) -> RashomonResult:
+             time_limit=None, callback=None, verbose=0, sample_weight=None) -> RashomonResult:
     """Enumerate every rule list within ``epsilon`` of the optimal objective.
 
     Parameters
@@ -328,6 +328,11 @@ def rashomon(A, y, c, epsilon, *, max_models=DEFAULT_MAX_MODELS, max_memory="aut
         lists scored, ``info["lists"]`` = lists found); True stops.
     verbose : int
         1 or more: a progress bar on stderr.
+    sample_weight : array_like of int, shape (N,), or None
+        Frequency weights, as for :func:`rulekit.corels.search`: a row of
+        weight ``k`` counts as ``k`` identical rows, ``N`` is their total
+        (below ``2**31``: the enumeration keeps mistakes in 32 bits).  The
+        set is the one of the data with each row repeated that often.
 
     Returns
     -------
@@ -336,13 +341,17 @@ def rashomon(A, y, c, epsilon, *, max_models=DEFAULT_MAX_MODELS, max_memory="aut
     p = declared(RASHOMON_PARAMETERS, locals())
     if p["max_memory"] == "auto":
         p["max_memory"] = default_max_memory()
-    A, classes, codes, _ = check_data(A, y)
-    n, m = A.shape
+    A, classes, codes, _, weights = check_data(A, y, sample_weight=sample_weight)
+    totals = class_totals(codes, len(classes), weights)
+    n, m = int(totals.sum()), A.shape[1]
+    if n > INT32_MAX:
+        raise ValueError(f"sample_weight adds up to {n} rows; the enumeration counts "
+                         "mistakes in 32 bits, so the total must stay below 2**31")
     c, eps = p["c"], p["epsilon"]
     with Anytime("rashomon", unit="nodes", time_limit=p["time_limit"],
                  max_memory=p["max_memory"], callback=p["callback"],
                  verbose=p["verbose"]) as run:
-        best = search(A, codes, c)
+        best = search(A, codes, c, sample_weight=weights)
         if best.status != "optimal":
             # without the certified optimum the threshold is unknown: no set
             return _assemble(np.zeros(0, np.int32), np.zeros(1, np.int64), np.zeros(0), None,
@@ -351,7 +360,7 @@ def rashomon(A, y, c, epsilon, *, max_models=DEFAULT_MAX_MODELS, max_memory="aut
         thr = best.mistakes + lam * len(best.prefix) + eps * n
         kmax = m if lam <= 0 else int(math.floor((thr + tol) / lam))
         state = _Enumeration(A, codes, len(classes), lam, thr, tol, max(lam - eps * n, 0.0),
-                             kmax, p["max_models"])
+                             kmax, p["max_models"], weights=weights)
 
         def step(budget):
             status = state.step(budget)
@@ -362,7 +371,7 @@ def rashomon(A, y, c, epsilon, *, max_models=DEFAULT_MAX_MODELS, max_memory="aut
         status = run.drive(step)
         run.finish(status)
     k = int(state.found[0])
-    empty = n - int(np.bincount(codes).max())  # mistakes of the list without rules
+    empty = n - int(totals.max())  # mistakes of the list without rules
     stats = {"nodes": int(state.n_nodes[0]), "nodes_expanded": int(state.counts[0]),
              "edges_scored": int(state.counts[1]), "edges_kept": int(state.n_edges[0]),
              "time": run.elapsed}

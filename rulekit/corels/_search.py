@@ -84,7 +84,7 @@ from rulekit._params import (AnyOf, CallableOrNone, Constraint, Instance, Intege
                              declared, validated)
 from rulekit.corels import _kernels as kr
 from rulekit.corels._bounds import BOUNDS, PRUNE_COUNTERS, PRUNE_REASONS  # noqa: F401 (BOUNDS: public here)
-from rulekit.corels._problem import check_data, prepare
+from rulekit.corels._problem import check_data, class_totals, prepare
 from rulekit.corels._result import REFERENCE_SCOPE, CorelsResult  # noqa: F401 (REFERENCE_SCOPE: public here)
 from rulekit.corels._state import MemoryBudgetError, State, workspace
 from rulekit.evaluate import capture_counts
@@ -183,8 +183,12 @@ _COUNTERS = {"nodes_expanded": kr.S_EXPANDED, "nodes_evaluated": kr.S_EVALUATED,
              "exact_gain_yes": kr.S_EXACT_YES}
 
 
-def _class_counts(A: np.ndarray, codes: np.ndarray, n_classes: int, prefix) -> np.ndarray:
-    return capture_counts(A, [(a,) for a in prefix], codes, n_classes)
+def _class_counts(A: np.ndarray, codes: np.ndarray, n_classes: int, prefix,
+                  weights=None) -> np.ndarray:
+    """Samples of each class each rule of ``prefix`` captures, default last (int64)."""
+    counts = capture_counts(A, [(a,) for a in prefix], codes, n_classes, weights)
+    # weighted sums come back as float64: exact, since the total is below 2**53
+    return counts.astype(np.int64)
 
 
 def log10_remaining(depth_counts, m: int, kmax: int) -> float:
@@ -223,11 +227,12 @@ def _initial_state(problem, max_memory, fixed: int) -> State:
     return state
 
 
-def _trivial_result(A, codes, classes, c, stats_keys) -> CorelsResult:
-    counts = _class_counts(A, codes, len(classes), ())
+def _trivial_result(A, codes, classes, c, stats_keys, weights=None) -> CorelsResult:
+    counts = _class_counts(A, codes, len(classes), (), weights)
     default = int(np.argmax(counts[-1]))
-    mistakes = int(A.shape[0] - counts[-1, default])
-    obj = mistakes / A.shape[0]
+    n = int(counts.sum())
+    mistakes = n - int(counts[-1, default])
+    obj = mistakes / n
     stats = {k: 0 for k in stats_keys} | {"pruned": {k: 0 for k in _PRUNED}}
     stats.update(time_to_best=0.0, total_time=0.0, cpu_time=0.0, memory_mb=0.0, work=0)
     trace = {k: np.array([0.0]) for k in _TRACE_KEYS}
@@ -339,13 +344,15 @@ class _Run:
 @validated(SEARCH_PARAMETERS, "corels.search")
 def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all",
            max_nodes=None, max_memory="auto", reference=None, max_work=None, time_limit=None,
-           callback=None, verbose=0, trace=None) -> CorelsResult:
+           callback=None, verbose=0, trace=None, sample_weight=None) -> CorelsResult:
     """Find a certifiably optimal rule list by branch and bound (CORELS).
 
     Minimizes ``R(d) = mistakes(d) / N + c * K`` over rule lists ``d`` whose
     ``K`` rules are distinct columns of ``A``; each rule predicts the majority
     class of the samples it captures, the default rule the majority of the
-    rest.
+    rest.  With ``sample_weight``, ``N`` and the mistakes are sums of the
+    weights: the result (list, labels, objective, bound, status) is the one
+    on the data with each row repeated as often as its weight says.
 
     Parameters
     ----------
@@ -395,6 +402,14 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
         bound, new best lists) in ``CorelsResult.events``, at most
         :data:`EVENT_CAP` events (later ones counted in ``"truncated"``).
         Without it the search costs nothing more (separate compiled kernel).
+    sample_weight : array_like of int, shape (N,), or None
+        Frequency weights: a row of weight ``k`` counts as ``k`` identical
+        rows (whole numbers >= 0; a fractional or negative weight is a
+        ``ValueError``, since mistakes are counted exactly).  Rows of weight
+        0 count for nothing.  Folding identical (row, class) pairs of a large
+        data set into one weighted row each gives the same result at the
+        cost of the distinct rows.  ``CorelsResult.counts`` and ``mistakes``
+        are then sums of weights.  None: every row counts once.
 
     Returns
     -------
@@ -402,39 +417,40 @@ def search(A, y, c, *, policy="lower_bound", symmetry="permutation", bounds="all
         Ctrl-C returns the best list so far (``"interrupted"``); ties: docs/math.md.
     """
     p = declared(SEARCH_PARAMETERS, locals())
-    A, classes, codes, refmiss = check_data(A, y, reference)
-    if _empty_list_wins(A, codes, classes, c):
-        res = _trivial_result(A, codes, classes, c, _COUNTERS)
+    A, classes, codes, refmiss, weights = check_data(A, y, reference, sample_weight)
+    if _empty_list_wins(A, codes, classes, c, weights):
+        res = _trivial_result(A, codes, classes, c, _COUNTERS, weights)
         if trace == "events":
             object.__setattr__(res, "events", _empty_events(res.objective))
         return res
-    job = _start(_problem(A, codes, classes, refmiss, p), p)
+    job = _start(_problem(A, codes, classes, refmiss, weights, p), p)
     with Anytime("corels", unit="nodes", time_limit=time_limit, callback=callback,
                  verbose=verbose) as run:
         status = run.drive(lambda budget: job.step(budget, run))
         if status == "done":
             status = "optimal" if refmiss is None else "optimal_relative"
         run.finish(status)
-    return _result(job, A, codes, classes, c, status)
+    return _result(job, A, codes, classes, c, status, weights)
 
 
-def _empty_list_wins(A, codes, classes, c) -> bool:
+def _empty_list_wins(A, codes, classes, c, weights=None) -> bool:
     """Whether the empty list is optimal without a search.
 
     One class, no antecedents, or any rule costing more than the empty
     list's mistakes.
     """
-    n = A.shape[0]
-    lam, empty = c * n, n - int(np.bincount(codes).max())
+    totals = class_totals(codes, len(classes), weights)
+    n = int(totals.sum())
+    lam, empty = c * n, n - int(totals.max())
     return len(classes) == 1 or A.shape[1] == 0 or lam > empty + TIE_PER_SAMPLE * n
 
 
-def _problem(A, codes, classes, refmiss, p: dict):
+def _problem(A, codes, classes, refmiss, weights, p: dict):
     """The kernels' problem for the checked parameters ``p`` of :func:`search`."""
     max_nodes = MAX_NODES_CAP if p["max_nodes"] is None else min(p["max_nodes"], MAX_NODES_CAP)
     problem = prepare(A, codes, classes, p["c"], chosen=p["bounds"],
                       policy=POLICIES[p["policy"]], symmetry=SYMMETRIES[p["symmetry"]],
-                      max_nodes=max_nodes, refmiss=refmiss)
+                      max_nodes=max_nodes, refmiss=refmiss, weights=weights)
     problem.cfg[kr.G_WORKCAP] = work_cap(p["max_work"], int(problem.cfg[kr.G_W]))
     return problem
 
@@ -449,14 +465,14 @@ def _start(problem, p: dict) -> _Run:
     return job
 
 
-def _result(job: _Run, A, codes, classes, c, status: str) -> CorelsResult:
+def _result(job: _Run, A, codes, classes, c, status: str, weights=None) -> CorelsResult:
     """Turn the final state into a :class:`CorelsResult`."""
     S, F, n = job.st.S, job.st.F, job.pb.n
     total = time.perf_counter() - job.t0
     lb_units = job.record(total)
     k_best = int(S[kr.S_BEST_K])
     prefix = tuple(int(job.pb.keep[a]) for a in job.best_prefix[:k_best])
-    counts = _class_counts(A, codes, len(classes), prefix)
+    counts = _class_counts(A, codes, len(classes), prefix, weights)
     labels = counts.argmax(axis=1)
     mistakes = int(S[kr.S_BEST_MIST])
     assert mistakes == int(counts.sum() - counts.max(axis=1).sum())
