@@ -318,7 +318,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         B = self._conditions(X)
         return self.model_.predict_proba(B)
 
-    def save(self, path, *, metadata: dict | None = None):
+    def save(self, path, *, metadata: dict | None = None, overwrite: bool = True):
         """Write the fitted model with its binarizer as JSON.
 
         ``rulekit.load(path)`` gives back a :class:`rulekit.Predictor` whose
@@ -330,13 +330,17 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         path : str or Path
         metadata : dict, optional
             JSON-ready extras to keep in the file (e.g. the target column).
+        overwrite : bool, default True
+            False: refuse (``FileExistsError``) when ``path`` exists.  The
+            write is atomic and goes only to a regular file or through a
+            symbolic link to one (:meth:`rulekit.Predictor.save`).
 
         Returns
         -------
         Path
         """
         check_is_fitted(self, "model_")
-        return Predictor.from_estimator(self, metadata=metadata).save(path)
+        return Predictor.from_estimator(self, metadata=metadata).save(path, overwrite=overwrite)
 
     def to_sql(self, table=None, *, dialect: str = "sqlite", proba: bool = False, keep=None) -> str:
         """SQL computing ``predict`` (and ``predict_proba``) from the raw columns of a table.

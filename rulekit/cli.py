@@ -13,6 +13,11 @@ Sub-commands::
 
 Mistakes (a missing file, an unknown column or model, a bad option) are
 reported as one line on stderr with exit status 2, never as a traceback.
+
+No command overwrites an existing file unless ``--force`` is given (checked
+before any work, so a fit is not wasted), and every file written (``--save``,
+``--output``, ``-o``, ``--plot``) is written atomically, only to a regular
+file or through a symbolic link to one (:mod:`rulekit._files`).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import sys
 from pathlib import Path
 
 from . import datasets
+from ._files import writable_target, write_atomic
 from ._version import __version__
 from .learners import LEARNERS
 
@@ -104,6 +110,23 @@ def _read_csv(path: str, target: str | None = None):
     return frame.drop(columns=[target]), frame[target]
 
 
+def _check_output(path, force: bool) -> None:
+    """Refuse, before any work, an output that exists (without --force) or is no file."""
+    if path:
+        try:
+            writable_target(path, overwrite=force)
+        except FileExistsError:
+            raise CliError(f"{path} exists; pass --force to replace it") from None
+
+
+def _write(path, data, force: bool):
+    """Write an output atomically; an existing file only with --force."""
+    try:
+        return write_atomic(path, data, overwrite=force)
+    except FileExistsError:  # it appeared while we worked
+        raise CliError(f"{path} exists; pass --force to replace it") from None
+
+
 def _options(args) -> dict:
     values = {k: getattr(args, k, None) for k in options()}
     gap = getattr(args, "stop_at_gap", None)
@@ -117,6 +140,7 @@ def _options(args) -> dict:
 # --- commands -----------------------------------------------------------------------------
 
 def cmd_fit(args) -> int:
+    _check_output(args.save, args.force)
     X, y = _read_csv(args.data, args.target)
     est = _learner(args.model, _options(args))
     est.set_params(**({"verbose": args.verbose} if "verbose" in est.get_params() else {}))
@@ -125,7 +149,10 @@ def cmd_fit(args) -> int:
     print(f"\ntraining accuracy: {est.score(X, y):.4f}")
     print(f"certificate: {est.certificate_}")
     if args.save:
-        est.save(args.save, metadata={"target": args.target})
+        try:
+            est.save(args.save, metadata={"target": args.target}, overwrite=args.force)
+        except FileExistsError:  # it appeared during the fit
+            raise CliError(f"{args.save} exists; pass --force to replace it") from None
         print(f"saved to {args.save}")
     return 0
 
@@ -142,6 +169,7 @@ def _load_model(path: str):
 
 
 def cmd_predict(args) -> int:
+    _check_output(args.output, args.force)
     model = _load_model(args.model)
     X, _ = _read_csv(args.data)
     out = X.copy()
@@ -151,13 +179,14 @@ def cmd_predict(args) -> int:
         out[f"p({label})"] = proba[:, k].round(6)
     text = out.to_csv(index=False)
     if args.output:
-        Path(args.output).write_text(text)
+        _write(args.output, text, args.force)
     else:
         sys.stdout.write(text)
     return 0
 
 
 def cmd_export(args) -> int:
+    _check_output(args.output, args.force)
     model = _load_model(args.model)
     if args.to == "python":
         text = model.to_python()
@@ -166,7 +195,7 @@ def cmd_export(args) -> int:
     else:
         text = model.to_sql(dialect=args.dialect) + "\n"
     if args.output:
-        Path(args.output).write_text(text)
+        _write(args.output, text, args.force)
     else:
         sys.stdout.write(text)
     return 0
@@ -175,6 +204,8 @@ def cmd_export(args) -> int:
 def cmd_compare(args) -> int:
     from .compare import compare_models
 
+    path = _plot_path(args.plot) if args.plot else None
+    _check_output(path, args.force)
     X, y = _read_csv(args.data, args.target)
     names = [n.strip() for n in args.models.split(",") if n.strip()]
     if not names:
@@ -186,9 +217,12 @@ def cmd_compare(args) -> int:
     if args.plot:
         import matplotlib
 
+        import io
+
         matplotlib.use("Agg")
-        path = _plot_path(args.plot)
-        comp.plot().savefig(path, dpi=120)
+        image = io.BytesIO()
+        comp.plot().savefig(image, dpi=120, format=path.suffix[1:])
+        _write(path, image.getvalue(), args.force)
         print(f"plot saved to {path}")
     return 0
 
@@ -202,11 +236,16 @@ def cmd_explore(args) -> int:
     if args.model not in _explorable():
         raise CliError(f"rulekit explore: unknown model {args.model!r}; choose one of: "
                        + ", ".join(_explorable()))
+    _check_output(args.output, args.force)
     X, y = _read_csv(args.data, args.target)
     est = _learner(args.model, _options(args))
     est.set_params(**({"verbose": args.verbose} if "verbose" in est.get_params() else {}))
     est.fit(X, y)
-    page = est.explore(X, y, args.output)
+    page = est.explore(X, y, None)
+    try:
+        page.save(args.output, overwrite=args.force)
+    except FileExistsError:  # it appeared during the fit
+        raise CliError(f"{args.output} exists; pass --force to replace it") from None
     print(f"explorer written to {page.path} ({len(page) / 1e6:.2f} MB); open it in a browser")
     return 0
 
@@ -297,6 +336,11 @@ def _add_model_options(p):
     g.add_argument("-v", "--verbose", type=int, default=0, help="progress on stderr (0 = quiet)")
 
 
+def _add_force(p):
+    p.add_argument("--force", action="store_true",
+                   help="replace the output file if it exists (without it, nothing is overwritten)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulekit", description="Learn small, readable rule models and compare them.")
     parser.add_argument("--version", action="version", version=f"rulekit {__version__}")
@@ -306,6 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_data_arguments(p)
     p.add_argument("--model", required=True, help="learner: " + ", ".join(sorted(LEARNERS)))
     p.add_argument("--save", help="write the fitted model to this JSON file")
+    _add_force(p)
     _add_model_options(p)
     p.set_defaults(func=cmd_fit)
 
@@ -313,6 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("model", help="JSON file written by 'rulekit fit --save'")
     p.add_argument("data", help="CSV file with the model's feature columns")
     p.add_argument("--output", help="write predictions here instead of stdout")
+    _add_force(p)
     p.set_defaults(func=cmd_predict)
 
     p = sub.add_parser("export", help="write a saved model as SQL or standalone Python")
@@ -323,6 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--table", help="SQL: write a SELECT from this table with prediction and "
                    "probability columns (without it: the prediction's CASE expression)")
     p.add_argument("--output", help="write here instead of stdout")
+    _add_force(p)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("compare", help="cross-validate several models on a CSV file")
@@ -333,6 +380,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-jobs", dest="n_jobs", type=int, default=None, help="parallel fits")
     p.add_argument("--plot", help="save the accuracy-vs-size plot to this file (PNG unless "
                    "its extension says otherwise), or into this directory as comparison.png")
+    _add_force(p)
     _add_model_options(p)
     p.set_defaults(func=cmd_compare)
 
@@ -343,6 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", required=True, help="learner: " + ", ".join(_explorable()))
     p.add_argument("-o", "--output", default="explore.html",
                    help="the HTML file to write (default explore.html)")
+    _add_force(p)
     _add_model_options(p)
     p.set_defaults(func=cmd_explore)
 

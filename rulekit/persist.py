@@ -36,15 +36,14 @@ only) still load; their unseen categories are ignored, as they were then.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
-import secrets
 from pathlib import Path
 
 import numpy as np
 
+from ._files import write_atomic
 from .binarize import Binarizer, _plain
 from ._modelfile import check_file
 from ._version import __version__
@@ -227,34 +226,27 @@ class Predictor:
         return cls(model, Binarizer.from_dict(d["binarizer"]), estimator=d.get("estimator"),
                    params=d.get("params"), certificate=cert, metadata=d.get("metadata"))
 
-    def save(self, path) -> Path:
+    def save(self, path, *, overwrite: bool = True) -> Path:
         """Write the model as JSON to ``path``; returns the path.
 
-        The write is atomic: the JSON goes to a temporary file in the same
-        folder, which then replaces ``path`` in one step (``os.replace``).  A
-        failed write (a full disk, a quota, an interrupt) leaves whatever was
-        at ``path`` before untouched, never a truncated model.
+        The write is atomic (:func:`rulekit._files.write_atomic`): the JSON
+        is written in full to a new file in the same folder, which then
+        takes the name ``path`` in one step.  A failed write (a full disk, a
+        quota, an interrupt) leaves whatever was at ``path`` before untouched,
+        never a truncated model, and no temporary file.
+
+        Parameters
+        ----------
+        path : str or Path
+            A regular file, or a symbolic link to one (the file it names is
+            written).  A directory, a device, a FIFO or a link to nothing is
+            refused with ``ValueError``.
+        overwrite : bool, default True
+            False: refuse (``FileExistsError``) when ``path`` exists, as
+            ``rulekit fit --save`` does without ``--force``.
         """
-        path = Path(path)
         text = json.dumps(self.to_dict(), indent=1)  # fails before any file is touched
-        # a new name beside the target (same file system, so os.replace is atomic);
-        # created with mode 0o666 so the umask applies as it would to a plain write
-        temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            if path.exists():
-                # the replaced file keeps its permissions
-                os.chmod(temp, path.stat().st_mode & 0o7777)
-            os.replace(temp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-            raise
-        return path
+        return write_atomic(path, text, overwrite=overwrite)
 
 
 def load(path) -> Predictor:

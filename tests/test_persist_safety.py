@@ -9,6 +9,7 @@ import copy
 import json
 import math
 import os
+import stat
 import subprocess
 import sys
 import warnings
@@ -18,6 +19,7 @@ import pandas as pd
 import pytest
 
 import rulekit
+import rulekit._files
 from rulekit import BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier
 from rulekit.certificate import Certificate
 from rulekit.cli import main
@@ -47,29 +49,21 @@ def fitted(kind="corels"):
 
 # -- 9: atomic save ---------------------------------------------------------------------------
 
-def test_a_failed_write_leaves_the_old_file_intact(tmp_path, monkeypatch):
+@pytest.mark.parametrize("unnamed", [True, False], ids=["O_TMPFILE", "named-temporary"])
+def test_a_failed_write_leaves_the_old_file_intact(tmp_path, monkeypatch, unnamed):
     est, X = fitted()
     path = est.save(tmp_path / "m.json")
     before = path.read_bytes()
-    real_fdopen = os.fdopen
+    real_write_all = rulekit._files._write_all
 
-    class FullDisk:
-        """A file whose write fails half way, as on a full disk."""
+    def full_disk(fd, data):
+        """A write that fails half way, as on a full disk."""
+        real_write_all(fd, data[: len(data) // 2])
+        raise OSError(28, "No space left on device")
 
-        def __init__(self, f):
-            self.f = f
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.f.close()
-
-        def write(self, text):
-            self.f.write(text[: len(text) // 2])
-            raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(os, "fdopen", lambda *a, **k: FullDisk(real_fdopen(*a, **k)))
+    if not unnamed:  # the way without unnamed files (other systems, some file systems)
+        monkeypatch.setattr(rulekit._files, "_unnamed", lambda directory: None)
+    monkeypatch.setattr(rulekit._files, "_write_all", full_disk)
     with pytest.raises(OSError, match="No space left"):
         est.save(path)
     monkeypatch.undo()
@@ -111,6 +105,107 @@ def test_save_replaces_a_file_and_keeps_its_permissions(tmp_path):
     est.save(path)
     assert (path.stat().st_mode & 0o777) == 0o640
     assert rulekit.load(path).estimator == "CorelsClassifier"
+
+
+# -- issue 36, item 7: only regular files are written; nothing is left behind -----------------
+
+def test_save_refuses_a_fifo_and_leaves_it(tmp_path):
+    est, _ = fitted()
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match=r"refusing to write .*pipe: it is a FIFO \(named "
+                                         r"pipe\); rulekit writes only regular files"):
+        est.save(fifo)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+def test_save_through_a_link_to_a_device_is_refused(tmp_path):
+    # the link is replaced by a file in the old code; /dev/null itself (as root) was the
+    # audit's case: it must never be touched, so only a link to it is tried here
+    est, _ = fitted()
+    link = tmp_path / "null.json"
+    link.symlink_to(os.devnull)
+    with pytest.raises(ValueError, match=r"null.json \(a symbolic link to /dev/null\): it is "
+                                         "a character device"):
+        est.save(link)
+    assert link.is_symlink() and stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null.json"]
+
+
+def test_save_refuses_a_directory_and_a_link_to_nothing(tmp_path):
+    est, _ = fitted()
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(ValueError, match="folder: it is a directory"):
+        est.save(tmp_path / "folder")
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to(tmp_path / "nowhere" / "m.json")
+    with pytest.raises(ValueError, match="dangling.json: it is a symbolic link to .*which does "
+                                         "not exist"):
+        est.save(dangling)
+    assert dangling.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling.json", "folder"]
+
+
+def test_save_through_a_link_writes_the_file_it_names(tmp_path):
+    est, X = fitted()
+    target = tmp_path / "models" / "m.json"
+    target.parent.mkdir()
+    target.write_text("old")
+    os.chmod(target, 0o600)
+    link = tmp_path / "current.json"
+    link.symlink_to(target)
+    est.save(link)
+    assert link.is_symlink() and os.readlink(link) == str(target)  # the link stays a link
+    assert (target.stat().st_mode & 0o777) == 0o600
+    assert list(rulekit.load(target).predict(X)) == list(est.predict(X))
+    assert sorted(p.name for p in target.parent.iterdir()) == ["m.json"]
+
+
+def test_save_without_overwrite_keeps_an_existing_file(tmp_path):
+    est, _ = fitted()
+    path = tmp_path / "m.json"
+    path.write_text("keep me")
+    with pytest.raises(FileExistsError, match="m.json"):
+        est.save(path, overwrite=False)
+    assert path.read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]
+    est.save(tmp_path / "new.json", overwrite=False)
+    assert rulekit.load(tmp_path / "new.json").estimator == "CorelsClassifier"
+
+
+@pytest.mark.parametrize("overwrite", [True, False])
+def test_an_interrupted_save_leaves_no_temporary_file(tmp_path, monkeypatch, overwrite):
+    est, _ = fitted()
+    path = tmp_path / "m.json"
+
+    def interrupted(fd, data):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rulekit._files, "_write_all", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        est.save(path, overwrite=overwrite)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_save_killed_midway_leaves_no_hidden_file(tmp_path):
+    """A process killed (SIGKILL: no handler, no cleanup) while the data is on its way
+    to disk: the old code left its hidden .m.json.PID.RANDOM.tmp behind."""
+    est, _ = fitted()
+    path = est.save(tmp_path / "m.json")
+    before = path.read_bytes()
+    script = (
+        "import os, signal, sys, rulekit\n"
+        "model = rulekit.load(sys.argv[1])\n"
+        "os.fsync = lambda fd: os.kill(os.getpid(), signal.SIGKILL)  # dies mid-save\n"
+        "model.save(sys.argv[1])\n"
+        "print('not killed')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == -9, (out.returncode, out.stdout, out.stderr)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]
 
 
 # -- 10: the loader checks the whole file ------------------------------------------------------
