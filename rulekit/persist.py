@@ -45,13 +45,13 @@ import numpy as np
 
 from ._files import write_atomic
 from .binarize import Binarizer, _plain
-from ._modelfile import check_file
+from ._modelfile import LIMITS, check_file, check_limits, parse_int, resolve_limits
 from ._version import __version__
 from .certificate import Certificate
 from .export import to_python, to_sql
 from .models import model_from_dict
 
-__all__ = ["Predictor", "load", "FORMAT", "SCHEMA"]
+__all__ = ["Predictor", "load", "FORMAT", "SCHEMA", "LIMITS"]
 
 FORMAT = "rulekit-model"
 SCHEMA = 2
@@ -200,8 +200,11 @@ class Predictor:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Predictor":
-        """Rebuild from :meth:`to_dict` output (or a schema-1 file of ``rulekit fit``)."""
+    def from_dict(cls, d: dict, *, limits: dict | None = None) -> "Predictor":
+        """Rebuild from :meth:`to_dict` output (or a schema-1 file of ``rulekit fit``).
+
+        ``limits`` overrides the size limits of :data:`LIMITS` (see :func:`load`).
+        """
         if not isinstance(d, dict) or d.get("format") != FORMAT:
             raise ValueError("not a model saved by est.save() or 'rulekit fit --save' (expected "
                              f"a JSON object with \"format\": \"{FORMAT}\")")
@@ -212,7 +215,9 @@ class Predictor:
         if schema > SCHEMA:
             raise ValueError(f"model file schema {schema!r} is newer than this rulekit "
                              f"(reads schemas 1 and {SCHEMA}); upgrade rulekit")
-        # every field, before anything is built from them (rulekit/_modelfile.py)
+        # sizes first (cheap, and they bound the checks' work), then every field,
+        # before anything is built from them (rulekit/_modelfile.py)
+        check_limits(d, resolve_limits(limits))
         check_file(d, schema=schema, newest=SCHEMA)
         model = model_from_dict(d["model"])
         if schema == 1:
@@ -249,8 +254,21 @@ class Predictor:
         return write_atomic(path, text, overwrite=overwrite)
 
 
-def load(path) -> Predictor:
+def load(path, *, limits: dict | None = None) -> Predictor:
     """Load a model saved by ``est.save(path)`` (or ``rulekit fit --save``).
+
+    Parameters
+    ----------
+    path : str or Path
+    limits : dict, optional
+        Overrides of the size limits in :data:`rulekit.persist.LIMITS`: the
+        file's bytes (``max_bytes``, 64 MB), one text's characters
+        (``max_text``), classes, columns, values per column, conditions,
+        rules (and clauses), conditions per rule, and the text an export
+        would repeat (``max_export_chars``).  A value of None lifts that
+        limit, e.g. ``limits={"max_bytes": None}``.  The defaults are far
+        above what a fit writes; they keep a crafted file from costing
+        gigabytes to read or export (``docs/security.md``).
 
     Returns
     -------
@@ -263,25 +281,36 @@ def load(path) -> Predictor:
     FileNotFoundError
         No such file.
     ValueError
-        The file is not JSON, not a rulekit model, or one of its fields is
-        wrong; the message names the file and the field.  Every field is
-        checked before anything is built from it (``rulekit/_modelfile.py``).
+        The file is not JSON, not a rulekit model, above a limit, or one of
+        its fields is wrong; the message names the file and the field.
+        Every field is checked before anything is built from it
+        (``rulekit/_modelfile.py``).
     """
     path = Path(path)
+    bounds = resolve_limits(limits)
     if not path.is_file():
         raise FileNotFoundError(f"no such file: {path}")
+    most = bounds["max_bytes"]
+    with open(path, "rb") as f:
+        data = f.read() if most is None else f.read(most + 1)
+    if most is not None and len(data) > most:
+        raise ValueError(f"{path} is larger than {most:,} bytes, the limit for a model file; if "
+                         "you trust it, load it with rulekit.load(path, limits={'max_bytes': "
+                         "None})")
     try:
-        payload = json.loads(path.read_bytes())
+        # integers too long for 64 bits stay unconverted, for the checks to name their field
+        payload = json.loads(data, parse_int=parse_int)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path} is not JSON: {exc}") from None
     except RecursionError:
         raise ValueError(f"{path} is not a rulekit model file: its JSON is nested too deeply "
                          "to read") from None
     try:
-        return Predictor.from_dict(payload)
+        return Predictor.from_dict(payload, limits=bounds)
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
-    except (KeyError, TypeError, IndexError, AttributeError, RecursionError) as exc:
+    except (KeyError, TypeError, IndexError, AttributeError, RecursionError,
+            OverflowError) as exc:
         # check_file should have caught it; still one clear error, never a traceback
         raise ValueError(f"{path} is not a valid rulekit model file ({type(exc).__name__}: "
                          f"{exc})") from None

@@ -9,6 +9,7 @@ import copy
 import json
 import math
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -323,6 +324,152 @@ def test_the_command_line_reports_a_crafted_file_in_one_line(saved, tmp_path, ca
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and err.startswith("rulekit: error: ")
     assert str(path) in err and field in err and "Traceback" not in err
+
+
+# -- issue 36, item 12: integers too long for 64 bits --------------------------------------------
+
+#: where a long integer is put, and the field the error must name
+LONG_INTEGER_FIELDS = [
+    (lambda d: d["model"]["rules"][0]["counts"].__setitem__(0, "@@"), "model.rules[0].counts[0]"),
+    (lambda d: d["certificate"].__setitem__("objective", "@@"), "certificate.objective"),
+    (lambda d: d["binarizer"]["conditions"][0].__setitem__("value", "@@"),
+     "binarizer.conditions[0].value"),
+    (lambda d: d["model"]["classes"].__setitem__(0, "@@"), "model.classes[0]"),
+    (lambda d: d["params"].__setitem__("n_iter", "@@"), "params.n_iter"),
+    (lambda d: d["metadata"].__setitem__("rows", "@@"), "metadata.rows"),
+]
+
+
+def _with_long_integer(payload, put, digits: int) -> str:
+    payload = copy.deepcopy(payload)
+    payload.setdefault("metadata", {})
+    put(payload)
+    return json.dumps(payload).replace('"@@"', "9" * digits)
+
+
+@pytest.mark.parametrize("digits", [20, 401, 5000])
+@pytest.mark.parametrize("put,field", LONG_INTEGER_FIELDS, ids=[f for _, f in LONG_INTEGER_FIELDS])
+def test_an_integer_too_long_for_64_bits_names_its_field(saved, tmp_path, put, field, digits):
+    # 401 digits overflowed float() (OverflowError); 5000 hit Python's digit limit for
+    # int() without naming the file or the field
+    path = tmp_path / "long.json"
+    path.write_text(_with_long_integer(saved[0], put, digits))
+    with pytest.raises(ValueError) as info:
+        rulekit.load(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: field '{field}'"), message
+    assert f"integer of {digits} digits" in message and "\n" not in message
+
+
+@pytest.mark.parametrize("command", ["predict", "export"])
+@pytest.mark.parametrize("digits", [401, 5000])
+def test_the_command_line_reports_a_long_integer_in_one_line(saved, tmp_path, capsys, command,
+                                                             digits):
+    path = tmp_path / "long.json"
+    path.write_text(_with_long_integer(saved[0], LONG_INTEGER_FIELDS[0][0], digits))
+    saved[1].to_csv(tmp_path / "data.csv", index=False)
+    args = ([command, str(path), str(tmp_path / "data.csv")] if command == "predict"
+            else [command, str(path), "--to", "python"])
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err == (f"rulekit: error: {path}: field 'model.rules[0].counts[0]': expected a "
+                   f"non-negative integer count, got an integer of {digits} digits (a model file "
+                   "holds integers of at most 19 digits, within 64 bits)\n")
+
+
+# -- issue 36, item 10: size limits ------------------------------------------------------------
+
+def _amplifier(n_categories: int, n_rules: int) -> dict:
+    """A small valid file whose export is huge: one 'in' condition over many infrequent
+    categories, tested by many rules (each use writes the whole list again)."""
+    rng = np.random.default_rng(0)
+    n = 200
+    job = np.where(rng.random(n) < 0.2, [f"r{i}" for i in range(n)], rng.choice(["a", "b"], n))
+    X = pd.DataFrame({"age": rng.integers(18, 70, n).astype(float), "job": job})
+    y = np.where((X["age"] < 35) ^ (X["job"].str.startswith("r")), "yes", "no")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = CorelsClassifier(c=0.01, max_card=1).fit(X, y)
+    payload = json.loads(json.dumps(rulekit.persist.Predictor.from_estimator(est).to_dict()))
+    (k, c), = [(k, c) for k, c in enumerate(payload["model"]["conditions"]) if c["op"] == "in"]
+    many = [f"c{i:06d}" for i in range(n_categories)]
+    column = next(s for s in payload["binarizer"]["columns"] if s["name"] == c["feature"])
+    column["infrequent"] = many
+    payload["binarizer"]["conditions"][k]["value"] = many
+    payload["model"]["conditions"][k]["value"] = many
+    rule = next(r for r in payload["model"]["rules"] if r["conditions"] == [k])
+    payload["model"]["rules"] = [copy.deepcopy(rule) for _ in range(n_rules)]
+    return payload
+
+
+def test_a_small_file_that_would_export_gigabytes_is_refused(tmp_path):
+    # about 3 MB; its Python export would repeat a 1 MB list 3,000 times (about 3 GB)
+    path = tmp_path / "amplifier.json"
+    path.write_text(json.dumps(_amplifier(90_000, 3_000)))
+    assert 2.5e6 < path.stat().st_size < 3.5e6
+    with pytest.raises(ValueError, match=r"amplifier.json: field 'model.rules\[\d+\].conditions'"
+                                         r": the exported code would repeat .* above the limit "
+                                         r"of 20,000,000.*limits=\{'max_export_chars': \.\.\.\}"):
+        rulekit.load(path)
+    # the user who trusts the file lifts that one limit (loading is cheap; exporting is not)
+    loaded = rulekit.load(path, limits={"max_export_chars": None})
+    assert len(loaded.model.rules) == 3_000
+
+
+def test_a_file_above_the_byte_limit_is_refused_before_it_is_read(saved, tmp_path):
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(saved[0]))
+    size = path.stat().st_size
+    with pytest.raises(ValueError, match=rf"m.json is larger than {size - 1:,} bytes, the limit "
+                                         r"for a model file.*'max_bytes': None"):
+        rulekit.load(path, limits={"max_bytes": size - 1})
+    assert rulekit.load(path, limits={"max_bytes": size}).estimator == "FallingRuleListClassifier"
+    assert rulekit.persist.LIMITS["max_bytes"] == 64_000_000
+
+
+#: (limit, a value the saved model exceeds, the field its error names)
+LIMITED = [
+    ("max_text", 20, "metadata.note"),  # above the layout's own keys, below the note
+    ("max_classes", 1, "model.classes"),
+    ("max_columns", 1, "binarizer.feature_names_in"),
+    ("max_values", 1, "binarizer.columns[0].values"),
+    ("max_conditions", 1, "binarizer.conditions"),
+    ("max_rules", 1, "model.rules"),
+    ("max_export_chars", 1, "model.rules["),
+]
+
+
+@pytest.mark.parametrize("limit,value,field", LIMITED, ids=[k for k, _, _ in LIMITED])
+def test_each_limit_refuses_a_file_above_it(saved, tmp_path, limit, value, field):
+    payload = copy.deepcopy(saved[0])
+    payload["metadata"] = {"note": "x" * 50}
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(payload))
+    with pytest.raises(ValueError, match=rf"field '{re.escape(field)}.*above the limit of "
+                                         rf"{value}\b.*limits=\{{'{limit}': \.\.\.\}}"):
+        rulekit.load(path, limits={limit: value})
+    assert rulekit.load(path, limits={limit: None}).estimator == "FallingRuleListClassifier"
+    assert rulekit.load(path).metadata == {"note": "x" * 50}  # the defaults take it
+
+
+def test_conditions_per_rule_are_limited(saved, tmp_path):
+    payload = copy.deepcopy(saved[0])
+    rule = payload["model"]["rules"][0]
+    rule["conditions"] = rule["conditions"] * 101
+    (tmp_path / "m.json").write_text(json.dumps(payload))
+    with pytest.raises(ValueError, match=r"field 'model.rules\[0\].conditions': conditions in one "
+                                         r"rule 101, above the limit of 100"):
+        rulekit.load(tmp_path / "m.json")
+
+
+@pytest.mark.parametrize("limits,error", [({"max_rows": 1}, ValueError),
+                                          ({"max_rules": 0}, ValueError),
+                                          ({"max_rules": 2.5}, ValueError),
+                                          (["max_rules"], TypeError)])
+def test_a_bad_limit_is_a_clear_error(saved, tmp_path, limits, error):
+    (tmp_path / "m.json").write_text(json.dumps(saved[0]))
+    with pytest.raises(error, match="limit"):
+        rulekit.load(tmp_path / "m.json", limits=limits)
 
 
 # -- 11: duplicated columns -------------------------------------------------------------------
