@@ -70,7 +70,7 @@ def parse_int(text: str):
 #: seconds and a few hundred MB: without them a 3 MB file could ask an export for
 #: gigabytes (one long category list tested by thousands of rules).
 LIMITS = {
-    "max_bytes": 64_000_000,        # the file itself
+    "max_bytes": 100_000_000,       # the file itself
     "max_text": 10_000,             # characters in one name, category, label or other text
     "max_classes": 1_000,           # classes of the model
     "max_columns": 100_000,         # the binarizer's input and derived columns
@@ -498,33 +498,55 @@ def _weight(value) -> int:
     return len(value) + 2 if isinstance(value, str) else 24
 
 
-def check_limits(d, limits: dict) -> None:
+def _path(trail) -> str:
+    """The field name of a walk's trail ``(parent trail, key)`` (built only for a message)."""
+    keys = []
+    while trail is not None:
+        trail, key = trail
+        keys.append(key)
+    text = ""
+    for key in reversed(keys):
+        text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else str(key))
+    return text or "(top level)"
+
+
+def _long_texts(d, most: int, limits: dict) -> None:
+    """Every string and key at any depth no longer than ``most`` (walked without recursion;
+    the field's name is spelled out only when one is too long)."""
+    stack = [(d, None)]
+    while stack:
+        item, trail = stack.pop()
+        if isinstance(item, dict):
+            for k, v in item.items():
+                if isinstance(k, str) and len(k) > most:
+                    _over(_path(trail), "a key of length", len(k), "max_text", limits)
+                if isinstance(v, (dict, list)) or (isinstance(v, str) and len(v) > most):
+                    stack.append((v, (trail, k)))
+        elif isinstance(item, list):
+            for i, v in enumerate(item):
+                if isinstance(v, (dict, list)) or (isinstance(v, str) and len(v) > most):
+                    stack.append((v, (trail, i)))
+        elif isinstance(item, str):
+            _over(_path(trail), "text of length", len(item), "max_text", limits)
+
+
+def check_limits(d, limits: dict, *, raw: bytes | None = None) -> None:
     """Sizes of a model file's parts against ``limits`` (:func:`resolve_limits`).
 
     Runs before :func:`check_file`, so it measures only what has the expected
     shape and leaves every other mistake to the field checks.  The estimate
     ``max_export_chars`` adds up, over every rule and clause, the text of its
     prediction and of each condition it tests: what ``to_sql`` and
-    ``to_python`` write once per use of a condition.
+    ``to_python`` write once per use of a condition.  ``raw``: the file's
+    bytes, when at hand (they spare the search for long texts in most files).
     """
     if not isinstance(d, dict):
         return
     text = limits["max_text"]
-    if text is not None:
-        # every string and key, at any depth (walked without recursion)
-        stack = [(d, "")]
-        while stack:
-            item, at = stack.pop()
-            if isinstance(item, dict):
-                for k, v in item.items():
-                    where = f"{at}.{k}" if at else str(k)
-                    if isinstance(k, str) and len(k) > text:
-                        _over(at or "(top level)", "a key of length", len(k), "max_text", limits)
-                    stack.append((v, where))
-            elif isinstance(item, list):
-                stack += [(v, f"{at}[{i}]") for i, v in enumerate(item)]
-            elif isinstance(item, str) and len(item) > text:
-                _over(at, "text of length", len(item), "max_text", limits)
+    # the file's bytes between two quotes bound every string's length (an escape is longer
+    # than its character): when none is too long, the walk over every string is skipped
+    if text is not None and (raw is None or max(map(len, raw.split(b'"'))) > text):
+        _long_texts(d, text, limits)
     binarizer = d.get("binarizer")
     if isinstance(binarizer, dict):
         _cap(binarizer.get("feature_names_in"), "binarizer.feature_names_in", "columns",
@@ -545,8 +567,27 @@ def check_limits(d, limits: dict) -> None:
     conditions = model.get("conditions")
     _cap(conditions, "model.conditions", "conditions", "max_conditions", limits)
     conditions = conditions if isinstance(conditions, list) else []
-    weights = [_weight(c.get("value")) + _weight(c.get("feature")) + 8 if isinstance(c, dict)
-               else 0 for c in conditions]
+    # a test of the infrequent group ("in", "not in") may be written as "not one of the
+    # frequent categories" (unseen ones count as infrequent): its column's whole list
+    groups_of = {}
+    if isinstance(binarizer, dict) and isinstance(binarizer.get("columns"), list):
+        for spec in binarizer["columns"]:
+            if isinstance(spec, dict) and isinstance(spec.get("name"), str):
+                groups_of[spec["name"]] = spec
+    weights = {}  # condition index -> its written size, for the conditions rules use
+
+    def weight(j) -> int:
+        if j not in weights:
+            c = conditions[j]
+            size = 0
+            if isinstance(c, dict):
+                size = _weight(c.get("value")) + _weight(c.get("feature")) + 8
+                spec = groups_of.get(c.get("feature")) if c.get("op") in ("in", "not in") else None
+                if isinstance(spec, dict):
+                    size += _weight(spec.get("values")) + _weight(spec.get("infrequent"))
+            weights[j] = size
+        return weights[j]
+
     # (where, conditions, prediction) of every rule and clause
     groups = []
     rules = model.get("rules")
@@ -572,8 +613,8 @@ def check_limits(d, limits: dict) -> None:
             continue
         _cap(items, at, "conditions in one rule", "max_rule_conditions", limits)
         total += _weight(prediction) if prediction is not None else 0
-        total += sum(weights[j] for j in items
-                     if isinstance(j, int) and not isinstance(j, bool) and 0 <= j < len(weights))
+        total += sum(weight(j) for j in items
+                     if isinstance(j, int) and not isinstance(j, bool) and 0 <= j < len(conditions))
         if budget is not None and total > budget:
             _over(at, "the exported code would repeat about this many characters:", total,
                   "max_export_chars", limits)

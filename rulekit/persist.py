@@ -200,7 +200,8 @@ class Predictor:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, *, limits: dict | None = None) -> "Predictor":
+    def from_dict(cls, d: dict, *, limits: dict | None = None, _raw: bytes | None = None
+                  ) -> "Predictor":
         """Rebuild from :meth:`to_dict` output (or a schema-1 file of ``rulekit fit``).
 
         ``limits`` overrides the size limits of :data:`LIMITS` (see :func:`load`).
@@ -217,7 +218,7 @@ class Predictor:
                              f"(reads schemas 1 and {SCHEMA}); upgrade rulekit")
         # sizes first (cheap, and they bound the checks' work), then every field,
         # before anything is built from them (rulekit/_modelfile.py)
-        check_limits(d, resolve_limits(limits))
+        check_limits(d, resolve_limits(limits), raw=_raw)
         check_file(d, schema=schema, newest=SCHEMA)
         model = model_from_dict(d["model"])
         if schema == 1:
@@ -262,7 +263,7 @@ def load(path, *, limits: dict | None = None) -> Predictor:
     path : str or Path
     limits : dict, optional
         Overrides of the size limits in :data:`rulekit.persist.LIMITS`: the
-        file's bytes (``max_bytes``, 64 MB), one text's characters
+        file's bytes (``max_bytes``, 100 MB), one text's characters
         (``max_text``), classes, columns, values per column, conditions,
         rules (and clauses), conditions per rule, and the text an export
         would repeat (``max_export_chars``).  A value of None lifts that
@@ -306,7 +307,7 @@ def load(path, *, limits: dict | None = None) -> Predictor:
         raise ValueError(f"{path} is not a rulekit model file: its JSON is nested too deeply "
                          "to read") from None
     try:
-        return Predictor.from_dict(payload, limits=bounds)
+        return Predictor.from_dict(payload, limits=bounds, _raw=data)
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
     except (KeyError, TypeError, IndexError, AttributeError, RecursionError,
