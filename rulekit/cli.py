@@ -23,6 +23,8 @@ file or through a symbolic link to one (:mod:`rulekit._files`).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import sys
 from pathlib import Path
 
@@ -110,21 +112,27 @@ def _read_csv(path: str, target: str | None = None):
     return frame.drop(columns=[target]), frame[target]
 
 
+@contextlib.contextmanager
+def _unless_forced(path):
+    """An existing output without --force: one line saying so."""
+    try:
+        yield
+    except FileExistsError:
+        raise CliError(f"{path} exists; pass --force to replace it") from None
+
+
 def _check_output(path, force: bool) -> None:
     """Refuse, before any work, an output that exists (without --force) or is no file."""
     if path:
-        try:
+        with _unless_forced(path):
             writable_target(path, overwrite=force)
-        except FileExistsError:
-            raise CliError(f"{path} exists; pass --force to replace it") from None
 
 
 def _write(path, data, force: bool):
-    """Write an output atomically; an existing file only with --force."""
-    try:
+    """Write an output atomically; an existing file only with --force (checked again:
+    it may have appeared while we worked)."""
+    with _unless_forced(path):
         return write_atomic(path, data, overwrite=force)
-    except FileExistsError:  # it appeared while we worked
-        raise CliError(f"{path} exists; pass --force to replace it") from None
 
 
 def _options(args) -> dict:
@@ -149,10 +157,8 @@ def cmd_fit(args) -> int:
     print(f"\ntraining accuracy: {est.score(X, y):.4f}")
     print(f"certificate: {est.certificate_}")
     if args.save:
-        try:
+        with _unless_forced(args.save):
             est.save(args.save, metadata={"target": args.target}, overwrite=args.force)
-        except FileExistsError:  # it appeared during the fit
-            raise CliError(f"{args.save} exists; pass --force to replace it") from None
         print(f"saved to {args.save}")
     return 0
 
@@ -217,8 +223,6 @@ def cmd_compare(args) -> int:
     if args.plot:
         import matplotlib
 
-        import io
-
         matplotlib.use("Agg")
         image = io.BytesIO()
         comp.plot().savefig(image, dpi=120, format=path.suffix[1:])
@@ -242,10 +246,8 @@ def cmd_explore(args) -> int:
     est.set_params(**({"verbose": args.verbose} if "verbose" in est.get_params() else {}))
     est.fit(X, y)
     page = est.explore(X, y, None)
-    try:
+    with _unless_forced(args.output):
         page.save(args.output, overwrite=args.force)
-    except FileExistsError:  # it appeared during the fit
-        raise CliError(f"{args.output} exists; pass --force to replace it") from None
     print(f"explorer written to {page.path} ({len(page) / 1e6:.2f} MB); open it in a browser")
     return 0
 
