@@ -36,8 +36,11 @@ __all__ = ["check_file", "check_limits", "parse_int", "LongInteger", "LIMITS", "
 #: the deepest nesting a free-form field (params, metadata) may have
 MAX_DEPTH = 32
 
-#: the most digits an integer in a model file may have: 64-bit integers have 19
-MAX_INT_DIGITS = 19
+#: the most digits an integer literal in a model file may have: enough for any label or
+#: category a fit writes (Python ints of any size), few enough that every one converts to a
+#: float (10**308 is the largest) and to text (Python refuses past 4,300 digits).  Counts,
+#: indices and other integers a model computes with must also fit in 64 bits.
+MAX_INT_DIGITS = 300
 
 
 class LongInteger:
@@ -47,7 +50,7 @@ class LongInteger:
     with more than :data:`MAX_INT_DIGITS` digits is not converted (Python
     refuses past 4,300 digits, and a 401-digit integer overflows any float):
     it becomes this marker, which no check accepts, so the error names the
-    field it sits in.
+    field it sits in instead of an OverflowError surfacing later.
     """
 
     __slots__ = ("digits",)
@@ -117,17 +120,16 @@ def _shown(value) -> str:
 def _got(value) -> str:
     if isinstance(value, LongInteger):
         return (f"got an integer of {value.digits} digits (a model file holds integers of at "
-                f"most {MAX_INT_DIGITS} digits, within 64 bits)")
+                f"most {MAX_INT_DIGITS} digits)")
     return f"got {_shown(value)} ({type(value).__name__})"
 
 
 def _long(value, where: str) -> None:
-    """Refuse an integer no 64-bit integer can hold (numpy would overflow on it)."""
-    if isinstance(value, LongInteger) or (
-            isinstance(value, int) and not isinstance(value, bool) and abs(value) > INT_MAX):
-        digits = value.digits if isinstance(value, LongInteger) else len(str(abs(value)))
-        _fail(where, f"an integer of {digits} digits is beyond the 64-bit integers a model "
-                     f"file may hold (at most 2**63 - 1)")
+    """Refuse an integer no 64-bit integer can hold, where the model counts with it
+    (numpy would overflow on it)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > INT_MAX:
+        _fail(where, f"an integer of {len(str(abs(value)))} digits is beyond the 64-bit "
+                     "integers a count or an index may be (at most 2**63 - 1)")
 
 
 def _object(value, where: str, required=(), optional=()) -> dict:
@@ -172,7 +174,6 @@ def _integer(value, where: str, low=None, high=None, what: str = "an integer") -
 def _number(value, where: str) -> float:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         _fail(where, f"expected a number, {_got(value)}")
-    _long(value, where)
     if isinstance(value, float) and not math.isfinite(value):
         _fail(where, f"expected a finite number, got {value!r}")
     return value
@@ -187,8 +188,6 @@ def _probability(value, where: str) -> float:
 
 def _scalar(value, where: str, what: str = "a category"):
     """A category or label: text, a boolean, an integer or a finite number."""
-    if isinstance(value, int):
-        _long(value, where)
     if isinstance(value, (str, bool, int)):
         return value
     if isinstance(value, float):
@@ -210,7 +209,7 @@ def _plain_json(value, where: str) -> None:
         elif isinstance(item, float) and not math.isfinite(item):
             _fail(at, f"expected a finite number, got {item!r}")
         elif isinstance(item, LongInteger):
-            _long(item, at)
+            _fail(at, f"expected plain JSON, {_got(item)}")
 
 
 def _distinct(values, where: str, what: str) -> None:
