@@ -367,14 +367,15 @@ def test_a_count_must_fit_in_64_bits_a_label_need_not(saved, tmp_path):
     with pytest.raises(ValueError, match=r"field 'model.rules\[0\].counts\[0\]': an integer of "
                                          r"20 digits is beyond the 64-bit integers"):
         rulekit.load(path)
-    # labels and categories are Python ints of any size in a fit: they round-trip
+    # labels and categories may be beyond 64-bit signed integers (here uint64 labels of 20
+    # digits): they round-trip
     X, y = small_frame()
-    labels = np.array([2**64 if v == "yes" else -(10**30) for v in y], dtype=object)
+    labels = np.where(y == "yes", np.uint64(2**64 - 1), np.uint64(2**63))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         est = CorelsClassifier(c=0.01, max_card=1).fit(X, labels)
     loaded = rulekit.load(est.save(tmp_path / "big.json"))
-    assert list(loaded.classes_) == [-(10**30), 2**64]
+    assert list(loaded.classes_) == [2**63, 2**64 - 1]
     assert list(loaded.predict(X)) == list(est.predict(X))
 
 
