@@ -18,7 +18,11 @@ What the checks guarantee, beyond types:
   one its column can hold, and a category tested by ``==`` is one of the
   column's categories;
 * free-form fields (``params``, ``metadata``) are plain JSON no deeper than
-  :data:`MAX_DEPTH`.
+  :data:`MAX_DEPTH`;
+* no integer literal is longer than :data:`MAX_INT_DIGITS` digits (the JSON
+  reader is given :func:`parse_int`), and counts and indices fit in 64 bits;
+* the file and its parts stay within :data:`LIMITS` (:func:`check_limits`,
+  run first), so neither reading it nor exporting it can cost gigabytes.
 
 Text fields (names, categories, labels, ``estimator``) may hold any
 characters: every writer of code escapes them (``docs/security.md``).
