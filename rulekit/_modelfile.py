@@ -18,7 +18,11 @@ What the checks guarantee, beyond types:
   one its column can hold, and a category tested by ``==`` is one of the
   column's categories;
 * free-form fields (``params``, ``metadata``) are plain JSON no deeper than
-  :data:`MAX_DEPTH`.
+  :data:`MAX_DEPTH`;
+* no integer literal is longer than :data:`MAX_INT_DIGITS` digits (the JSON
+  reader is given :func:`parse_int`), and counts and indices fit in 64 bits;
+* the file and its parts stay within :data:`LIMITS` (:func:`check_limits`,
+  run first), so neither reading it nor exporting it can cost gigabytes.
 
 Text fields (names, categories, labels, ``estimator``) may hold any
 characters: every writer of code escapes them (``docs/security.md``).
@@ -29,12 +33,80 @@ from __future__ import annotations
 import math
 
 from ._columns import DATETIME_PARTS, category_key
+from ._params import INT_MAX
 from ._tolerances import SOLVER_TOL
 
-__all__ = ["check_file", "MAX_DEPTH"]
+__all__ = ["check_file", "check_limits", "parse_int", "LongInteger", "LIMITS", "MAX_DEPTH"]
 
 #: the deepest nesting a free-form field (params, metadata) may have
 MAX_DEPTH = 32
+
+#: the most digits an integer literal in a model file may have: enough for any label or
+#: category a fit writes (Python ints of any size), few enough that every one converts to a
+#: float (10**308 is the largest) and to text (Python refuses past 4,300 digits).  Counts,
+#: indices and other integers a model computes with must also fit in 64 bits.
+MAX_INT_DIGITS = 300
+
+
+class LongInteger:
+    """An integer literal too long for a model file, kept unconverted.
+
+    The JSON reader hands every integer literal to :func:`parse_int`.  One
+    with more than :data:`MAX_INT_DIGITS` digits is not converted (Python
+    refuses past 4,300 digits, and a 401-digit integer overflows any float):
+    it becomes this marker, which no check accepts, so the error names the
+    field it sits in instead of an OverflowError surfacing later.
+    """
+
+    __slots__ = ("digits",)
+
+    def __init__(self, text: str):
+        self.digits = len(text.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"<an integer of {self.digits} digits>"
+
+
+def parse_int(text: str):
+    """``json.loads(..., parse_int=parse_int)``: an int, or a :class:`LongInteger`."""
+    return int(text) if len(text.lstrip("-")) <= MAX_INT_DIGITS else LongInteger(text)
+
+#: How large a model file and its parts may be (``rulekit.load(path, limits={...})``
+#: overrides any of them; None lifts one).  Far above what a fit writes (a model
+#: of 20,000 columns with the default thresholds holds about 400,000 conditions),
+#: low enough that reading a file, and writing its SQL or Python, stays within
+#: seconds and a few hundred MB: without them a 3 MB file could ask an export for
+#: gigabytes (one long category list tested by thousands of rules).
+LIMITS = {
+    "max_bytes": 100_000_000,       # the file itself
+    "max_text": 10_000,             # characters in one name, category, label or other text
+    "max_classes": 1_000,           # classes of the model
+    "max_columns": 100_000,         # the binarizer's input and derived columns
+    "max_values": 100_000,          # thresholds or categories of one column
+    "max_conditions": 1_000_000,    # conditions of the binarizer (and the model)
+    "max_rules": 10_000,            # rules of a list, clauses of a rule set (all members)
+    "max_rule_conditions": 100,     # conditions of one rule or clause
+    "max_export_chars": 20_000_000, # what the exported code repeats per rule (estimated)
+}
+
+
+def resolve_limits(limits) -> dict:
+    """:data:`LIMITS` with the caller's overrides (a dict); checked."""
+    if limits is None:
+        return dict(LIMITS)
+    if not isinstance(limits, dict):
+        raise TypeError(f"limits must be a dict of {sorted(LIMITS)} to override, got "
+                        f"{type(limits).__name__}")
+    unknown = sorted(set(limits) - set(LIMITS))
+    if unknown:
+        raise ValueError(f"unknown limit(s) {unknown}; the limits are {sorted(LIMITS)}")
+    for key, value in limits.items():
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                  or value < 1):
+            raise ValueError(f"limit {key!r} must be a positive integer or None (no limit), "
+                             f"got {value!r}")
+    return {**LIMITS, **limits}
+
 
 _OPS = ("<=", ">", "==", "!=", "in", "not in", "is missing")
 _STATUSES = ("optimal", "optimal_relative", "feasible", "time_limit", "node_limit",
@@ -51,7 +123,18 @@ def _shown(value) -> str:
 
 
 def _got(value) -> str:
+    if isinstance(value, LongInteger):
+        return (f"got an integer of {value.digits} digits (a model file holds integers of at "
+                f"most {MAX_INT_DIGITS} digits)")
     return f"got {_shown(value)} ({type(value).__name__})"
+
+
+def _long(value, where: str) -> None:
+    """Refuse an integer no 64-bit integer can hold, where the model counts with it
+    (numpy would overflow on it)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > INT_MAX:
+        _fail(where, f"an integer of {len(str(abs(value)))} digits is beyond the 64-bit "
+                     "integers a count or an index may be (at most 2**63 - 1)")
 
 
 def _object(value, where: str, required=(), optional=()) -> dict:
@@ -86,6 +169,7 @@ def _flag(value, where: str) -> bool:
 def _integer(value, where: str, low=None, high=None, what: str = "an integer") -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         _fail(where, f"expected {what}, {_got(value)}")
+    _long(value, where)
     if (low is not None and value < low) or (high is not None and value >= high):
         bounds = f"in [{low}, {high})" if high is not None else f">= {low}"
         _fail(where, f"expected {what} {bounds}, got {value}")
@@ -129,6 +213,8 @@ def _plain_json(value, where: str) -> None:
             stack += [(v, f"{at}[{i}]", depth + 1) for i, v in enumerate(item)]
         elif isinstance(item, float) and not math.isfinite(item):
             _fail(at, f"expected a finite number, got {item!r}")
+        elif isinstance(item, LongInteger):
+            _fail(at, f"expected plain JSON, {_got(item)}")
 
 
 def _distinct(values, where: str, what: str) -> None:
@@ -407,3 +493,144 @@ def check_file(d, *, schema: int, newest: int) -> None:
     if d["model"]["conditions"] != d["binarizer"]["conditions"]:
         _fail("model.conditions", "differ from binarizer.conditions (the model must use the "
                                   "conditions of the binarizer saved with it)")
+
+
+# -- limits --------------------------------------------------------------------------------
+
+def _over(where: str, what: str, count: int, key: str, limits: dict) -> None:
+    _fail(where, f"{what} {count:,}, above the limit of {limits[key]:,}; if you trust this "
+                 f"file, load it with rulekit.load(path, limits={{{key!r}: ...}})")
+
+
+def _cap(value, where: str, what: str, key: str, limits: dict) -> None:
+    if limits[key] is not None and isinstance(value, (list, str)) and len(value) > limits[key]:
+        _over(where, what, len(value), key, limits)
+
+
+def _weight(value) -> int:
+    """Characters a condition value takes when written out (a list: all its items)."""
+    if isinstance(value, list):
+        return sum(_weight(v) for v in value) + 2 * len(value)
+    return len(value) + 2 if isinstance(value, str) else 24
+
+
+def _path(trail) -> str:
+    """The field name of a walk's trail ``(parent trail, key)`` (built only for a message)."""
+    keys = []
+    while trail is not None:
+        trail, key = trail
+        keys.append(key)
+    text = ""
+    for key in reversed(keys):
+        text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else str(key))
+    return text or "(top level)"
+
+
+def _long_texts(d, most: int, limits: dict) -> None:
+    """Every string and key at any depth no longer than ``most`` (walked without recursion;
+    the field's name is spelled out only when one is too long)."""
+    stack = [(d, None)]
+    while stack:
+        item, trail = stack.pop()
+        if isinstance(item, dict):
+            for k, v in item.items():
+                if isinstance(k, str) and len(k) > most:
+                    _over(_path(trail), "a key of length", len(k), "max_text", limits)
+                if isinstance(v, (dict, list)) or (isinstance(v, str) and len(v) > most):
+                    stack.append((v, (trail, k)))
+        elif isinstance(item, list):
+            for i, v in enumerate(item):
+                if isinstance(v, (dict, list)) or (isinstance(v, str) and len(v) > most):
+                    stack.append((v, (trail, i)))
+        elif isinstance(item, str):
+            _over(_path(trail), "text of length", len(item), "max_text", limits)
+
+
+def check_limits(d, limits: dict, *, raw: bytes | None = None) -> None:
+    """Sizes of a model file's parts against ``limits`` (:func:`resolve_limits`).
+
+    Runs before :func:`check_file`, so it measures only what has the expected
+    shape and leaves every other mistake to the field checks.  The estimate
+    ``max_export_chars`` adds up, over every rule and clause, the text of its
+    prediction and of each condition it tests: what ``to_sql`` and
+    ``to_python`` write once per use of a condition.  ``raw``: the file's
+    bytes, when at hand (they spare the search for long texts in most files).
+    """
+    if not isinstance(d, dict):
+        return
+    text = limits["max_text"]
+    # the file's bytes between two quotes bound every string's length (an escape is longer
+    # than its character): when none is too long, the walk over every string is skipped
+    if text is not None and (raw is None or max(map(len, raw.split(b'"'))) > text):
+        _long_texts(d, text, limits)
+    binarizer = d.get("binarizer")
+    if isinstance(binarizer, dict):
+        _cap(binarizer.get("feature_names_in"), "binarizer.feature_names_in", "columns",
+             "max_columns", limits)
+        columns = binarizer.get("columns")
+        _cap(columns, "binarizer.columns", "columns", "max_columns", limits)
+        _cap(binarizer.get("conditions"), "binarizer.conditions", "conditions",
+             "max_conditions", limits)
+        for k, spec in enumerate(columns if isinstance(columns, list) else []):
+            if isinstance(spec, dict):
+                for key in ("values", "infrequent"):
+                    _cap(spec.get(key), f"binarizer.columns[{k}].{key}", "values",
+                         "max_values", limits)
+    model = d.get("model")
+    if not isinstance(model, dict):
+        return
+    _cap(model.get("classes"), "model.classes", "classes", "max_classes", limits)
+    conditions = model.get("conditions")
+    _cap(conditions, "model.conditions", "conditions", "max_conditions", limits)
+    conditions = conditions if isinstance(conditions, list) else []
+    # a test of the infrequent group ("in", "not in") may be written as "not one of the
+    # frequent categories" (unseen ones count as infrequent): its column's whole list
+    groups_of = {}
+    if isinstance(binarizer, dict) and isinstance(binarizer.get("columns"), list):
+        for spec in binarizer["columns"]:
+            if isinstance(spec, dict) and isinstance(spec.get("name"), str):
+                groups_of[spec["name"]] = spec
+    weights = {}  # condition index -> its written size, for the conditions rules use
+
+    def weight(j) -> int:
+        if j not in weights:
+            c = conditions[j]
+            size = 0
+            if isinstance(c, dict):
+                size = _weight(c.get("value")) + _weight(c.get("feature")) + 8
+                spec = groups_of.get(c.get("feature")) if c.get("op") in ("in", "not in") else None
+                if isinstance(spec, dict):
+                    size += _weight(spec.get("values")) + _weight(spec.get("infrequent"))
+            weights[j] = size
+        return weights[j]
+
+    # (where, conditions, prediction) of every rule and clause
+    groups = []
+    rules = model.get("rules")
+    _cap(rules, "model.rules", "rules", "max_rules", limits)
+    if isinstance(rules, list):
+        groups += [(f"model.rules[{k}].conditions", r.get("conditions"), r.get("prediction"))
+                   for k, r in enumerate(rules) if isinstance(r, dict)]
+    sets = [("model", model)]
+    members = model.get("members")
+    if isinstance(members, list):
+        sets += [(f"model.members[{k}]", m) for k, m in enumerate(members) if isinstance(m, dict)]
+    n_clauses = 0
+    for at, rule_set in sets:
+        clauses = rule_set.get("clauses")
+        if isinstance(clauses, list):
+            n_clauses += len(clauses)
+            if limits["max_rules"] is not None and n_clauses > limits["max_rules"]:
+                _over(f"{at}.clauses", "clauses (all rule sets)", n_clauses, "max_rules", limits)
+            groups += [(f"{at}.clauses[{k}]", c, None) for k, c in enumerate(clauses)]
+    budget, total = limits["max_export_chars"], 0
+    for at, items, prediction in groups:
+        if not isinstance(items, list):
+            continue
+        _cap(items, at, "conditions in one rule", "max_rule_conditions", limits)
+        total += _weight(prediction) if prediction is not None else 0
+        total += sum(weight(j) for j in items
+                     if isinstance(j, int) and not isinstance(j, bool) and 0 <= j < len(conditions))
+        if budget is not None and total > budget:
+            _over(at, "the exported code would repeat about this many characters:", total,
+                  "max_export_chars", limits)

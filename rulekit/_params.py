@@ -91,9 +91,16 @@ def _inside(value, low, high, closed: str) -> bool:
     return True
 
 
+#: The largest integer an Integer parameter takes: engines and kernels count in
+#: 64-bit integers, and a larger Python int would fail deep inside one with a raw
+#: OverflowError instead of naming the parameter.
+INT_MAX = 2**63 - 1
+
+
 @dataclass(frozen=True)
 class Integer(Constraint):
-    """An integer (not a bool), optionally within ``[low, high]``."""
+    """An integer (not a bool), optionally within ``[low, high]``; always within
+    64 bits (``-INT_MAX <= value <= INT_MAX``)."""
 
     low: int | None = None
     high: int | None = None
@@ -103,15 +110,16 @@ class Integer(Constraint):
         return _is_int(value)
 
     def value_ok(self, value) -> bool:
-        return _inside(value, self.low, self.high, "both")
+        return -INT_MAX <= value <= INT_MAX and _inside(value, self.low, self.high, "both")
 
     def normalize(self, value):
         return int(value)
 
     def describe(self) -> str:
         if self.low is None and self.high is None:
-            return "an integer"
-        return "an integer " + _interval(self.low, self.high, "both")
+            return "an integer (64-bit: at most 2**63 - 1 either way)"
+        text = "an integer " + _interval(self.low, self.high, "both")
+        return text if self.high is not None else text + " (at most 2**63 - 1)"
 
 
 @dataclass(frozen=True)
@@ -131,7 +139,11 @@ class Real(Constraint):
         return _is_real(value)
 
     def value_ok(self, value) -> bool:
-        return math.isfinite(float(value)) and _inside(value, self.low, self.high, self.closed)
+        try:
+            number = float(value)
+        except OverflowError:  # an int beyond any float (10**400) is no finite number
+            return False
+        return math.isfinite(number) and _inside(value, self.low, self.high, self.closed)
 
     def normalize(self, value):
         return float(value)

@@ -85,6 +85,53 @@ _ADVICE = {
 }
 
 
+def _label_kind(v) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return "bool"
+    if isinstance(v, (int, np.integer)):
+        return "int"
+    if isinstance(v, (float, np.floating)):
+        return "float"
+    if isinstance(v, str):
+        return "str"
+    return type(v).__name__
+
+
+def _check_label_kinds(y: np.ndarray) -> None:
+    """Refuse labels scikit-learn would call "continuous" or "unknown", in our words.
+
+    Whole-number floats (0.0, 1.0) are accepted as classes, as scikit-learn
+    does: they are what reading integer labels with missing values gives.
+    Numbers with a fraction (0.5) are a regression target, and labels of
+    several kinds in one object array (1 and 2.5, 1 and "a") compare
+    unpredictably; both are refused here, naming the labels.
+    """
+    if y.dtype == object:
+        kinds = {}
+        for v in y:
+            if not pd.isna(v):
+                kinds.setdefault(_label_kind(v), v)
+        if len(kinds) > 1:
+            shown = ", ".join(f"{v!r} ({k})" for k, v in kinds.items())
+            raise ValueError(f"y mixes labels of different kinds: {shown}; convert them to one "
+                             "kind first, e.g. y.astype(str), or y.astype(int) for whole numbers")
+        values = [v for v in y if isinstance(v, (float, np.floating))]
+    elif y.dtype.kind == "f":
+        values = y
+    else:
+        return
+    values = np.asarray(values, dtype=float)
+    fractional = np.unique(values[np.isfinite(values) & (values != np.round(values))])
+    infinite = np.unique(values[np.isinf(values)])
+    if fractional.size or infinite.size:
+        shown = ", ".join(repr(float(v)) for v in [*fractional[:3], *infinite[:1]])
+        # "continuous" is scikit-learn's word for such a target (its estimator checks look for it)
+        raise ValueError(f"y holds numbers that are not whole ({shown}): a continuous target, "
+                         "and rulekit learns classifiers; pass class labels (text, integers, "
+                         "booleans or whole-number floats), e.g. bin a numeric target with "
+                         "pd.cut, or map codes to names")
+
+
 class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     """Shared validation, binarization, mining and prediction.
 
@@ -171,7 +218,9 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
                         f"expecting {self.n_features_in_} features as input"
                     )
         else:
-            options = dict(dtype=None, ensure_all_finite="allow-nan", accept_sparse=False,
+            # infinity is left to the binarizer, which names the column (sklearn's own
+            # message would not)
+            options = dict(dtype=None, ensure_all_finite=False, accept_sparse=False,
                            ensure_min_samples=1, ensure_min_features=1)
             X = (check_array(X, estimator=self, **options) if reset
                  else validate_data(self, X, reset=False, **options))
@@ -190,6 +239,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
             # trailing NUL: 'a' and 'a\x00' would become one class
             y = np.asarray(y, dtype=object)
         y = column_or_1d(y, warn=True)
+        _check_label_kinds(y)
         if y.dtype.kind == "S" or (y.dtype == object and any(
                 isinstance(v, (bytes, bytearray, memoryview)) for v in y)):
             # str(b"a") is "b'a'": saved files and exports could not give the label back
@@ -323,7 +373,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         B = self._conditions(X)
         return self.model_.predict_proba(B)
 
-    def save(self, path, *, metadata: dict | None = None):
+    def save(self, path, *, metadata: dict | None = None, overwrite: bool = True):
         """Write the fitted model with its binarizer as JSON.
 
         ``rulekit.load(path)`` gives back a :class:`rulekit.Predictor` whose
@@ -335,13 +385,17 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         path : str or Path
         metadata : dict, optional
             JSON-ready extras to keep in the file (e.g. the target column).
+        overwrite : bool, default True
+            False: refuse (``FileExistsError``) when ``path`` exists.  The
+            write is atomic and goes only to a regular file or through a
+            symbolic link to one (:meth:`rulekit.Predictor.save`).
 
         Returns
         -------
         Path
         """
         check_is_fitted(self, "model_")
-        return Predictor.from_estimator(self, metadata=metadata).save(path)
+        return Predictor.from_estimator(self, metadata=metadata).save(path, overwrite=overwrite)
 
     def to_sql(self, table=None, *, dialect: str = "sqlite", proba: bool = False, keep=None) -> str:
         """SQL computing ``predict`` (and ``predict_proba``) from the raw columns of a table.

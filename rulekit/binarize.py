@@ -171,6 +171,16 @@ def _value_key(value):
     return None if value is None else col.category_key(value)
 
 
+def _check_finite(name: str, x: np.ndarray, missing: np.ndarray) -> None:
+    """Refuse infinity in a numeric column, naming it (NaN is read as missing)."""
+    bad = np.isinf(x) & ~missing
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise ValueError(f"column {name!r} contains infinite values ({float(x[row])!r} in row {row}); "
+                         "replace them (e.g. by NaN, which is read as missing, or by a large "
+                         "finite number) before fitting or predicting")
+
+
 def _keep(holds: float, fails: float, floor: float | None) -> bool:
     """The support floor: both sides of a condition weigh at least ``floor``."""
     return holds > 0 and fails > 0 if floor is None else holds >= floor and fails >= floor
@@ -362,6 +372,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
         floor = params["min_frequency"]
         if isinstance(floor, float):
             floor = floor * float(w.sum())
+        for name, _, _, kind, series in columns:
+            if kind == "numeric":
+                # before any threshold search: the reference model would refuse infinity
+                # first, in scikit-learn's words, without naming the column
+                _check_finite(name, col.as_float(series), col.is_missing(series))
         cuts = None
         if params["thresholds"] == "reference":
             cuts = self._reference_cuts(columns, y, w, floor)
@@ -399,9 +414,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         """Thresholds of one numeric column (in place: ``spec`` and ``conditions``)."""
         missing = col.is_missing(series)
         x = col.as_float(series)
-        if np.isinf(x[~missing]).any():
-            raise ValueError(f"column {spec.name!r} contains infinite values; replace them "
-                             "(e.g. by NaN, read as missing) before fitting")
+        _check_finite(spec.name, x, missing)
         keep = w > 0
         present = ~missing & keep
         spec.has_missing = bool((missing & keep).any())
@@ -639,8 +652,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
     def _transform_numeric(self, s, series, missing, out) -> None:
         x = col.as_float(series)
         present = ~missing
-        if np.isinf(x[present]).any():
-            raise ValueError(f"column {s.name!r} contains infinite values")
+        _check_finite(s.name, x, missing)
         for k in range(s.first, s.stop):
             cond = self.conditions_[k]
             if cond.op == "is missing":

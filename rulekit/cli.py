@@ -14,17 +14,25 @@ Sub-commands::
 
 Mistakes (a missing file, an unknown column or model, a bad option) are
 reported as one line on stderr with exit status 2, never as a traceback.
+
+No command overwrites an existing file unless ``--force`` is given (checked
+before any work, so a fit is not wasted), and every file written (``--save``,
+``--output``, ``-o``, ``--plot``) is written atomically, only to a regular
+file or through a symbolic link to one (:mod:`rulekit._files`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import io
 import math
 import sys
 from pathlib import Path
 
 from . import datasets
+from ._files import writable_target, write_atomic
 from ._version import __version__
 from .learners import LEARNERS
 
@@ -131,6 +139,29 @@ def _read_training_csv(args):
     return X, y
 
 
+@contextlib.contextmanager
+def _unless_forced(path):
+    """An existing output without --force: one line saying so."""
+    try:
+        yield
+    except FileExistsError:
+        raise CliError(f"{path} exists; pass --force to replace it") from None
+
+
+def _check_output(path, force: bool) -> None:
+    """Refuse, before any work, an output that exists (without --force) or is no file."""
+    if path:
+        with _unless_forced(path):
+            writable_target(path, overwrite=force)
+
+
+def _write(path, data, force: bool):
+    """Write an output atomically; an existing file only with --force (checked again:
+    it may have appeared while we worked)."""
+    with _unless_forced(path):
+        return write_atomic(path, data, overwrite=force)
+
+
 def _options(args) -> dict:
     values = {k: getattr(args, k, None) for k in options()}
     gap = getattr(args, "stop_at_gap", None)
@@ -144,6 +175,7 @@ def _options(args) -> dict:
 # --- commands -----------------------------------------------------------------------------
 
 def cmd_fit(args) -> int:
+    _check_output(args.save, args.force)
     X, y = _read_training_csv(args)
     est = _learner(args.model, _options(args))
     est.set_params(**({"verbose": args.verbose} if "verbose" in est.get_params() else {}))
@@ -152,7 +184,8 @@ def cmd_fit(args) -> int:
     print(f"\ntraining accuracy: {est.score(X, y):.4f}")
     print(f"certificate: {est.certificate_}")
     if args.save:
-        est.save(args.save, metadata={"target": args.target})
+        with _unless_forced(args.save):
+            est.save(args.save, metadata={"target": args.target}, overwrite=args.force)
         print(f"saved to {args.save}")
     return 0
 
@@ -169,6 +202,7 @@ def _load_model(path: str):
 
 
 def cmd_predict(args) -> int:
+    _check_output(args.output, args.force)
     model = _load_model(args.model)
     X, _ = _read_csv(args.data)
     out = X.copy()
@@ -178,13 +212,14 @@ def cmd_predict(args) -> int:
         out[f"p({label})"] = proba[:, k].round(6)
     text = out.to_csv(index=False)
     if args.output:
-        Path(args.output).write_text(text)
+        _write(args.output, text, args.force)
     else:
         sys.stdout.write(text)
     return 0
 
 
 def cmd_export(args) -> int:
+    _check_output(args.output, args.force)
     model = _load_model(args.model)
     if args.to == "python":
         text = model.to_python()
@@ -193,7 +228,7 @@ def cmd_export(args) -> int:
     else:
         text = model.to_sql(dialect=args.dialect) + "\n"
     if args.output:
-        Path(args.output).write_text(text)
+        _write(args.output, text, args.force)
     else:
         sys.stdout.write(text)
     return 0
@@ -202,6 +237,8 @@ def cmd_export(args) -> int:
 def cmd_compare(args) -> int:
     from .compare import compare_models
 
+    path = _plot_path(args.plot) if args.plot else None
+    _check_output(path, args.force)
     X, y = _read_training_csv(args)
     names = [n.strip() for n in args.models.split(",") if n.strip()]
     if not names:
@@ -214,8 +251,9 @@ def cmd_compare(args) -> int:
         import matplotlib
 
         matplotlib.use("Agg")
-        path = _plot_path(args.plot)
-        comp.plot().savefig(path, dpi=120)
+        image = io.BytesIO()
+        comp.plot().savefig(image, dpi=120, format=path.suffix[1:])
+        _write(path, image.getvalue(), args.force)
         print(f"plot saved to {path}")
     return 0
 
@@ -233,6 +271,7 @@ def cmd_explore(args) -> int:
     if eps is not None and not (math.isfinite(eps) and eps >= 0):
         raise CliError(f"--rashomon takes EPS >= 0 (objective units: 0.01 is one percent of "
                        f"the rows), got {eps}")
+    _check_output(args.output, args.force)
     X, y = _read_training_csv(args)
     est = _learner(args.model, _options(args))
     # the replay and the Rashomon view exist for CORELS only: say so before the fit
@@ -250,7 +289,9 @@ def cmd_explore(args) -> int:
     if eps is not None:
         rset = est.rashomon_set(eps)
         print(f"Rashomon set: {rset.count} lists within {eps} of the optimum")
-    page = est.explore(X, y, args.output, rashomon=rset)
+    page = est.explore(X, y, None, rashomon=rset)
+    with _unless_forced(args.output):
+        page.save(args.output, overwrite=args.force)
     print(f"explorer written to {page.path} ({len(page) / 1e6:.2f} MB); open it in a browser")
     return 0
 
@@ -377,6 +418,11 @@ def _add_model_options(p):
     g.add_argument("-v", "--verbose", type=int, default=0, help="progress on stderr (0 = quiet)")
 
 
+def _add_force(p):
+    p.add_argument("--force", action="store_true",
+                   help="replace the output file if it exists (without it, nothing is overwritten)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulekit", description="Learn small, readable rule models and compare them.")
     parser.add_argument("--version", action="version", version=f"rulekit {__version__}")
@@ -389,6 +435,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_data_arguments(p)
     p.add_argument("--model", required=True, help="learner: " + ", ".join(sorted(LEARNERS)))
     p.add_argument("--save", help="write the fitted model to this JSON file")
+    _add_force(p)
     _add_model_options(p)
     p.set_defaults(func=cmd_fit)
 
@@ -396,6 +443,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("model", help="JSON file written by 'rulekit fit --save'")
     p.add_argument("data", help="CSV file with the model's feature columns")
     p.add_argument("--output", help="write predictions here instead of stdout")
+    _add_force(p)
     p.set_defaults(func=cmd_predict)
 
     p = sub.add_parser("export", help="write a saved model as SQL or standalone Python")
@@ -406,6 +454,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--table", help="SQL: write a SELECT from this table with prediction and "
                    "probability columns (without it: the prediction's CASE expression)")
     p.add_argument("--output", help="write here instead of stdout")
+    _add_force(p)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("compare", help="cross-validate several models on a CSV file")
@@ -416,6 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-jobs", dest="n_jobs", type=int, default=None, help="parallel fits")
     p.add_argument("--plot", help="save the accuracy-vs-size plot to this file (PNG unless "
                    "its extension says otherwise), or into this directory as comparison.png")
+    _add_force(p)
     _add_model_options(p)
     p.set_defaults(func=cmd_compare)
 
@@ -431,6 +481,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rashomon", type=float, metavar="EPS",
                    help="add the Rashomon view: every rule list within EPS of the optimal "
                    "objective, e.g. 0.005 (corels)")
+    _add_force(p)
     _add_model_options(p)
     p.set_defaults(func=cmd_explore)
 

@@ -37,23 +37,22 @@ only) still load; their unseen categories are ignored, as they were then.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
-import secrets
 from pathlib import Path
 
 import numpy as np
 
+from ._files import write_atomic
 from .binarize import Binarizer, _plain
-from ._modelfile import check_file
+from ._modelfile import LIMITS, check_file, check_limits, parse_int, resolve_limits
 from ._version import __version__
 from .certificate import Certificate
 from .export import to_python, to_sql
 from .models import label_array, model_from_dict
 
-__all__ = ["Predictor", "load", "FORMAT", "SCHEMA"]
+__all__ = ["Predictor", "load", "FORMAT", "SCHEMA", "LIMITS"]
 
 FORMAT = "rulekit-model"
 SCHEMA = 2
@@ -203,8 +202,12 @@ class Predictor:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Predictor":
-        """Rebuild from :meth:`to_dict` output (or a schema-1 file of ``rulekit fit``)."""
+    def from_dict(cls, d: dict, *, limits: dict | None = None, _raw: bytes | None = None
+                  ) -> "Predictor":
+        """Rebuild from :meth:`to_dict` output (or a schema-1 file of ``rulekit fit``).
+
+        ``limits`` overrides the size limits of :data:`LIMITS` (see :func:`load`).
+        """
         if not isinstance(d, dict) or d.get("format") != FORMAT:
             raise ValueError("not a model saved by est.save() or 'rulekit fit --save' (expected "
                              f"a JSON object with \"format\": \"{FORMAT}\")")
@@ -215,7 +218,9 @@ class Predictor:
         if schema > SCHEMA:
             raise ValueError(f"model file schema {schema!r} is newer than this rulekit "
                              f"(reads schemas 1 and {SCHEMA}); upgrade rulekit")
-        # every field, before anything is built from them (rulekit/_modelfile.py)
+        # sizes first (cheap, and they bound the checks' work), then every field,
+        # before anything is built from them (rulekit/_modelfile.py)
+        check_limits(d, resolve_limits(limits), raw=_raw)
         check_file(d, schema=schema, newest=SCHEMA)
         model = model_from_dict(d["model"])
         if schema == 1:
@@ -230,38 +235,44 @@ class Predictor:
         return cls(model, Binarizer.from_dict(d["binarizer"]), estimator=d.get("estimator"),
                    params=d.get("params"), certificate=cert, metadata=d.get("metadata"))
 
-    def save(self, path) -> Path:
+    def save(self, path, *, overwrite: bool = True) -> Path:
         """Write the model as JSON to ``path``; returns the path.
 
-        The write is atomic: the JSON goes to a temporary file in the same
-        folder, which then replaces ``path`` in one step (``os.replace``).  A
-        failed write (a full disk, a quota, an interrupt) leaves whatever was
-        at ``path`` before untouched, never a truncated model.
+        The write is atomic (:func:`rulekit._files.write_atomic`): the JSON
+        is written in full to a new file in the same folder, which then
+        takes the name ``path`` in one step.  A failed write (a full disk, a
+        quota, an interrupt) leaves whatever was at ``path`` before untouched,
+        never a truncated model, and no temporary file.
+
+        Parameters
+        ----------
+        path : str or Path
+            A regular file, or a symbolic link to one (the file it names is
+            written).  A directory, a device, a FIFO or a link to nothing is
+            refused with ``ValueError``.
+        overwrite : bool, default True
+            False: refuse (``FileExistsError``) when ``path`` exists, as
+            ``rulekit fit --save`` does without ``--force``.
         """
-        path = Path(path)
         text = json.dumps(self.to_dict(), indent=1)  # fails before any file is touched
-        # a new name beside the target (same file system, so os.replace is atomic);
-        # created with mode 0o666 so the umask applies as it would to a plain write
-        temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            if path.exists():
-                # the replaced file keeps its permissions
-                os.chmod(temp, path.stat().st_mode & 0o7777)
-            os.replace(temp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-            raise
-        return path
+        return write_atomic(path, text, overwrite=overwrite)
 
 
-def load(path) -> Predictor:
+def load(path, *, limits: dict | None = None) -> Predictor:
     """Load a model saved by ``est.save(path)`` (or ``rulekit fit --save``).
+
+    Parameters
+    ----------
+    path : str or Path
+    limits : dict, optional
+        Overrides of the size limits in :data:`rulekit.persist.LIMITS`: the
+        file's bytes (``max_bytes``, 100 MB), one text's characters
+        (``max_text``), classes, columns, values per column, conditions,
+        rules (and clauses), conditions per rule, and the text an export
+        would repeat (``max_export_chars``).  A value of None lifts that
+        limit, e.g. ``limits={"max_bytes": None}``.  The defaults are far
+        above what a fit writes; they keep a crafted file from costing
+        gigabytes to read or export (``docs/security.md``).
 
     Returns
     -------
@@ -274,25 +285,36 @@ def load(path) -> Predictor:
     FileNotFoundError
         No such file.
     ValueError
-        The file is not JSON, not a rulekit model, or one of its fields is
-        wrong; the message names the file and the field.  Every field is
-        checked before anything is built from it (``rulekit/_modelfile.py``).
+        The file is not JSON, not a rulekit model, above a limit, or one of
+        its fields is wrong; the message names the file and the field.
+        Every field is checked before anything is built from it
+        (``rulekit/_modelfile.py``).
     """
     path = Path(path)
+    bounds = resolve_limits(limits)
     if not path.is_file():
         raise FileNotFoundError(f"no such file: {path}")
+    most = bounds["max_bytes"]
+    with open(path, "rb") as f:
+        data = f.read() if most is None else f.read(most + 1)
+    if most is not None and len(data) > most:
+        raise ValueError(f"{path} is larger than {most:,} bytes, the limit for a model file; if "
+                         "you trust it, load it with rulekit.load(path, limits={'max_bytes': "
+                         "None})")
     try:
-        payload = json.loads(path.read_bytes())
+        # integers too long for 64 bits stay unconverted, for the checks to name their field
+        payload = json.loads(data, parse_int=parse_int)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path} is not JSON: {exc}") from None
     except RecursionError:
         raise ValueError(f"{path} is not a rulekit model file: its JSON is nested too deeply "
                          "to read") from None
     try:
-        return Predictor.from_dict(payload)
+        return Predictor.from_dict(payload, limits=bounds, _raw=data)
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
-    except (KeyError, TypeError, IndexError, AttributeError, RecursionError) as exc:
+    except (KeyError, TypeError, IndexError, AttributeError, RecursionError,
+            OverflowError) as exc:
         # check_file should have caught it; still one clear error, never a traceback
         raise ValueError(f"{path} is not a valid rulekit model file ({type(exc).__name__}: "
                          f"{exc})") from None

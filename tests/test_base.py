@@ -121,7 +121,7 @@ def test_binary_only_learners_refuse_more_classes():
     (pd.DataFrame({"a": [1, 2, 3]}), [1, np.nan, 0], "NaN"),
     (pd.DataFrame({"a": [1, 2, 3]}), [1, 0], "inconsistent numbers of samples"),
     (pd.DataFrame({"a": [1.0, np.inf, 3.0]}), [1, 0, 1], "'a'.*infinite"),
-    (np.array([[1.0], [np.inf], [3.0]]), [1, 0, 1], "infinity"),
+    (np.array([[1.0], [np.inf], [3.0]]), [1, 0, 1], "column 'x0' contains infinite values"),
     (pd.DataFrame({"a": [1, "x", 3]}, dtype=object), [1, 0, 1], "'a'.*mixes numbers and text"),
 ])
 def test_bad_input_is_a_clear_error(X, y, match):
@@ -155,3 +155,47 @@ def test_unknown_category_at_predict_time_falls_to_other_rules():
     est = OneRule().fit(X, [1, 1, 0, 0, 0, 0])
     with pytest.warns(DataWarning, match="column 'c'.*zzz"):
         assert est.predict(pd.DataFrame({"c": ["zzz"]})).tolist() == [0]
+
+
+# -- issue 36, item 14: our own messages where scikit-learn's were generic ----------------
+
+def test_infinity_with_the_corels_defaults_names_the_column():
+    # CORELS's default thresholds come from a reference model, which refused infinity
+    # first, in scikit-learn's words ("Input X contains infinity ... float32")
+    from rulekit import CorelsClassifier
+
+    X = frame().assign(age=lambda f: f["age"].where(f.index != 4, -np.inf))
+    with pytest.raises(ValueError, match=r"column 'age' contains infinite values \(-inf in row "
+                                         r"4\); replace them"):
+        CorelsClassifier().fit(X, [0, 1] * 5)
+    with pytest.raises(ValueError, match="column 'x0' contains infinite values"):
+        CorelsClassifier().fit(X[["age"]].to_numpy(), [0, 1] * 5)
+
+
+def test_infinity_at_predict_time_names_the_column():
+    est = OneRule().fit(frame(), [0, 1] * 5)
+    with pytest.raises(ValueError, match="column 'age' contains infinite values.*replace them"):
+        est.predict(frame().assign(age=np.inf))
+
+
+@pytest.mark.parametrize("y,match", [
+    ([0.5, 1.5] * 5, r"y holds numbers that are not whole \(0.5, 1.5\): a continuous target"),
+    ([0.0, 1.0, 2.5, 1.0, 0.0] * 2, r"not whole \(2.5\)"),
+    ([0.0, 1.0, np.inf, 1.0, 0.0] * 2, r"not whole \(inf\)"),
+    (np.array([1, 2.5] * 5, dtype=object), r"y mixes labels of different kinds: 1 \(int\), "
+                                           r"2.5 \(float\); convert them"),
+    (np.array([1, 2.0] * 5, dtype=object), "y mixes labels of different kinds"),
+    (np.array([1, "a"] * 5, dtype=object), r"mixes labels of different kinds: 1 \(int\), 'a'"),
+    (pd.Series([True, 1] * 5, dtype=object), "mixes labels of different kinds"),
+])
+def test_labels_a_classifier_cannot_take_get_our_message(y, match):
+    with pytest.raises(ValueError, match=match):
+        OneRule().fit(frame(), y)
+
+
+def test_whole_number_float_labels_are_classes():
+    # chosen: 0.0 and 1.0 are classes, as in scikit-learn (integer labels read with pandas
+    # come back as floats once a column had a missing value)
+    est = OneRule().fit(frame(), [0.0, 1.0] * 5)
+    assert est.classes_.tolist() == [0.0, 1.0]
+    assert set(est.predict(frame()).tolist()) <= {0.0, 1.0}

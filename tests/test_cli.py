@@ -4,6 +4,7 @@ Only what a real process alone shows starts one (a closed pipe, the on-disk
 kernel cache); those tests are in the slow lane.
 """
 
+import os
 import subprocess
 import sys
 
@@ -231,3 +232,104 @@ def test_compile_fills_the_cache_later_processes_load(tmp_path):
     counts = {name: (int(h), int(m)) for name, h, m in (line.split() for line in later.stdout.splitlines())}
     assert all(m == 0 for _, m in counts.values()), counts  # nothing compiled again
     assert counts["rulekit.corels._kernels"][0] > 0 and counts["rulekit.frl._kernels"][0] > 0, counts
+
+
+# -- issue 36, item 8: nothing is overwritten without --force; every write is atomic ----------
+# in-process (rulekit.cli.main): a subprocess would pay the imports again
+
+@pytest.fixture
+def files(tmp_path):
+    """A training CSV and a model saved from it, in a folder of their own."""
+    import numpy as np
+    import pandas as pd
+
+    from rulekit import CorelsClassifier
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"age": rng.integers(18, 70, 80), "job": rng.choice(["a", "b", "c"], 80)})
+    y = np.where((X["age"] < 35) ^ (X["job"] == "c"), "yes", "no")
+    data = tmp_path / "train.csv"
+    X.assign(label=y).to_csv(data, index=False)
+    model = CorelsClassifier(c=0.05, max_card=1).fit(X, y).save(tmp_path / "m.json")
+    return data, model
+
+
+def _cli(capsys, *argv):
+    from rulekit.cli import main
+
+    status = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_fit_never_saves_over_its_training_data(files, capsys):
+    data, _ = files
+    before = data.read_bytes()
+    status, _, err = _cli(capsys, "fit", data, "--target", "label", "--model", "corels",
+                          "--save", data)
+    assert status == 2
+    assert err == f"rulekit: error: {data} exists; pass --force to replace it\n"
+    assert data.read_bytes() == before
+
+
+def test_export_never_writes_over_its_model(files, capsys):
+    data, model = files
+    before = model.read_bytes()
+    status, _, err = _cli(capsys, "export", model, "--to", "python", "--output", model)
+    assert status == 2 and "exists; pass --force" in err
+    assert model.read_bytes() == before
+    # with --force, the user asked for it
+    out = model.with_name("m.py")
+    out.write_text("old")
+    assert _cli(capsys, "export", model, "--to", "python", "--output", out)[0] == 2
+    assert out.read_text() == "old"
+    status, _, err = _cli(capsys, "export", model, "--to", "python", "--output", out, "--force")
+    assert status == 0, err
+    assert "def predict(row)" in out.read_text()
+
+
+def test_predict_explore_and_compare_refuse_an_existing_output(files, capsys):
+    data, model = files
+    out = data.with_name("taken.txt")
+    out.write_text("keep me")
+    for argv in (["predict", model, data, "--output", out],
+                 ["explore", "--data", data, "--target", "label", "--model", "corels", "-o", out],
+                 ["compare", data, "--target", "label", "--models", "cart", "--plot", out]):
+        status, _, err = _cli(capsys, *argv)
+        assert (status, err) == (2, f"rulekit: error: {out} exists; pass --force to replace it\n")
+        assert out.read_text() == "keep me"
+    status, _, err = _cli(capsys, "predict", model, data, "--output", out, "--force")
+    assert status == 0, err
+    assert out.read_text().startswith("age,job,label,prediction,")
+
+
+def test_outputs_go_only_to_regular_files(files, capsys):
+    data, model = files
+    link = data.with_name("null.sql")
+    link.symlink_to(os.devnull)
+    status, _, err = _cli(capsys, "export", model, "--to", "sql", "--output", link, "--force")
+    assert status == 2
+    assert "it is a character device; rulekit writes only regular files" in err
+    assert err.count("\n") == 1
+    assert link.is_symlink()
+
+
+def test_a_failed_cli_write_keeps_the_old_file_and_leaves_no_temporary(files, capsys,
+                                                                       monkeypatch):
+    import rulekit._files
+
+    data, model = files
+    out = data.with_name("m.sql")
+    out.write_text("old")
+
+    def full_disk(fd, payload):
+        os.write(fd, payload[: len(payload) // 2])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(rulekit._files, "_write_all", full_disk)
+    for argv in (["export", model, "--to", "sql", "--output", out, "--force"],
+                 ["predict", model, data, "--output", out, "--force"]):
+        status, _, err = _cli(capsys, *argv)
+        assert status == 2 and "No space left on device" in err
+        assert out.read_text() == "old"
+    assert sorted(p.name for p in data.parent.iterdir()) == ["m.json", "m.sql", "train.csv"]

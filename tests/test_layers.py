@@ -30,7 +30,7 @@ PACKAGE = ROOT / "rulekit"
 #: not exist (yet) are tolerated.
 LAYERS = [
     ("foundation", ["_version", "_tolerances", "_params", "_checks", "_anytime", "_interrupt", "certificate",
-                    "bitset", "evaluate", "_columns", "_render", "callbacks"]),
+                    "bitset", "evaluate", "_columns", "_render", "callbacks", "_files"]),
     ("data", ["binarize", "_reference", "mining"]),
     ("models", ["models", "_modelfile", "export", "export.*", "persist", "plotting",
                 "explore", "explore.*"]),

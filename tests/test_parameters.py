@@ -52,10 +52,14 @@ def bad_values(constraint: Constraint) -> list:
     out = [] if constraint.allow_none else [(None, TypeError)]
     if isinstance(constraint, Integer):
         out += [("1", TypeError), (1.5, TypeError), (True, TypeError)]
+        # beyond 64 bits: the validator's ValueError, never a raw OverflowError from a kernel
+        out += [(10**30, ValueError), (-10**30, ValueError)]
         out += [] if constraint.low is None else [(constraint.low - 1, ValueError)]
         out += [] if constraint.high is None else [(constraint.high + 1, ValueError)]
     elif isinstance(constraint, Real):
         out += [("0.5", TypeError), (math.nan, ValueError)]
+        # an int no float can hold: float(10**400) raises OverflowError
+        out += [(10**400, ValueError), (-10**400, ValueError)]
         out += [] if constraint.low is None else [(constraint.low - 1.0, ValueError)]
         out += [] if constraint.high is None else [(constraint.high + 1.0, ValueError)]
     elif isinstance(constraint, Options):
@@ -132,3 +136,12 @@ def test_estimator_refuses_bad_value(owner, name, value, error):
     X = A.astype(float)
     with pytest.raises(error, match=f"{owner}: parameter '{name}'"):
         cls(**{name: value}).fit(X, Y)
+
+
+def test_an_integer_beyond_64_bits_is_the_validators_error():
+    # issue 36, item 13: max_work=10**30 raised a raw OverflowError from the kernel
+    with pytest.raises(ValueError, match=r"CorelsClassifier: parameter 'max_work' must be "
+                                         r"an integer >= 1 \(at most 2\*\*63 - 1\)"):
+        rulekit.CorelsClassifier(max_work=10**30).fit(A.astype(float), Y)
+    with pytest.raises(ValueError, match="parameter 'c' must be a finite number"):
+        rulekit.CorelsClassifier(c=10**400).fit(A.astype(float), Y)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import write_atomic
 from .._render import format_value
 from ..binarize import _plain
 from ..mining import evaluate_antecedents
@@ -538,10 +539,13 @@ class ExplorerPage:
         self.payload = payload
         self.path = None if path is None else Path(path)
 
-    def save(self, path) -> Path:
-        """Write the page to ``path`` (UTF-8) and return the path."""
-        path = Path(path)
-        path.write_text(self.html, encoding="utf-8")
+    def save(self, path, *, overwrite: bool = True) -> Path:
+        """Write the page to ``path`` (UTF-8) and return the path.
+
+        Atomic, and only to a regular file or through a link to one; with
+        ``overwrite=False`` an existing file is refused (``FileExistsError``).
+        """
+        path = write_atomic(path, self.html, overwrite=overwrite)
         self.path = path
         return path
 
