@@ -66,6 +66,7 @@ def test_refit_models_are_fitted_on_all_data(data):
     assert comp.models["tree"] is not models()["tree"]
 
 
+@pytest.mark.slow  # n_jobs=2: joblib fits in worker processes (about 8 CPU s with them)
 def test_parallel_gives_the_same_table(data):
     X, y = data
     serial = compare_models(models(), X, y, cv=3, refit=False).table.drop(columns="fit_time")
