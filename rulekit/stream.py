@@ -181,9 +181,13 @@ def _canonical(frame: pd.DataFrame) -> pd.DataFrame:
             out[name] = np.where(np.isnan(x), np.nan, x)
         else:
             missing = col.is_missing(s)
-            text = s.astype(str).to_numpy(dtype=object)
-            text[missing] = _MISSING_TEXT
-            out[name] = text
+            values = s.to_numpy(dtype=object)
+            if pd.api.types.infer_dtype(values, skipna=True) != "string":
+                values = s.astype(str).to_numpy(dtype=object)   # only when not text already
+            else:
+                values = values.copy()
+            values[missing] = _MISSING_TEXT
+            out[name] = values
     return pd.DataFrame(out)
 
 
@@ -356,7 +360,10 @@ def summarize(chunk: pd.DataFrame, target: str, key: str | None = None,
     labels = chunk[target]
     if col.is_missing(labels).any():
         raise ValueError(f"the target column {target!r} has missing values; drop those rows")
-    classes = _levels(labels.to_numpy(dtype=object), target).counts
+    inverse, uniques = _factorize(labels)
+    per = np.bincount(inverse, minlength=len(uniques))
+    classes = _Levels({}).merged(_Levels({col.category_key(u): [col.plain(u), int(k)]
+                                          for u, k in zip(uniques, per)}), target).counts
     h = _row_hash(chunk[features + [target]], _SAMPLE_KEY)
     order = np.argsort(h, kind="stable")[:SAMPLE_ROWS]
     sample = chunk.iloc[order][features + [target]].reset_index(drop=True)
@@ -438,17 +445,39 @@ class CountTable:
     fold_counts: np.ndarray
     n_rows: int
 
+    @staticmethod
+    def group(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The distinct rows of a uint8 matrix, sorted bytewise, and each row's index.
+
+        Rows are read as big-endian 64-bit words (padded with zero bytes), so sorting
+        the words sorts the bytes; one word sorts as integers, more by ``lexsort``
+        (both far faster than sorting ``void`` items).
+        """
+        n, width = keys.shape
+        pad = -width % 8
+        if pad:
+            keys = np.concatenate([keys, np.zeros((n, pad), np.uint8)], axis=1)
+        words = np.ascontiguousarray(keys).view(">u8").astype(np.uint64)
+        if words.shape[1] == 1:
+            _, first, inverse = np.unique(words[:, 0], return_index=True, return_inverse=True)
+            return keys[first, :width], inverse.ravel()
+        order = np.lexsort(words.T[::-1])
+        sorted_words = words[order]
+        new = np.ones(n, dtype=bool)
+        new[1:] = (sorted_words[1:] != sorted_words[:-1]).any(axis=1)
+        inverse = np.empty(n, dtype=np.int64)
+        inverse[order] = np.cumsum(new) - 1
+        return keys[order[new], :width], inverse
+
     @classmethod
     def from_keys(cls, keys: np.ndarray, fold: np.ndarray, n_folds: int,
                   weight: np.ndarray | None = None) -> "CountTable":
         n = keys.shape[0]
         weight = np.ones(n, dtype=np.int64) if weight is None else weight
-        void = np.ascontiguousarray(keys).view(np.dtype((np.void, keys.shape[1]))).ravel()
-        uniq, inverse = np.unique(void, return_inverse=True)
-        m = uniq.size
-        per_fold = np.bincount(inverse.ravel() * n_folds + fold, weights=weight,
+        rows, inverse = cls.group(keys)
+        m = rows.shape[0]
+        per_fold = np.bincount(inverse * n_folds + fold, weights=weight,
                                minlength=m * n_folds).astype(np.int64).reshape(m, n_folds)
-        rows = uniq.view(np.uint8).reshape(m, keys.shape[1])
         return cls(rows, per_fold.sum(axis=1), per_fold, int(weight.sum()) if n else 0)
 
     def merge(self, other: "CountTable", max_memory: float | None = None,
@@ -457,13 +486,10 @@ class CountTable:
         keys = np.concatenate([self.keys, other.keys])
         stacked = np.concatenate([self.fold_counts, other.fold_counts])
         # fold by fold, so each count column merges with the keys
-        void = np.ascontiguousarray(keys).view(np.dtype((np.void, keys.shape[1]))).ravel()
-        uniq, inverse = np.unique(void, return_inverse=True)
-        inverse = inverse.ravel()
-        per_fold = np.stack([np.bincount(inverse, stacked[:, f], uniq.size) for f in range(k)],
+        rows, inverse = self.group(keys)
+        per_fold = np.stack([np.bincount(inverse, stacked[:, f], rows.shape[0]) for f in range(k)],
                             axis=1).astype(np.int64)
-        table = CountTable(uniq.view(np.uint8).reshape(uniq.size, keys.shape[1]),
-                           per_fold.sum(axis=1), per_fold, self.n_rows + other.n_rows)
+        table = CountTable(rows, per_fold.sum(axis=1), per_fold, self.n_rows + other.n_rows)
         if max_memory is not None:
             table.check_memory(max_memory, n_conditions)
         return table
@@ -499,9 +525,18 @@ def count_table(chunk: pd.DataFrame, binarizer: Binarizer, classes: np.ndarray, 
     return CountTable.from_keys(keys, _folds(chunk, features, target, key, n_folds), n_folds)
 
 
+def _factorize(series: pd.Series):
+    """``pandas.factorize`` of a column: typed columns directly (fast), object columns
+    keeping booleans apart from 0 and 1 (:func:`rulekit._columns._factorize`)."""
+    if series.dtype == object:
+        return col._factorize(series.to_numpy(dtype=object))
+    inverse, uniques = pd.factorize(series, use_na_sentinel=True)
+    return inverse, np.asarray(uniques, dtype=object)
+
+
 def _class_codes(labels: pd.Series, classes: np.ndarray, target: str) -> np.ndarray:
     lookup = {col.category_key(c): i for i, c in enumerate(classes)}
-    inverse, uniques = col._factorize(labels.to_numpy(dtype=object))
+    inverse, uniques = _factorize(labels)
     codes = np.array([lookup.get(col.category_key(u), -1) for u in uniques] + [-1])[inverse]
     if (codes < 0).any():
         raise ValueError(f"the target column {target!r} holds a label the first pass did not "
