@@ -614,7 +614,8 @@ def count(data, target: str | None = None, *, key: str | None = None,
         The fold key column; default: the row's own values.
     binarizer : Binarizer, optional
         An unfitted binarizer whose parameters are used (default ``Binarizer()``).
-        Pass a fitted one to skip pass 1.
+        A fitted one is used as it is (pass 1 then only finds the classes and
+        checks the rows).
     n_folds : int, default=5
     max_memory : float, optional
         MB the distinct patterns may take; over it, :class:`TooManyPatterns`

@@ -88,6 +88,10 @@ def test_counts_equal_the_in_memory_binarized_rows(data, whole):
 def test_chunks_give_the_same_counts(data, whole):
     same(whole, stream.count(stream.Chunks(lambda: chunked(data, 7), "label")))
     same(whole, stream.count(lambda: chunked(data, 7, seed=5)[::-1], "label"))
+    # a fitted binarizer is used as it is
+    same(whole, stream.count(lambda: chunked(data, 4), "label", binarizer=whole.binarizer))
+    # an empty chunk (an empty parquet batch or dask partition) changes nothing
+    same(whole, stream.count(lambda: [data.iloc[:0], *chunked(data, 3), data.iloc[:0]], "label"))
 
 
 def test_parquet_glob_gives_the_same_counts(data, whole, tmp_path):
