@@ -394,6 +394,58 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self._set_state(specs, conditions)
         return self
 
+    def fit_summaries(self, feature_names, columns, total_weight, cuts=None):
+        """Learn the conditions from per-column summaries instead of the rows.
+
+        What :meth:`fit` learns from a column depends only on its distinct
+        present values with their weights and on the weight of its missing
+        values, so a summary of each column (as :mod:`rulekit.stream` collects
+        it chunk by chunk) gives the conditions :meth:`fit` gives on the rows.
+
+        Parameters
+        ----------
+        feature_names : list of str
+            The input columns, in order.
+        columns : list of tuple
+            One ``(name, kind, values, weights, w_missing, integral)`` per
+            column with conditions, in the order of ``feature_names``:
+            ``kind`` is ``"numeric"`` or ``"categorical"``; ``values`` the
+            distinct present values (categories as :func:`_columns.category_weights`
+            orders them); ``weights`` the weight of each; ``w_missing`` the
+            weight of the missing values; ``integral``: the column holds integers.
+        total_weight : float
+            The rows' summed weight (the support floor's base).
+        cuts : dict of str -> ndarray, optional
+            Numeric thresholds chosen elsewhere (``thresholds="reference"``),
+            by column name; the support floor still applies.
+
+        Returns
+        -------
+        self
+        """
+        params = validate(self._rulekit_parameters, self.get_params(), type(self).__name__)
+        self._from_array = False
+        self.feature_names_in_ = np.asarray([str(c) for c in feature_names], dtype=object)
+        self.n_features_in_ = len(self.feature_names_in_)
+        floor = params["min_frequency"]
+        if isinstance(floor, float):
+            floor = floor * float(total_weight)
+        specs, conditions = [], []
+        for name, kind, values, weights, w_missing, integral in columns:
+            spec = _ColumnSpec(name, name, None, kind, [], w_missing > 0, len(conditions), 0)
+            weights = np.asarray(weights, dtype=float)
+            if kind == "numeric":
+                self._numeric_conditions(spec, np.asarray(values, dtype=float), weights,
+                                         float(w_missing), bool(integral), floor, conditions,
+                                         None if cuts is None else cuts.get(name))
+            else:
+                self._fit_categories(spec, list(values), weights, float(w_missing), floor,
+                                     conditions)
+            spec.stop = len(conditions)
+            specs.append(spec)
+        self._set_state(specs, conditions)
+        return self
+
     def _reference_cuts(self, columns, y, w, floor) -> dict:
         from ._reference import reference_cuts
 
@@ -418,9 +470,14 @@ class Binarizer(TransformerMixin, BaseEstimator):
         keep = w > 0
         present = ~missing & keep
         spec.has_missing = bool((missing & keep).any())
-        values, wv = x[present], w[present]
-        w_missing = float(w[missing & keep].sum())
-        integral = pd.api.types.is_integer_dtype(series.dtype)
+        self._numeric_conditions(spec, x[present], w[present], float(w[missing & keep].sum()),
+                                 pd.api.types.is_integer_dtype(series.dtype), floor, conditions,
+                                 cuts)
+
+    def _numeric_conditions(self, spec, values, wv, w_missing, integral, floor, conditions,
+                            cuts=None) -> None:
+        """Thresholds of one numeric column from its present values and their weights
+        (``spec.has_missing`` already set); a value weighing ``k`` counts as ``k`` rows."""
         reference = cuts is not None
         if cuts is None:
             cuts = col.candidate_cuts(values, wv, self.n_thresholds)

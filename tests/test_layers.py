@@ -31,7 +31,7 @@ PACKAGE = ROOT / "rulekit"
 LAYERS = [
     ("foundation", ["_version", "_tolerances", "_params", "_checks", "_anytime", "_interrupt", "certificate",
                     "bitset", "evaluate", "_columns", "_render", "callbacks", "_files"]),
-    ("data", ["binarize", "_reference", "mining"]),
+    ("data", ["binarize", "_reference", "mining", "stream", "distributed"]),
     ("models", ["models", "_modelfile", "export", "export.*", "persist", "plotting",
                 "explore", "explore.*"]),
     ("engines", ["corels.*", "frl.*", "colgen.*"]),

@@ -1,0 +1,650 @@
+"""Counts of distinct binarized rows from data of any size, in two passes.
+
+Every learner's objective sees the training rows only through weighted class
+counts of the distinct rows of the binarized matrix (``rulekit/_fitdata.py``).
+This module produces those counts from data read in chunks, so that memory
+grows with the distinct patterns, not with the rows (``docs/streaming.md``):
+
+pass 1, :func:`summarize`
+    each chunk gives a :class:`Summary`: per numeric column its distinct
+    values with their counts (exact up to :data:`EXACT_VALUES` distinct
+    values, then log-spaced buckets of relative width :data:`RELATIVE_ACCURACY`),
+    per categorical column the count of each level, the class counts, and a
+    sample of at most :data:`SAMPLE_ROWS` rows chosen by a hash of each row.
+    Summaries merge associatively and commutatively, so the result does not
+    depend on how the data are cut into chunks.  :func:`fit_binarizer` turns
+    the merged summary into a fitted :class:`~rulekit.binarize.Binarizer`
+    (the reference ensemble, when asked for, is fitted on the sample).
+pass 2, :func:`count_table`
+    each chunk is binarized, its rows packed into bytes and folded by
+    ``numpy.unique`` into a :class:`CountTable` of distinct (pattern, class)
+    keys with their counts, in total and per fold.  Tables merge the same way.
+
+:func:`count` runs both passes over a source: a DataFrame, a path or glob of
+parquet or CSV files (:class:`Files`), or a callable returning an iterator of
+DataFrame chunks (:class:`Chunks`).
+"""
+
+from __future__ import annotations
+
+import glob as _glob
+import numbers
+import os
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+import numpy as np
+import pandas as pd
+
+from . import _columns as col
+from ._reference import MAX_ROWS as SAMPLE_ROWS
+from .binarize import IDENTIFIER_MIN_VALUES, IDENTIFIER_SHARE, Binarizer, DataWarning
+
+__all__ = ["Files", "Chunks", "Summary", "CountTable", "Counts", "TooManyPatterns",
+           "as_source", "summarize", "fit_binarizer", "count_table", "count",
+           "EXACT_VALUES", "RELATIVE_ACCURACY", "MAX_LEVELS", "SAMPLE_ROWS"]
+
+#: a numeric column keeps its exact distinct values (so its quantiles are the in-memory
+#: ones, bit for bit) up to this many; beyond, values share log-spaced buckets
+EXACT_VALUES = 50_000
+#: relative width of a bucket: a quantile read from buckets is within this factor of a
+#: value of the column near the true quantile (DDSketch's guarantee)
+RELATIVE_ACCURACY = 1e-3
+#: most distinct levels tracked for one categorical column (an identifier has more)
+MAX_LEVELS = 100_000
+#: rows read at a time from a CSV file or a parquet file's batches
+CHUNK_ROWS = 262_144
+
+_SAMPLE_KEY = "rulekit-sample-0"   # hash keys (16 characters, as pandas asks): the sample
+_FOLD_KEY = "rulekit-folds-00"     # and the folds are drawn from two independent hashes
+_MISSING_TEXT = "\x00<missing>"
+
+
+class TooManyPatterns(ValueError):
+    """The distinct patterns would need more memory than ``max_memory`` allows."""
+
+
+# -- sources ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Files:
+    """Parquet or CSV files, read in chunks.
+
+    Parameters
+    ----------
+    paths : str or list of str
+        Paths or glob patterns (``"data/*.parquet"``); matched files are read
+        in sorted order.
+    target : str
+        The label column.
+    key : str, optional
+        A column whose value assigns each row to a fold (see :func:`count`);
+        it is not a feature.  Default: the row's own values.
+    format : {"parquet", "csv"}, optional
+        Default: from each file's suffix (``.csv``, ``.csv.gz``... are CSV).
+    chunk_rows : int
+        Rows per chunk.
+    read_options : dict
+        Passed to ``pandas.read_csv`` (``dtype=``, ``sep=``...) for CSV files.
+    """
+
+    paths: Any
+    target: str
+    key: str | None = None
+    format: str | None = None
+    chunk_rows: int = CHUNK_ROWS
+    read_options: dict = field(default_factory=dict)
+
+    def files(self) -> list:
+        patterns = [self.paths] if isinstance(self.paths, (str, os.PathLike)) else list(self.paths)
+        found = []
+        for p in patterns:
+            matched = sorted(_glob.glob(os.fspath(p)))
+            if not matched:
+                raise FileNotFoundError(f"no file matches {os.fspath(p)!r}")
+            found += matched
+        return found
+
+    def _format(self, path: str) -> str:
+        if self.format is not None:
+            if self.format not in ("parquet", "csv"):
+                raise ValueError(f"format must be 'parquet' or 'csv', got {self.format!r}")
+            return self.format
+        return "csv" if ".csv" in os.path.basename(path).lower() else "parquet"
+
+    def chunks(self) -> Iterator[pd.DataFrame]:
+        for path in self.files():
+            if self._format(path) == "csv":
+                yield from pd.read_csv(path, chunksize=self.chunk_rows, **self.read_options)
+            else:
+                import pyarrow.parquet as pq
+
+                with pq.ParquetFile(path) as f:
+                    for batch in f.iter_batches(batch_size=self.chunk_rows):
+                        yield batch.to_pandas()
+
+
+@dataclass(frozen=True)
+class Chunks:
+    """DataFrame chunks from a callable that returns a fresh iterator (read twice).
+
+    Parameters
+    ----------
+    make : callable
+        ``make()`` returns an iterable of DataFrames with the same columns.
+    target : str
+        The label column.
+    key : str, optional
+        The fold key column (see :class:`Files`).
+    """
+
+    make: Callable[[], Iterable[pd.DataFrame]]
+    target: str
+    key: str | None = None
+
+    def chunks(self) -> Iterator[pd.DataFrame]:
+        for chunk in self.make():
+            if not isinstance(chunk, pd.DataFrame):
+                raise TypeError(f"a chunk must be a pandas DataFrame, got {type(chunk).__name__}")
+            yield chunk
+
+
+def as_source(data, target: str | None = None, key: str | None = None):
+    """A :class:`Files` or :class:`Chunks` from a source, a DataFrame, a path or glob,
+    a list of them, or a callable returning chunks."""
+    if isinstance(data, (Files, Chunks)):
+        return data
+    if target is None:
+        raise ValueError("name the label column: target='...'")
+    if isinstance(data, pd.DataFrame):
+        return Chunks(lambda: [data], target, key)
+    if isinstance(data, (str, os.PathLike)) or (
+            isinstance(data, (list, tuple)) and data and all(isinstance(p, (str, os.PathLike))
+                                                             for p in data)):
+        return Files(data, target, key)
+    if callable(data):
+        return Chunks(data, target, key)
+    raise TypeError("data must be a DataFrame, a path or glob of parquet/CSV files, a list of "
+                    "them, or a callable returning an iterator of DataFrame chunks; "
+                    f"got {type(data).__name__}")
+
+
+# -- pass 1: summaries ------------------------------------------------------------------
+def _canonical(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame as the row hashes read it: numbers as floats, everything else as text, so
+    that a row hashes the same from a DataFrame, a CSV or a parquet file."""
+    out = {}
+    for name in frame.columns:
+        s = frame[name]
+        if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
+            x = s.to_numpy(dtype=float, na_value=np.nan) + 0.0   # -0.0 hashes as 0.0
+            out[name] = np.where(np.isnan(x), np.nan, x)
+        else:
+            missing = col.is_missing(s)
+            values = s.to_numpy(dtype=object)
+            if pd.api.types.infer_dtype(values, skipna=True) != "string":
+                values = s.astype(str).to_numpy(dtype=object)   # only when not text already
+            else:
+                values = values.copy()
+            values[missing] = _MISSING_TEXT
+            out[name] = values
+    return pd.DataFrame(out)
+
+
+def _row_hash(frame: pd.DataFrame, hash_key: str) -> np.ndarray:
+    return pd.util.hash_pandas_object(_canonical(frame), index=False,
+                                      hash_key=hash_key).to_numpy(dtype=np.uint64)
+
+
+def _bucket(values: np.ndarray) -> np.ndarray:
+    """Log-spaced bucket of each value (a DDSketch index, signed; 0 for zero)."""
+    log_gamma = np.log1p(2 * RELATIVE_ACCURACY / (1 - RELATIVE_ACCURACY))
+    with np.errstate(divide="ignore"):
+        k = np.ceil(np.log(np.abs(values)) / log_gamma)
+    k = np.where(values == 0, 0.0, k + 2_000_000.0)   # above any log of a double
+    return np.sign(values) * k
+
+
+@dataclass
+class _Numeric:
+    values: np.ndarray          # sorted distinct values (or each bucket's smallest value)
+    counts: np.ndarray          # int64
+    integral: bool | None       # None: no present value seen yet
+    bucketed: bool = False
+
+    def merged(self, other: "_Numeric") -> "_Numeric":
+        values = np.concatenate([self.values, other.values])
+        counts = np.concatenate([self.counts, other.counts])
+        integral = (self.integral if other.integral is None else other.integral
+                    if self.integral is None else self.integral and other.integral)
+        bucketed = self.bucketed or other.bucketed
+        if not bucketed:
+            uniq, inverse = np.unique(values, return_inverse=True)
+            if uniq.size <= EXACT_VALUES:
+                return _Numeric(uniq, np.bincount(inverse, counts, uniq.size).astype(np.int64),
+                                integral)
+        # a bucket's smallest value lies in the bucket, so bucketing again changes nothing:
+        # the result is the same whichever chunks were bucketed first
+        keys, inverse = np.unique(_bucket(values), return_inverse=True)
+        lowest = np.full(keys.size, np.inf)
+        np.minimum.at(lowest, inverse, values)
+        order = np.argsort(lowest, kind="stable")
+        summed = np.bincount(inverse, counts, keys.size).astype(np.int64)
+        return _Numeric(lowest[order], summed[order], integral, True)
+
+
+@dataclass
+class _Levels:
+    counts: dict                # category key -> [representative value, count]
+
+    def merged(self, other: "_Levels", name: str) -> "_Levels":
+        out = {k: list(v) for k, v in self.counts.items()}
+        for k, (rep, n) in other.counts.items():
+            if k in out:
+                out[k][1] += n
+            else:
+                out[k] = [rep, n]
+        if len(out) > MAX_LEVELS:
+            raise ValueError(
+                f"column {name!r} has more than {MAX_LEVELS} distinct values, like an "
+                "identifier; drop it from the data (or name it as the fold key), or convert it "
+                "to a number if it is one")
+        return _Levels(out)
+
+
+@dataclass
+class Summary:
+    """What pass 1 learns from some rows; :meth:`merge` combines two in any order.
+
+    Attributes
+    ----------
+    features : list of str
+        The feature columns (every column but the target and the key), in order.
+    columns : dict
+        Per feature: a numeric or categorical summary, or None while every value
+        seen was missing.
+    missing : dict of str -> int
+        Missing values per feature.
+    classes : dict
+        Label key -> [label, count].
+    sample : DataFrame
+        At most :data:`SAMPLE_ROWS` rows, those of smallest row hash (column
+        ``"__hash__"``), so the same rows whatever the chunking.
+    n_rows : int
+    """
+
+    features: list
+    columns: dict
+    missing: dict
+    classes: dict
+    sample: pd.DataFrame
+    n_rows: int
+
+    def merge(self, other: "Summary") -> "Summary":
+        if other.features != self.features:
+            raise ValueError(f"chunks have different columns: {self.features} and {other.features}")
+        columns = {}
+        for name in self.features:
+            a, b = self.columns[name], other.columns[name]
+            if a is None or b is None:
+                columns[name] = b if a is None else a
+            elif type(a) is not type(b):
+                raise ValueError(
+                    f"column {name!r} is numeric in some chunks and not in others; give it "
+                    "one type (for CSV: read_options={'dtype': {...}})")
+            else:
+                columns[name] = a.merged(b) if isinstance(a, _Numeric) else a.merged(b, name)
+        classes = _Levels(self.classes).merged(_Levels(other.classes), "target").counts
+        sample = pd.concat([self.sample, other.sample], ignore_index=True)
+        # the smallest hashes of the union: the same rows whatever the order of merging
+        order = np.argsort(sample["__hash__"].to_numpy(), kind="stable")[:SAMPLE_ROWS]
+        sample = sample.iloc[order].reset_index(drop=True)
+        return Summary(self.features, columns,
+                       {n: self.missing[n] + other.missing[n] for n in self.features},
+                       classes, sample, self.n_rows + other.n_rows)
+
+
+def _features(chunk: pd.DataFrame, target: str, key: str | None) -> list:
+    names = [str(c) for c in chunk.columns]
+    col.check_unique_columns(names)
+    for needed, what in ((target, "target"), (key, "key")):
+        if needed is not None and needed not in names:
+            raise ValueError(f"the {what} column {needed!r} is not in the data (columns: {names})")
+    return [n for n in names if n not in (target, key)]
+
+
+def _forced(template: Binarizer, features: list) -> set:
+    chosen = set()
+    for c in template.categorical_features or ():
+        if isinstance(c, numbers.Integral) and not isinstance(c, bool):
+            chosen.add(features[c])
+        elif str(c) in features:
+            chosen.add(str(c))
+        else:
+            raise ValueError(f"categorical_features names unknown column {c!r}")
+    return chosen
+
+
+def summarize(chunk: pd.DataFrame, target: str, key: str | None = None,
+              template: Binarizer | None = None) -> Summary:
+    """Pass 1 on one chunk (see :class:`Summary`)."""
+    template = Binarizer() if template is None else template
+    chunk = chunk.rename(columns=str)
+    features = _features(chunk, target, key)
+    forced = _forced(template, features)
+    columns, missing = {}, {}
+    for name in features:
+        series = chunk[name]
+        is_missing = col.is_missing(series)
+        missing[name] = int(is_missing.sum())
+        if is_missing.all():
+            columns[name] = None
+            continue
+        kind = "categorical" if name in forced else col.column_kind(series)
+        if kind == "datetime":
+            raise TypeError(f"column {name!r} holds dates: streaming does not split dates into "
+                            "parts yet; add numeric columns (year, month...) before streaming")
+        if kind == "numeric":
+            x = col.as_float(series)[~is_missing]
+            if np.isinf(x).any():
+                raise ValueError(f"column {name!r} contains infinite values; replace them "
+                                 "(e.g. by NaN, read as missing) before fitting")
+            values, counts = np.unique(x, return_counts=True)
+            columns[name] = _Numeric(np.empty(0), np.empty(0, np.int64), None).merged(
+                _Numeric(values, counts.astype(np.int64),
+                         bool(pd.api.types.is_integer_dtype(series.dtype))))
+        else:
+            raw = series.to_numpy(dtype=object)[~is_missing]
+            col.refuse_bytes(raw, name)
+            columns[name] = _levels(raw, name)
+    labels = chunk[target]
+    if col.is_missing(labels).any():
+        raise ValueError(f"the target column {target!r} has missing values; drop those rows")
+    inverse, uniques = _factorize(labels)
+    per = np.bincount(inverse, minlength=len(uniques))
+    classes = _Levels({}).merged(_Levels({col.category_key(u): [col.plain(u), int(k)]
+                                          for u, k in zip(uniques, per)}), target).counts
+    h = _row_hash(chunk[features + [target]], _SAMPLE_KEY)
+    order = np.argsort(h, kind="stable")[:SAMPLE_ROWS]
+    sample = chunk.iloc[order][features + [target]].reset_index(drop=True)
+    sample["__hash__"] = h[order]
+    return Summary(features, columns, missing, classes, sample, int(len(chunk)))
+
+
+def _levels(raw: np.ndarray, name: str) -> _Levels:
+    cats, weights = col.category_weights(raw, np.ones(raw.shape[0]))
+    return _Levels({col.category_key(c): [c, int(w)] for c, w in zip(cats, weights)}).merged(
+        _Levels({}), name)
+
+
+def _sorted_levels(levels: dict) -> tuple[list, np.ndarray]:
+    """Levels in :func:`_columns.category_weights` order (type name, then value)."""
+    items = sorted(levels.values(), key=lambda item: (type(item[0]).__name__, item[0]))
+    return [v for v, _ in items], np.array([n for _, n in items], dtype=np.int64)
+
+
+def fit_binarizer(summary: Summary, template: Binarizer | None = None) -> Binarizer:
+    """A fitted :class:`Binarizer` from a merged pass-1 summary.
+
+    ``template`` carries the parameters (``n_thresholds``, ``min_frequency``...);
+    with exact summaries (at most :data:`EXACT_VALUES` distinct values per numeric
+    column) the conditions are those ``template.fit`` gives on all the rows.
+    With ``thresholds="reference"`` the ensemble is fitted on the summary's
+    sample, as the in-memory fit fits it on a sample of at most as many rows.
+    """
+    from sklearn.base import clone
+
+    binarizer = clone(Binarizer() if template is None else template)
+    specs = []
+    for name in summary.features:
+        s, w_missing = summary.columns[name], summary.missing[name]
+        if s is None:
+            continue                      # every value missing: a single value, no condition
+        if isinstance(s, _Numeric):
+            specs.append((name, "numeric", s.values, s.counts, w_missing, bool(s.integral)))
+            continue
+        cats, weights = _sorted_levels(s.counts)
+        present = int(weights.sum())
+        if len(cats) >= IDENTIFIER_MIN_VALUES and len(cats) >= IDENTIFIER_SHARE * present:
+            warnings.warn(f"column {name!r} looks like an identifier ({len(cats)} distinct "
+                          f"values in {present} rows); drop it from the data", DataWarning,
+                          stacklevel=2)
+        specs.append((name, "categorical", cats, weights, w_missing, False))
+    cuts = None
+    if binarizer.thresholds == "reference":
+        cuts = _sample_cuts(binarizer, summary)
+    return binarizer.fit_summaries(summary.features, specs, summary.n_rows, cuts)
+
+
+def _sample_cuts(binarizer: Binarizer, summary: Summary) -> dict:
+    """Reference thresholds from the ensemble fitted on the hash-chosen sample."""
+    sample = summary.sample.drop(columns="__hash__")
+    frame = sample[summary.features]
+    y = sample.iloc[:, -1].to_numpy()
+    w = np.ones(len(frame))
+    floor = binarizer.min_frequency
+    if isinstance(floor, numbers.Integral):
+        floor = floor * len(frame) / summary.n_rows     # the same share of the sample
+    elif floor is not None:
+        floor = floor * len(frame)
+    columns = binarizer._columns(frame, _forced(binarizer, summary.features))
+    return binarizer._reference_cuts(columns, y, w, floor)
+
+
+# -- pass 2: count tables ---------------------------------------------------------------
+@dataclass
+class CountTable:
+    """Distinct (pattern, class) keys with their counts; :meth:`merge` in any order.
+
+    ``keys`` are rows of bytes: the packed conditions, then the class code (2 bytes, big
+    endian), sorted; ``counts`` (int64) and ``fold_counts`` (int64, one column per fold).
+    """
+
+    keys: np.ndarray
+    counts: np.ndarray
+    fold_counts: np.ndarray
+    n_rows: int
+
+    @staticmethod
+    def group(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The distinct rows of a uint8 matrix, sorted bytewise, and each row's index.
+
+        Rows are read as big-endian 64-bit words (padded with zero bytes), so sorting
+        the words sorts the bytes; one word sorts as integers, more by ``lexsort``
+        (both far faster than sorting ``void`` items).
+        """
+        n, width = keys.shape
+        pad = -width % 8
+        if pad:
+            keys = np.concatenate([keys, np.zeros((n, pad), np.uint8)], axis=1)
+        words = np.ascontiguousarray(keys).view(">u8").astype(np.uint64)
+        if words.shape[1] == 1:
+            _, first, inverse = np.unique(words[:, 0], return_index=True, return_inverse=True)
+            return keys[first, :width], inverse.ravel()
+        order = np.lexsort(words.T[::-1])
+        sorted_words = words[order]
+        new = np.ones(n, dtype=bool)
+        new[1:] = (sorted_words[1:] != sorted_words[:-1]).any(axis=1)
+        inverse = np.empty(n, dtype=np.int64)
+        inverse[order] = np.cumsum(new) - 1
+        return keys[order[new], :width], inverse
+
+    @classmethod
+    def from_keys(cls, keys: np.ndarray, fold: np.ndarray, n_folds: int,
+                  weight: np.ndarray | None = None) -> "CountTable":
+        n = keys.shape[0]
+        weight = np.ones(n, dtype=np.int64) if weight is None else weight
+        rows, inverse = cls.group(keys)
+        m = rows.shape[0]
+        per_fold = np.bincount(inverse * n_folds + fold, weights=weight,
+                               minlength=m * n_folds).astype(np.int64).reshape(m, n_folds)
+        return cls(rows, per_fold.sum(axis=1), per_fold, int(weight.sum()) if n else 0)
+
+    def merge(self, other: "CountTable", max_memory: float | None = None,
+              n_conditions: int | None = None) -> "CountTable":
+        k = self.fold_counts.shape[1]
+        keys = np.concatenate([self.keys, other.keys])
+        stacked = np.concatenate([self.fold_counts, other.fold_counts])
+        # fold by fold, so each count column merges with the keys
+        rows, inverse = self.group(keys)
+        per_fold = np.stack([np.bincount(inverse, stacked[:, f], rows.shape[0]) for f in range(k)],
+                            axis=1).astype(np.int64)
+        table = CountTable(rows, per_fold.sum(axis=1), per_fold, self.n_rows + other.n_rows)
+        if max_memory is not None:
+            table.check_memory(max_memory, n_conditions)
+        return table
+
+    def nbytes(self, n_conditions: int) -> int:
+        """Bytes of the table and of the unpacked boolean matrix made from it."""
+        n = self.keys.shape[0]
+        return n * (self.keys.shape[1] + 8 * (1 + self.fold_counts.shape[1]) + n_conditions + 8)
+
+    def check_memory(self, max_memory: float, n_conditions: int) -> None:
+        need = self.nbytes(n_conditions)
+        if need > max_memory * 2 ** 20:
+            raise TooManyPatterns(
+                f"{self.keys.shape[0]:,} distinct (pattern, class) rows over {n_conditions} "
+                f"conditions (after {self.n_rows:,} rows) would need {need / 2 ** 20:,.2f} MB, "
+                f"over max_memory={max_memory:g} MB.  Remedies: fewer thresholds "
+                "(n_thresholds=4, or thresholds='reference'), max_card=1, fewer categorical "
+                "levels (a larger min_frequency or max_categories, or categorical_features "
+                "naming only the columns to split by level), or a larger max_memory")
+
+
+def count_table(chunk: pd.DataFrame, binarizer: Binarizer, classes: np.ndarray, target: str,
+                key: str | None = None, n_folds: int = 5) -> CountTable:
+    """Pass 2 on one chunk: binarize it and count its distinct (pattern, class) rows."""
+    if len(classes) > 2 ** 16:
+        raise ValueError(f"{len(classes)} classes: at most {2 ** 16} are counted")
+    chunk = chunk.rename(columns=str)
+    features = list(binarizer.feature_names_in_)
+    B = binarizer.transform(chunk[features])
+    codes = _class_codes(chunk[target], classes, target)
+    keys = np.concatenate([np.packbits(B, axis=1),
+                           codes.astype(">u2").view(np.uint8).reshape(-1, 2)], axis=1)
+    return CountTable.from_keys(keys, _folds(chunk, features, target, key, n_folds), n_folds)
+
+
+def _factorize(series: pd.Series):
+    """``pandas.factorize`` of a column: typed columns directly (fast), object columns
+    keeping booleans apart from 0 and 1 (:func:`rulekit._columns._factorize`)."""
+    if series.dtype == object:
+        return col._factorize(series.to_numpy(dtype=object))
+    inverse, uniques = pd.factorize(series, use_na_sentinel=True)
+    return inverse, np.asarray(uniques, dtype=object)
+
+
+def _class_codes(labels: pd.Series, classes: np.ndarray, target: str) -> np.ndarray:
+    lookup = {col.category_key(c): i for i, c in enumerate(classes)}
+    inverse, uniques = _factorize(labels)
+    codes = np.array([lookup.get(col.category_key(u), -1) for u in uniques] + [-1])[inverse]
+    if (codes < 0).any():
+        raise ValueError(f"the target column {target!r} holds a label the first pass did not "
+                         "see (or a missing one): the source must give the same rows twice")
+    return codes
+
+
+def _folds(chunk, features, target, key, n_folds) -> np.ndarray:
+    """Each row's fold: a hash of the key column, or of the row's values, mod ``n_folds``."""
+    frame = chunk[[key]] if key is not None else chunk[features + [target]]
+    return (_row_hash(frame, _FOLD_KEY) % np.uint64(n_folds)).astype(np.int64)
+
+
+# -- both passes ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Counts:
+    """The distinct binarized rows of some data, with their class counts.
+
+    Attributes
+    ----------
+    B : ndarray of bool, shape (n_distinct, n_conditions)
+        Distinct (pattern, class) rows, sorted by their packed bytes.
+    y : ndarray of int64, shape (n_distinct,)
+        Class codes into ``classes``.
+    weight : ndarray of int64, shape (n_distinct,)
+        How many rows each stands for.
+    fold_counts : ndarray of int64, shape (n_distinct, n_folds)
+        The same, per fold (a row's fold is a hash of its key, mod ``n_folds``).
+    classes : ndarray
+        The sorted labels.
+    binarizer : Binarizer
+        Fitted in pass 1; ``B`` holds its conditions.
+    n_rows : int
+    """
+
+    B: np.ndarray
+    y: np.ndarray
+    weight: np.ndarray
+    fold_counts: np.ndarray
+    classes: np.ndarray
+    binarizer: Binarizer
+    n_rows: int
+
+    @property
+    def n_folds(self) -> int:
+        return int(self.fold_counts.shape[1])
+
+
+def counts_from_table(table: CountTable, binarizer: Binarizer, classes: np.ndarray) -> Counts:
+    """A :class:`Counts` from a merged pass-2 table."""
+    m = len(binarizer.conditions_)
+    nb = table.keys.shape[1] - 2
+    B = np.unpackbits(table.keys[:, :nb], axis=1, count=m).astype(bool)
+    y = np.ascontiguousarray(table.keys[:, nb:]).view(">u2").ravel().astype(np.int64)
+    return Counts(B, y, table.counts, table.fold_counts, classes, binarizer, table.n_rows)
+
+
+def classes_of(summary: Summary) -> np.ndarray:
+    """The labels, sorted as ``numpy.unique`` sorts them."""
+    return np.unique(np.array([rep for rep, _ in summary.classes.values()]))
+
+
+def count(data, target: str | None = None, *, key: str | None = None,
+          binarizer: Binarizer | None = None, n_folds: int = 5,
+          max_memory: float | None = None) -> Counts:
+    """Both passes over a source: thresholds from summaries, then counts.
+
+    Parameters
+    ----------
+    data : DataFrame, str, list of str, callable, Files or Chunks
+        See :func:`as_source`.
+    target : str
+        The label column (not needed for a :class:`Files` or :class:`Chunks`).
+    key : str, optional
+        The fold key column; default: the row's own values.
+    binarizer : Binarizer, optional
+        An unfitted binarizer whose parameters are used (default ``Binarizer()``).
+        A fitted one is used as it is (pass 1 then only finds the classes and
+        checks the rows).
+    n_folds : int, default=5
+    max_memory : float, optional
+        MB the distinct patterns may take; over it, :class:`TooManyPatterns`
+        is raised as soon as the running table passes it.
+
+    Returns
+    -------
+    Counts
+    """
+    source = as_source(data, target, key)
+    if not isinstance(n_folds, numbers.Integral) or n_folds < 1:
+        raise ValueError(f"n_folds must be a positive integer, got {n_folds!r}")
+    template = Binarizer() if binarizer is None else binarizer
+    summary = None
+    for chunk in source.chunks():
+        part = summarize(chunk, source.target, source.key, template)
+        summary = part if summary is None else summary.merge(part)
+    if summary is None or summary.n_rows == 0:
+        raise ValueError("the source gave no rows")
+    fitted = template if hasattr(template, "conditions_") else fit_binarizer(summary, template)
+    classes = classes_of(summary)
+    table = None
+    m = len(fitted.conditions_)
+    for chunk in source.chunks():
+        part = count_table(chunk, fitted, classes, source.target, source.key, n_folds)
+        table = part if table is None else table.merge(part, max_memory, m)
+        if max_memory is not None and table is part:
+            table.check_memory(max_memory, m)
+    if table.n_rows != summary.n_rows:
+        raise ValueError(f"the source gave {summary.n_rows} rows, then {table.n_rows}: "
+                         "it must give the same rows twice")
+    return counts_from_table(table, fitted, classes)
