@@ -195,7 +195,7 @@ def _frequent(B: np.ndarray, min_support: float, max_card: int, algorithm: str,
 
 
 def _support_test(n: int, min_support: float, algorithm: str):
-    """``passes(counts, size)``: which itemsets of ``size`` conditions and these counts are frequent.
+    """``passes(counts, size)``: which itemsets of ``size`` conditions and counts are frequent.
 
     Each miner's own comparison, so that weighted mining finds what the miner
     finds on the repeated rows: apriori keeps ``count / n >= min_support``;
