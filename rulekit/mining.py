@@ -172,7 +172,7 @@ def _frequent_pairs(B: np.ndarray, min_support: float, max_card: int, w=None) ->
 
 def _frequent(B: np.ndarray, min_support: float, max_card: int, algorithm: str,
               w=None) -> set:
-    """Frequent itemsets of one block of rows (``w``: their frequency weights), as sorted tuples."""
+    """Frequent itemsets of one block of rows (``w``: their weights), as sorted tuples."""
     from mlxtend.frequent_patterns import apriori, fpgrowth
 
     if w is not None:
@@ -195,7 +195,7 @@ def _frequent(B: np.ndarray, min_support: float, max_card: int, algorithm: str,
 
 
 def _support_test(n: int, min_support: float, algorithm: str):
-    """``passes(counts, size)``: which itemsets of ``size`` conditions with these counts are frequent.
+    """``passes(counts, size)``: which itemsets of ``size`` conditions and counts are frequent.
 
     Each miner's own comparison, so that weighted mining finds what the miner
     finds on the repeated rows: apriori keeps ``count / n >= min_support``;

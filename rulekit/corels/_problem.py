@@ -54,8 +54,8 @@ def check_data(A, y, reference=None, sample_weight=None):
             A, labels, weights = A[kept], labels[kept], weights[kept]
             refmiss = None if refmiss is None else refmiss[kept]
     if A.shape[0] == 0:
-        raise ValueError("A has no samples (N = 0)" if weights is None else
-                         "sample_weight is zero for every row (N = 0)")
+        empty = "A has no samples" if weights is None else "sample_weight is zero for every row"
+        raise ValueError(f"{empty} (N = 0); the objective is undefined")
     classes, codes = np.unique(labels, return_inverse=True)
     return A, classes, codes.astype(np.int64), refmiss, weights
 

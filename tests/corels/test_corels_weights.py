@@ -24,7 +24,7 @@ from rulekit.evaluate import merge_rows
 
 
 def fold(A, y, *extra):
-    """Distinct (row, class, extra...) tuples of ``A`` and ``y``, and how many rows each stands for."""
+    """Distinct (row, class, extra...) tuples of ``A`` and ``y``, and the rows each stands for."""
     A = np.asarray(A, dtype=bool)
     classes = np.unique(y)
     columns = [A, np.asarray(y)[:, None] == classes[None, :]]
@@ -69,7 +69,8 @@ def weighted_brute_force(A, y, w, c):
             labels.append(label)
             mistakes += wrong
         label, wrong = majority(left)
-        return Fraction(mistakes + wrong, total) + cf * len(prefix), labels + [label], mistakes + wrong
+        mistakes += wrong
+        return Fraction(mistakes, total) + cf * len(prefix), labels + [label], mistakes
 
     empty = score(())[0]
     best = None
@@ -99,7 +100,7 @@ def _instance(rng, n_max=14, m_max=5, classes=2):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_weighted_search_equals_weighted_brute_force(seed):
-    """60 tiny weighted problems (zero weights included, 2-3 classes) against exhaustive scoring."""
+    """60 tiny weighted problems (zero weights, 2-3 classes) against exhaustive scoring."""
     rng = np.random.default_rng(3500 + seed)
     for trial in range(15):
         A, y, w, c = _instance(rng, classes=2 + trial % 2)
