@@ -46,7 +46,7 @@ from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d, validate_data
 
-from ._anytime import Anytime
+from ._anytime import Anytime, memory_budget_mb
 from ._checks import check_sample_weight
 from ._columns import check_unique_columns
 from ._params import COMMON_PARAMETERS, validate
@@ -94,7 +94,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
 
     def _mining_bytes(self, params: dict) -> int | None:
         """Most bytes the mined antecedents may take (None: no limit)."""
-        return None
+        return int(memory_budget_mb() * 2**20)
 
     def _resolve_max_card(self, params: dict, B) -> int:
         """Most conditions per mined antecedent, given the condition matrix ``B``."""
@@ -217,9 +217,9 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         # during binarization, mining or compilation is seen by the engine, and
         # the callback sees every search the engine runs inside it
         with Anytime(self._learner, time_limit=params.get("time_limit"),
-                     callback=params.get("callback")):
-            self.binarizer_ = self._binarizer(params).fit(X, codes, sample_weight=weights)
-            B = self.binarizer_.transform(X)
+                     callback=params.get("callback")) as run:
+            self.binarizer_ = self._binarizer(params)
+            B = self.binarizer_.fit_transform(X, codes, sample_weight=weights)
             A, antecedents = None, None
             if self._mines:
                 limit, prefer = self._resolve_max_antecedents(params, B)
@@ -234,8 +234,11 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
                 )
                 self.antecedents_ = antecedents
                 A = antecedents.matrix
+            cut = run.limit_reached()    # binarization or mining stopped early (they check it)
             self.model_ = self._fit_model(B=B, A=A, y=codes, antecedents=antecedents,
                                           sample_weight=weights, params=params, X=X)
+            if cut is not None:
+                self.certificate_ = self.certificate_.cut_short(cut)
         self._warn_if_stopped()
         return self
 

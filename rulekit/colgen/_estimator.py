@@ -12,12 +12,13 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.utils.class_weight import compute_class_weight
 
-from .._anytime import current_run
+from .._anytime import current_run, stopping
 from .._params import AnyOf, Instance, Integer, Options, as_generator, pick
 from ..base import RuleClassifierBase
 from ..binarize import ESTIMATOR_PARAMETERS, Binarizer
 from ..certificate import Certificate
 from ..models import OneVsRestRuleSets, RuleSet
+from ._enum import check_compatibility_memory
 from ._metadata import ConditionMetadata, condition_metadata
 from ._search import SEARCH_PARAMETERS
 from ._select import CV_MAX_ROWS, DEFAULT_GRID, check_grid, fit_binary
@@ -264,10 +265,10 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                 or len(y) > CV_MAX_ROWS):
             return None
         fine = self._binarizer({**params, "n_thresholds": RESOLUTIONS[1]})
-        fine.fit(X, y, sample_weight=weights)
-        if fine.conditions_ == self.binarizer_.conditions_:
+        B = fine.fit_transform(X, y, sample_weight=weights)
+        if fine.conditions_ == self.binarizer_.conditions_ or stopping():
             return None              # no numeric column has more than 10 distinct values
-        return _view(fine, fine.transform(X))
+        return _view(fine, B)
 
     def _weights(self, y, sample_weight):
         """Per-sample cost: ``sample_weight`` times the class weight (None: all 1)."""
@@ -289,6 +290,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         weights = self._weights(y, sample_weight)
         rng = as_generator(params["random_state"])
         targets = [1] if len(self.classes_) == 2 else list(range(len(self.classes_)))
+        check_compatibility_memory(B.shape[1])   # refused before the finer binarization
         view = _view(self.binarizer_, B)
         finer = None if X is None else self._finer_view(X, y, sample_weight, params)
         fits = []

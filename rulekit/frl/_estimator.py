@@ -189,7 +189,7 @@ class _FallingBase(RuleClassifierBase):
         # is a choice, not a bound of the theory)
         mined = self.antecedents_.n_mined
         capped = ("" if mined is None or mined <= n_antecedents else
-                  f" (of {mined}: the pairs of the conditions most associated with the class "
+                  f" (of {'' if self.antecedents_.n_mined_complete else 'at least '}{mined}: the pairs of the conditions most associated with the class "
                   f"within max_antecedents={self.max_antecedents_})")
         return result.certificate.restricted_to(result.scope(
             f"the {n_antecedents} antecedents mined at min_support={params['min_support']:g} "
