@@ -36,7 +36,7 @@ PAIR_OBJECT_BYTES = 200
 PAIR_BLOCK_CELLS = 1 << 22
 #: most (pairs x rows) an association cut counts beyond the pairs it keeps, only to report
 #: how many pairs were mined (``n_mined``); past it the count is a lower bound
-COUNT_ONLY_CELLS = 2_000_000_000
+COUNT_ONLY_CELLS = 500_000_000
 
 #: Declarations of the mining parameters (shared with the estimators that mine).
 MINING_PARAMETERS = {
@@ -185,6 +185,13 @@ class _PairCounter:
             hit |= (counts / n >= self.min_support) & single[rows][:, None] & single[cols][None, :]
         return hit
 
+    def redundant(self, rows, cols, hit) -> int:
+        """How many of the pairs ``hit`` marks (rows x cols) are redundant."""
+        if self.feature is None:
+            return 0
+        r, c = np.nonzero(hit & (self.feature[rows][:, None] == self.feature[cols][None, :]))
+        return int((~self.useful(rows[r], cols[c])).sum())
+
     def useful(self, i, j) -> np.ndarray:
         """Mask of the pairs ``(i[k], j[k])`` without a redundant pair of conditions."""
         keep = np.ones(i.size, dtype=bool)
@@ -241,21 +248,25 @@ def _associated_pairs(counter, m, rank, room) -> tuple:
         step = max(1, min(m - pos, PAIR_BLOCK_CELLS // (pos + 2048)))
         rows, cols = order[pos:pos + step], order[:pos + step]
         # (r, c) is a pair of level pos + r when c comes before it: c < pos + r
-        r, c = np.nonzero(np.tril(counter.frequent(rows, cols), k=pos - 1))
+        hit = np.tril(counter.frequent(rows, cols), k=pos - 1)
+        if cut is not None:
+            # counting only: the pairs on one feature are the only ones to look at
+            total += int(hit.sum()) - counter.redundant(rows, cols, hit)
+            cells += step * (pos + step) * n_rows
+            pos += step
+            continue
+        r, c = np.nonzero(hit)
         i, j = rows[r], cols[c]
         keep = counter.useful(i, j)
         r, i, j = r[keep], i[keep], j[keep]
-        if cut is None:
-            reached = total + np.cumsum(np.bincount(r, minlength=step))
-            over = np.flatnonzero(reached > room)
-            if over.size:
-                cut = pos + int(over[0])
-                inside = r < over[0]
-                r, i, j = r[inside], i[inside], j[inside]
-            kept_i.append(np.minimum(i, j))
-            kept_j.append(np.maximum(i, j))
-        else:
-            cells += step * (pos + step) * n_rows
+        reached = total + np.cumsum(np.bincount(r, minlength=step))
+        over = np.flatnonzero(reached > room)
+        if over.size:
+            cut = pos + int(over[0])
+            inside = r < over[0]
+            r, i, j = r[inside], i[inside], j[inside]
+        kept_i.append(np.minimum(i, j))
+        kept_j.append(np.maximum(i, j))
         total += int(keep.sum())
         pos += step
     return _join(kept_i), _join(kept_j), total, True

@@ -122,8 +122,15 @@ class CorelsClassifier(RuleClassifierBase):
         any machine at any load.  ``"auto"``: 3e9 units for the whole fit and
         4e8 for any one search of the path (about 10 and 1.5 CPU seconds on
         the benchmark machine); with a fixed ``c`` and ``max_card``, 3e9 for
-        the one search.  None: no budget.  A search that spends it stops
-        with status ``"work_limit"``, its best list and a valid lower bound.
+        the one search.  None: no budget for the model's search.  The path's
+        points (``c="auto"`` or ``max_card="auto"``) keep the budgets of
+        ``"auto"``, so the path always ends, and the chosen point is then
+        searched to the end.  Without a ``time_limit`` that may never end:
+        the fit warns when it starts, shows its progress on stderr, and
+        Ctrl-C returns the best list with a valid lower bound (status
+        ``"interrupted"``, one ``ConvergenceWarning``).  A search that spends
+        its budget stops with status ``"work_limit"``, its best list and a
+        valid lower bound.
     time_limit : float or None
         Seconds for the whole fit (binarization, mining, the path and the
         searches); reaching it stops the search.  A safety net: the model
@@ -250,7 +257,8 @@ class CorelsClassifier(RuleClassifierBase):
 
     def _fit(self, X, y, sample_weight):
         # the fairness groups come from the raw column, which may be forbidden as a feature
-        self._check_params()
+        params = self._check_params()
+        self._unbounded = _auto.warn_unbounded(params["max_work"], params["time_limit"])
         self._groups = fairness_groups(X, self.fairness)
         try:
             self._n_rows = _num_samples(X)
@@ -259,7 +267,7 @@ class CorelsClassifier(RuleClassifierBase):
         try:
             return super()._fit(X, y, sample_weight)
         finally:
-            del self._groups, self._n_rows
+            del self._groups, self._n_rows, self._unbounded
 
     def _binarizer(self, params) -> Binarizer:
         if params["thresholds"] == "auto":
@@ -359,14 +367,14 @@ class CorelsClassifier(RuleClassifierBase):
         # max_memory in MB: the path takes from it the matrices it holds (_auto.with_memory_left)
         return dict(policy=params["policy"], symmetry=params["symmetry"], bounds=params["bounds"],
                     max_nodes=params["max_nodes"], max_memory=self._memory_limit_mb(params),
-                    time_limit=params["time_limit"], verbose=params["verbose"])
+                    time_limit=params["time_limit"],
+                    # an unbounded search shows its progress (see _auto.warn_unbounded)
+                    verbose=max(params["verbose"], int(getattr(self, "_unbounded", False))))
 
     def _select(self, A, y, cards, params):
         """The default: a certified path over ``c`` (and conditions per rule); see ``_auto``."""
         fixed_c = params["c"] != "auto"
-        total = (_auto.TOTAL_WORK if params["max_work"] == "auto" else
-                 (params["max_work"] or 2**62))
-        per_search = (_auto.SEARCH_WORK if params["max_work"] == "auto" else total)
+        total, per_search = _auto.path_budget(params["max_work"])
         if params["reference"] is not None:
             raise ValueError("reference= needs a fixed c and max_card (the path searches "
                              "exactly); pass for example c=0.01, max_card=2")
@@ -377,6 +385,8 @@ class CorelsClassifier(RuleClassifierBase):
                            by="objective" if fixed_c else "cv")
         self.selection_ = sel
         chosen = sel.chosen
+        if params["max_work"] is None and sel.stopped is None:
+            chosen = _auto.search_to_the_end(A, y, chosen, self._search_options(params))
         if chosen.certified and sel.stopped in ("time_limit", "interrupted"):
             # the model is certified at its c, but smaller penalties were never tried
             warnings.warn(
