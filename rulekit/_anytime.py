@@ -51,7 +51,8 @@ from dataclasses import dataclass, field
 from ._interrupt import DeferredInterrupt, is_interrupt
 from ._tolerances import MIN_STEP_SECONDS
 
-__all__ = ["SearchState", "Anytime", "current_run", "default_max_memory", "progress_bar"]
+__all__ = ["SearchState", "Anytime", "current_run", "default_max_memory", "memory_budget_mb",
+           "check_allocation", "stopping", "progress_bar"]
 
 _local = threading.local()
 _blas = None   # threadpoolctl's controller, made on first use (inspecting libraries costs ms)
@@ -92,6 +93,50 @@ def default_max_memory() -> float:
     except (AttributeError, ValueError, OSError):  # not a POSIX system
         return 4096.0
     return float(max(256.0, min(4096.0, avail / 2)))
+
+
+def memory_budget_mb() -> float:
+    """MB an engine may allocate: ``max_memory`` of the innermost open run that has one,
+    else :func:`default_max_memory` (a learner without a ``max_memory`` parameter is
+    held to the default: ``max_memory`` covers the whole process)."""
+    return _memory_budget()[0]
+
+
+def _memory_budget() -> tuple:
+    """``(MB, where that number comes from)``."""
+    run = current_run()
+    while run is not None:
+        if run.max_memory is not None:
+            return float(run.max_memory), "max_memory"
+        run = run._parent
+    return default_max_memory(), "half the available memory, at most 4 GB"
+
+
+def check_allocation(nbytes: float, what: str, remedies: str) -> None:
+    """A ``ValueError`` naming ``what``, its size and the ``remedies``, *before* an
+    engine allocates ``nbytes`` that :func:`memory_budget_mb` does not allow.
+
+    Refusing is the choice for arrays whose size the data fix (a matrix over
+    every pair of conditions): a smaller one would be another problem, so
+    there is no best-so-far to return.
+    """
+    limit, source = _memory_budget()
+    need = nbytes / 2**20
+    if need > limit:
+        raise ValueError(f"{what} would take {need:,.0f} MB, more than the {limit:,.0f} MB "
+                         f"allowed ({source}): {remedies}")
+
+
+def stopping() -> bool:
+    """Has a time limit or Ctrl-C told the open run (if any) to stop?
+
+    For work outside a search's steps (binarization, mining, building a
+    problem): check it between columns or blocks, and return early with
+    what is done; the search that follows then stops at once with the
+    status, its best model and one warning.
+    """
+    run = current_run()
+    return run is not None and run.limit_reached() is not None
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ from sklearn.utils.validation import (_get_feature_names, _num_features, check_a
                                       check_consistent_length, check_is_fitted, column_or_1d,
                                       validate_data)
 
-from ._anytime import Anytime
+from ._anytime import Anytime, memory_budget_mb
 from ._checks import check_sample_weight
 from ._columns import check_unique_columns
 from ._fitdata import FitData, FitOutcome
@@ -165,7 +165,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
 
     def _mining_bytes(self, params: dict) -> int | None:
         """Most bytes the mined antecedents may take (None: no limit)."""
-        return None
+        return int(memory_budget_mb() * 2**20)
 
     def _resolve_max_card(self, params: dict, B) -> int:
         """Most conditions per mined antecedent, given the condition matrix ``B``."""
@@ -293,9 +293,14 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         # during binarization, mining or compilation is seen by the engine, and
         # the callback sees every search the engine runs inside it
         with Anytime(self._learner, time_limit=params.get("time_limit"),
-                     callback=params.get("callback")):
+                     callback=params.get("callback")) as run:
             data = self._prepare(X, y, sample_weight, params)
+            # binarization or mining stopped early by a limit (they check it): the search
+            # then saw only part of the problem, and its certificate must say so
+            cut = run.limit_reached()
             outcome = self._solve(data)
+        if cut is not None:
+            outcome = replace(outcome, certificate=outcome.certificate.cut_short(cut))
         self._wrap(data, outcome)
         self._warn_if_stopped()
         return self
@@ -307,8 +312,9 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         weights = check_sample_weight(sample_weight, len(codes), positive=True)
         inputs = self._inputs(X, params)
         n_rows = len(codes)
-        binarizer = self._binarizer(params, n_rows).fit(X, codes, sample_weight=weights)
-        B = binarizer.transform(X)
+        binarizer = self._binarizer(params, n_rows)
+        # one pass per column: the deadline is checked between columns
+        B = binarizer.fit_transform(X, codes, sample_weight=weights)
         names = _get_feature_names(X)
         data = FitData(params=params, classes=classes, n_features_in=_num_features(X),
                        feature_names_in=names, binarizer=binarizer, B=B, y=codes,

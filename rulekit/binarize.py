@@ -43,6 +43,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from . import _columns as col
+from ._anytime import stopping
 from ._checks import check_sample_weight
 from ._columns import plain as _plain
 from ._params import AnyOf, Boolean, Instance, Integer, Options, Real, validate
@@ -357,6 +358,30 @@ class Binarizer(TransformerMixin, BaseEstimator):
         -------
         self
         """
+        self._learn(X, y, sample_weight, None)
+        return self
+
+    def fit_transform(self, X, y=None, sample_weight=None) -> np.ndarray:
+        """:meth:`fit`, then :meth:`transform` of the same ``X``, in one pass over the columns.
+
+        Each column's conditions are evaluated as soon as they are learned,
+        so a time limit checked between columns covers both (the
+        estimators' ``time_limit`` counts binarization too).  Same result as
+        ``fit(X, y, sample_weight).transform(X)``.
+
+        Returns
+        -------
+        ndarray of bool, shape (n_samples, n_conditions)
+        """
+        blocks = []
+        n = self._learn(X, y, sample_weight, blocks)
+        return np.concatenate(blocks, axis=1) if blocks else np.zeros((n, 0), dtype=bool)
+
+    def _learn(self, X, y, sample_weight, blocks) -> int:
+        """The body of :meth:`fit`; appends each column's matrix to ``blocks`` unless None.
+
+        Returns the number of rows.
+        """
         params = validate(self._rulekit_parameters, self.get_params(), type(self).__name__)
         self._from_array = not isinstance(X, pd.DataFrame)
         frame = self._frame(X, fitting=True)
@@ -384,6 +409,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
         specs, conditions = [], []
         for name, source, part, kind, series in columns:
             spec = _ColumnSpec(name, source, part, kind, [], False, len(conditions), 0)
+            if stopping():
+                # time_limit covers the whole fit: past it (or after Ctrl-C) the columns
+                # left give no condition; the run's search then stops at once and says so
+                spec.stop = len(conditions)
+                specs.append(spec)
+                continue
             if kind == "numeric":
                 self._fit_numeric(spec, series, w, floor, conditions,
                                   None if cuts is None else cuts[name])
@@ -391,8 +422,21 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 self._fit_categorical(spec, series, w, floor, conditions)
             spec.stop = len(conditions)
             specs.append(spec)
+            if blocks is not None and spec.stop > spec.first:
+                blocks.append(self._evaluate(spec, series, conditions))
         self._set_state(specs, conditions)
-        return self
+        return frame.shape[0]
+
+    def _evaluate(self, spec, series, conditions) -> np.ndarray:
+        """The matrix of one fitted column's conditions on its training values."""
+        self.conditions_ = conditions   # the transform helpers read the conditions from here
+        out = np.zeros((series.shape[0], spec.stop - spec.first), dtype=bool)
+        missing = col.is_missing(series)
+        if spec.kind == "numeric":
+            self._transform_numeric(spec, series, missing, out, spec.first)
+        else:
+            self._transform_categorical(spec, series, missing, out, spec.first)
+        return out
 
     def fit_summaries(self, feature_names, columns, total_weight, cuts=None):
         """Learn the conditions from per-column summaries instead of the rows.
@@ -706,20 +750,20 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 self._transform_categorical(s, series, missing, out)
         return out
 
-    def _transform_numeric(self, s, series, missing, out) -> None:
+    def _transform_numeric(self, s, series, missing, out, offset=0) -> None:
         x = col.as_float(series)
         present = ~missing
         _check_finite(s.name, x, missing)
         for k in range(s.first, s.stop):
             cond = self.conditions_[k]
             if cond.op == "is missing":
-                out[:, k] = missing
+                out[:, k - offset] = missing
             elif cond.op == "<=":
-                out[:, k] = present & (np.where(present, x, np.inf) <= cond.value)
+                out[:, k - offset] = present & (np.where(present, x, np.inf) <= cond.value)
             else:
-                out[:, k] = present & (np.where(present, x, -np.inf) > cond.value)
+                out[:, k - offset] = present & (np.where(present, x, -np.inf) > cond.value)
 
-    def _transform_categorical(self, s, series, missing, out) -> None:
+    def _transform_categorical(self, s, series, missing, out, offset=0) -> None:
         known = list(s.values) + list(s.infrequent)
         if known and all(isinstance(v, (bool, np.bool_)) for v in known):
             # a boolean column: 1, 0.0, "True"... are read as booleans, the rule every
@@ -739,13 +783,13 @@ class Binarizer(TransformerMixin, BaseEstimator):
         for k in range(s.first, s.stop):
             cond = self.conditions_[k]
             if cond.op == "is missing":
-                out[:, k] = missing
+                out[:, k - offset] = missing
             elif cond.op in ("in", "not in"):
-                out[:, k] = rare if cond.op == "in" else present & ~rare
+                out[:, k - offset] = rare if cond.op == "in" else present & ~rare
             else:
                 position = [col.category_key(v) for v in s.values].index(col.category_key(cond.value))
                 hit = codes == position
-                out[:, k] = hit if cond.op == "==" else present & ~hit
+                out[:, k - offset] = hit if cond.op == "==" else present & ~hit
 
     def _unknown(self, s, values: pd.Series, has_group: bool) -> None:
         """Act on categories not seen at fit time, as ``handle_unknown`` says."""

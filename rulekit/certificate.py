@@ -236,6 +236,33 @@ class Certificate:
             return None
         return value * self.n
 
+    def cut_short(self, status: str) -> "Certificate":
+        """The claim when a limit stopped the work before the search (binarization, mining).
+
+        The engine searched what was done by then (the columns binarized,
+        the antecedents mined): its proof and bound hold for that part only,
+        which is not the problem asked.  The returned certificate has the
+        limit's ``status`` and the one bound valid for every learner's
+        objective, 0 (each objective is a loss plus penalties, never
+        negative); ``scope`` says what happened.
+
+        Parameters
+        ----------
+        status : str
+            The limit: ``"time_limit"`` or ``"interrupted"``.
+
+        Returns
+        -------
+        Certificate
+        """
+        if self.status == "infeasible" or math.isnan(self.objective):
+            return self
+        scope = ("the part of the data binarized and mined before the limit (the search "
+                 "saw only that part: its proof does not hold for the problem asked); "
+                 + self.scope)
+        return dataclasses.replace(self, status=status,
+                                   lower_bound=0.0 if self.objective >= 0 else None, scope=scope)
+
     def to_dict(self) -> dict:
         """Plain dict (JSON-ready) with the derived ``gap`` and ``proved_optimal``."""
         return {"status": self.status, "objective": self.objective,

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from . import bitset
+from ._anytime import stopping
 from ._checks import check_boolean_matrix, check_counts
 from ._params import Integer, Options, Real, validated
 from .binarize import Condition
@@ -35,6 +36,15 @@ ALGORITHMS = ("auto", "fpgrowth", "apriori")
 #: bytes per antecedent and row while antecedents are built: the boolean matrix, the
 #: padded copy that packing makes, and the engines' unpacked matrix
 MINING_BYTES_PER_CELL = 3
+#: bytes a mined pair takes as a Python tuple in the miner's set, before its row bits exist
+PAIR_OBJECT_BYTES = 200
+#: most cells of one block of pair counts: counting pairs never holds more at once (wide
+#: data has hundreds of thousands of conditions: all their pair counts at once would be
+#: a matrix of over 100 GiB)
+PAIR_BLOCK_CELLS = 1 << 22
+#: most (pairs x rows) an association cut counts beyond the pairs it keeps, only to report
+#: how many pairs were mined (``n_mined``); past it the count is a lower bound
+COUNT_ONLY_CELLS = 500_000_000
 
 #: Declarations of the mining parameters (shared with the estimators that mine).
 MINING_PARAMETERS = {
@@ -66,6 +76,10 @@ class AntecedentSet:
     n_mined : int or None
         Antecedents found before ``max_antecedents`` cut the pool (None:
         not recorded).
+    n_mined_complete : bool
+        False when ``n_mined`` is only a lower bound: an association cut on
+        wide data stops counting the pairs it leaves out (see
+        :data:`COUNT_ONLY_CELLS`), and a time limit or Ctrl-C stops mining.
     """
 
     items: list
@@ -74,6 +88,7 @@ class AntecedentSet:
     n_samples: int
     support: np.ndarray = field(repr=False)
     n_mined: int | None = field(default=None, repr=False)
+    n_mined_complete: bool = field(default=True, repr=False)
 
     def __len__(self) -> int:
         return len(self.items)
@@ -146,28 +161,167 @@ def redundant_pair(a: Condition, b: Condition) -> bool:
     return True  # memberships contradict or imply the other test; mixed kinds cannot meet
 
 
-def _frequent_pairs(B: np.ndarray, min_support: float, max_card: int, w=None) -> set:
-    """Frequent single conditions and pairs, counted directly.
+class _PairCounter:
+    """Frequent single conditions and pairs, counted block by block.
 
-    One matrix product counts every pair at once (``B.T @ B``), where apriori
-    builds a candidate frame per level: on adult (48,842 rows, 80 conditions,
-    support 0.001) 0.1 s against 6.6 s.  The itemsets are exactly apriori's:
-    support is ``count / n_rows >= min_support``, the same comparison.  With
-    frequency weights ``w`` the product is ``(w * B).T @ B`` and ``n_rows``
-    their total: the same numbers, in the same precision, as on the rows
-    repeated.
+    One matrix product per block of conditions counts their pairs at once
+    (where apriori builds a candidate frame per level: on adult, 48,842 rows,
+    80 conditions, support 0.001, 0.1 s against 6.6 s), and no block holds
+    more than :data:`PAIR_BLOCK_CELLS` counts.  The itemsets are exactly
+    apriori's: support is ``count / n_rows >= min_support``, the same
+    comparison; with ``y``, frequent within at least one class.
     """
-    n = B.shape[0] if w is None else int(w.sum())
-    # float32 sums are exact below 2**24 rows; float64 beyond
-    Bf = B.astype(np.float32 if n < 2**24 else np.float64)
-    counts = Bf.T @ Bf if w is None else (Bf * w.astype(Bf.dtype)[:, None]).T @ Bf
-    frequent = np.diag(counts) / n >= min_support
-    found = {(int(j),) for j in np.flatnonzero(frequent)}
-    if max_card >= 2:
-        i, j = np.nonzero(np.triu(counts / n >= min_support, k=1))
-        keep = frequent[i] & frequent[j]
-        found |= {(int(a), int(b)) for a, b in zip(i[keep], j[keep])}
-    return found
+
+    def __init__(self, B, y, min_support, conditions, w=None):
+        if w is not None:   # rows of weight 0 are not there (nor, then, their classes)
+            B, y = B[w > 0], None if y is None else y[w > 0]
+            w = w[w > 0]
+        ones = np.ones(B.shape[0], dtype=np.int64) if w is None else w
+        rows = [np.ones(B.shape[0], bool)] if y is None else [y == label for label in np.unique(y)]
+        total = int(ones.sum())
+        # float32 sums are exact below 2**24 rows; float64 beyond
+        dtype = np.float32 if total < 2**24 else np.float64
+        # each part: its rows, their weights as a column (None: ones) and its total weight
+        self.parts = [(B[r].astype(dtype), None if w is None else w[r].astype(dtype)[:, None],
+                       int(ones[r].sum())) for r in rows if r.any()]
+        self.n_rows = B.shape[0]
+        self.min_support = min_support
+        self.frequent_single = [(g.sum(axis=0) if gw is None else (g * gw).sum(axis=0)) / n
+                                >= min_support for g, gw, n in self.parts]
+        self.singles = np.flatnonzero(np.logical_or.reduce(self.frequent_single)) \
+            if self.parts else np.zeros(0, np.int64)
+        self.conditions = conditions
+        # one code per feature: only conditions on one feature can be a redundant pair
+        self.feature = None if conditions is None else pd.factorize(
+            np.array([c.feature for c in conditions], dtype=object))[0]
+
+    def frequent(self, rows, cols) -> np.ndarray:
+        """Boolean (len(rows), len(cols)): is the pair frequent in some class?"""
+        hit = np.zeros((len(rows), len(cols)), dtype=bool)
+        for (g, gw, n), single in zip(self.parts, self.frequent_single):
+            left = g[:, rows] if gw is None else g[:, rows] * gw
+            counts = left.T @ g[:, cols]
+            hit |= (counts / n >= self.min_support) & single[rows][:, None] & single[cols][None, :]
+        return hit
+
+    def redundant(self, rows, cols, hit) -> int:
+        """How many of the pairs ``hit`` marks (rows x cols) are redundant."""
+        if self.feature is None:
+            return 0
+        r, c = np.nonzero(hit & (self.feature[rows][:, None] == self.feature[cols][None, :]))
+        return int((~self.useful(rows[r], cols[c])).sum())
+
+    def useful(self, i, j) -> np.ndarray:
+        """Mask of the pairs ``(i[k], j[k])`` without a redundant pair of conditions."""
+        keep = np.ones(i.size, dtype=bool)
+        if self.feature is None:
+            return keep
+        for k in np.flatnonzero(self.feature[i] == self.feature[j]):
+            keep[k] = not redundant_pair(self.conditions[i[k]], self.conditions[j[k]])
+        return keep
+
+
+def _all_pairs(counter, m, check) -> tuple:
+    """Every frequent, non-redundant pair ``(i, j)``, ``i < j``, as two index arrays.
+
+    ``check(n_pairs)`` is called after each block with the pairs found so far
+    (it raises when they would not fit).  A time limit or Ctrl-C ends the
+    count early; the last value says whether it ran to the end.
+    """
+    step = max(1, PAIR_BLOCK_CELLS // max(m, 1))
+    found_i, found_j, total = [], [], 0
+    for a in range(0, m, step):
+        if stopping():
+            return _join(found_i), _join(found_j), False
+        b = min(a + step, m)
+        r, c = np.nonzero(np.triu(counter.frequent(np.arange(a, b), np.arange(a, m)), k=1))
+        i, j = r + a, c + a
+        keep = counter.useful(i, j)
+        found_i.append(i[keep])
+        found_j.append(j[keep])
+        total += int(keep.sum())
+        check(total)
+    return _join(found_i), _join(found_j), True
+
+
+def _associated_pairs(counter, m, rank, room) -> tuple:
+    """The pairs an association cut keeps, counted level by level (see :func:`_most_associated`).
+
+    Conditions are taken in :func:`association_rank` order; a pair's level is
+    the later rank of its two conditions.  Levels are counted one block at a
+    time until the pairs exceed ``room``: the levels before that one are
+    kept whole, and no pair of a later level is ever materialised (wide data:
+    billions of pairs, of which a few thousand are kept).  The count then
+    goes on, without keeping anything, for :data:`COUNT_ONLY_CELLS`, to
+    report how many pairs there were.
+
+    Returns ``(i, j, n_pairs, complete)``: the kept pairs, how many pairs
+    were counted, and whether that count is all of them.
+    """
+    order = np.argsort(rank, kind="stable")
+    n_rows = counter.n_rows
+    kept_i, kept_j, total, pos, cut, cells = [], [], 0, 0, None, 0
+    while pos < m:
+        if stopping() or (cut is not None and cells > COUNT_ONLY_CELLS):
+            return _join(kept_i), _join(kept_j), total, False
+        step = max(1, min(m - pos, PAIR_BLOCK_CELLS // (pos + 2048)))
+        rows, cols = order[pos:pos + step], order[:pos + step]
+        # (r, c) is a pair of level pos + r when c comes before it: c < pos + r
+        hit = np.tril(counter.frequent(rows, cols), k=pos - 1)
+        if cut is not None:
+            # counting only: the pairs on one feature are the only ones to look at
+            total += int(hit.sum()) - counter.redundant(rows, cols, hit)
+            cells += step * (pos + step) * n_rows
+            pos += step
+            continue
+        r, c = np.nonzero(hit)
+        i, j = rows[r], cols[c]
+        keep = counter.useful(i, j)
+        r, i, j = r[keep], i[keep], j[keep]
+        reached = total + np.cumsum(np.bincount(r, minlength=step))
+        over = np.flatnonzero(reached > room)
+        if over.size:
+            cut = pos + int(over[0])
+            inside = r < over[0]
+            r, i, j = r[inside], i[inside], j[inside]
+        kept_i.append(np.minimum(i, j))
+        kept_j.append(np.maximum(i, j))
+        total += int(keep.sum())
+        pos += step
+    return _join(kept_i), _join(kept_j), total, True
+
+
+def _join(parts) -> np.ndarray:
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
+def _direct(B, y, rank_y, min_support, max_card, conditions, max_antecedents, max_bytes,
+            w=None) -> tuple:
+    """Singles and pairs, counted directly: ``(found, n_mined, complete)``.
+
+    With ``max_antecedents`` (an association cut) only the pairs it keeps
+    are made; otherwise every frequent pair, refused (before its tuples and
+    rows are made) when the pool would not fit ``max_bytes``.
+    """
+    counter = _PairCounter(B, y, min_support, conditions, w)
+    m, n = B.shape[1], B.shape[0]
+    found = {(int(j),) for j in counter.singles}
+    if max_card < 2 or not found:
+        return found, len(found), True
+    if max_antecedents is not None:
+        room = max_antecedents - len(found)
+        rank = association_rank(B, rank_y, w)
+        # room <= 0 keeps no pair: count them (within COUNT_ONLY_CELLS) for n_mined only
+        i, j, total, complete = _associated_pairs(counter, m, rank, max(room, 0))
+    else:
+        def check(n_pairs):
+            _check_memory(len(found) + n_pairs, n, min_support, max_card, max_bytes,
+                          per_item=PAIR_OBJECT_BYTES, at_least=True)
+
+        i, j, complete = _all_pairs(counter, m, check)
+        total = i.size
+    found |= set(zip(i.tolist(), j.tolist()))
+    return found, len(found) - i.size + total, complete
 
 
 def _frequent(B: np.ndarray, min_support: float, max_card: int, algorithm: str,
@@ -179,13 +333,8 @@ def _frequent(B: np.ndarray, min_support: float, max_card: int, algorithm: str,
         B, w = B[w > 0], w[w > 0]  # rows of weight 0 are not there
     if B.shape[0] == 0 or B.shape[1] == 0:
         return set()
-    if w is not None and not (algorithm == "auto" and max_card <= 2):
+    if w is not None:
         return _frequent_weighted(B, w, min_support, max_card, algorithm)
-    if algorithm == "auto" and max_card <= 2:
-        # Binarized data is dense (every row satisfies about half of each column's
-        # threshold conditions), which makes FP-growth's trees large (adult, 0.1 within a
-        # class, pairs: 23 s against apriori's 0.2 s); counting pairs directly is faster still
-        return _frequent_pairs(B, min_support, max_card, w)
     frame = pd.DataFrame(B, columns=range(B.shape[1]))
     miner = apriori if algorithm == "apriori" else fpgrowth  # "auto": longer itemsets
     with warnings.catch_warnings():
@@ -330,12 +479,23 @@ def mine_antecedents(
     if prefer == "association" and y is None:
         raise ValueError("prefer='association' ranks conditions by their association with the "
                          "class: pass y, or use prefer='support'")
-    found = _frequent_itemsets(B, y if per_class else None, min_support, max_card, algorithm, w)
-    if conditions is not None:
-        found = {s for s in found if not _has_redundant_pair(s, conditions)}
-    n_mined = len(found)
-    if prefer == "association" and max_antecedents is not None:
-        found = _most_associated(found, B, y, max_antecedents, w)
+    y_mine = None if y is None or not per_class else np.asarray(y)
+    if y_mine is not None and y_mine.shape[0] != B.shape[0]:
+        raise ValueError(f"y has {y_mine.shape[0]} labels but B has {B.shape[0]} rows")
+    cut = max_antecedents if prefer == "association" else None
+    if algorithm == "auto" and max_card <= 2:
+        # Binarized data is dense (every row satisfies about half of each column's
+        # threshold conditions), which makes FP-growth's trees large (adult, 0.1 within a
+        # class, pairs: 23 s against apriori's 0.2 s); counting pairs directly is faster still
+        found, n_mined, complete = _direct(B, y_mine, y, min_support, max_card, conditions,
+                                           cut, max_bytes, w)
+    else:
+        found = _frequent_itemsets(B, y_mine, min_support, max_card, algorithm, w)
+        if conditions is not None:
+            found = {s for s in found if not _has_redundant_pair(s, conditions)}
+        n_mined, complete = len(found), not stopping()
+        if cut is not None:
+            found = _most_associated(found, B, y, cut, w)
     items = sorted(found, key=lambda s: (len(s), s))
     _check_memory(len(items), B.shape[0], min_support, max_card, max_bytes)
     dense = evaluate_antecedents(B, items)
@@ -349,7 +509,7 @@ def mine_antecedents(
     else:
         names = [" and ".join(f"c{j}" for j in s) for s in items]
     packed = bitset.pack(dense.T) if items else np.zeros((0, bitset.n_words(B.shape[0])), np.uint64)
-    return AntecedentSet(items, names, packed, B.shape[0], support, n_mined)
+    return AntecedentSet(items, names, packed, B.shape[0], support, n_mined, complete)
 
 
 def _weighted_support(dense: np.ndarray, w) -> np.ndarray:
@@ -373,6 +533,8 @@ def _frequent_itemsets(B, y, min_support, max_card, algorithm, w=None) -> set:
         raise ValueError(f"y has {y.shape[0]} labels but B has {B.shape[0]} rows")
     found = set()
     for label in np.unique(y):
+        if stopping():
+            break
         rows = y == label
         found |= _frequent(B[rows], min_support, max_card, algorithm,
                            None if w is None else w[rows])
@@ -440,14 +602,23 @@ def _has_redundant_pair(itemset, conditions) -> bool:
                for a, i in enumerate(itemset) for j in itemset[a + 1:])
 
 
-def _check_memory(n_items, n_rows, min_support, max_card, max_bytes) -> None:
-    """ValueError, before anything is allocated, when the antecedents exceed ``max_bytes``."""
-    if max_bytes is None or MINING_BYTES_PER_CELL * n_items * n_rows <= max_bytes:
+def _check_memory(n_items, n_rows, min_support, max_card, max_bytes, *, per_item=0,
+                  at_least=False) -> None:
+    """ValueError, before anything is allocated, when the antecedents exceed ``max_bytes``.
+
+    ``per_item`` bytes are added per antecedent for what exists before its
+    rows do (a pair's tuple); ``at_least``: ``n_items`` is a count so far.
+    """
+    need = (MINING_BYTES_PER_CELL * n_rows + per_item) * n_items
+    if max_bytes is None or need <= max_bytes:
         return
-    need = MINING_BYTES_PER_CELL * n_items * n_rows / 2**20
+    need /= 2**20
     raise ValueError(
-        f"the {n_items} antecedents mined at min_support={min_support:g} with up to "
-        f"{max_card} conditions need about {need:.2f} MB for {n_rows} rows while they "
-        f"are built, more than the {max_bytes / 2**20:.4g} MB that max_memory allows: raise "
-        f"min_support (or c), lower max_card, or set max_memory to at least "
-        f"{np.ceil(need * 100) / 100:g}")
+        f"the {'more than ' if at_least else ''}{n_items} antecedents mined at "
+        f"min_support={min_support:g} with up to {max_card} conditions need "
+        f"{'over' if at_least else 'about'} {need:.2f} MB for {n_rows} rows while they "
+        f"are built, more than the {max_bytes / 2**20:.4g} MB allowed (max_memory, or half "
+        "the available memory and at most 4 GB for a learner without it): raise min_support "
+        "(or c), lower max_card, cap the pool (max_antecedents), use fewer columns or "
+        "thresholds, or set max_memory (where the learner has it) to at least "
+        f"{np.ceil(need * 100) / 100:g}" + (" or more" if at_least else ""))

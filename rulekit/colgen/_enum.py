@@ -20,20 +20,55 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._beam import _allowed_extensions
+from .._anytime import check_allocation
+from ._beam import OP_EQ, OP_GT, OP_LE, OP_NE
 from ._pricing import PricingOutcome, PricingProblem
 from ._settings import ColGenSettings
 
 
 def compatibility(d, meta):
-    """``compat[l, j]``: literal ``j`` may join a clause containing ``l``."""
+    """``compat[l, j]``: literal ``j`` may join a clause containing ``l``.
+
+    Row ``l`` is :func:`._beam._allowed_extensions` of ``(l,)``; only
+    literals on one original column can exclude each other, so the matrix is
+    made group by group (on wide data a loop over the rows, each a pass over
+    every column, took minutes).  The ``d x d`` matrix is checked against the
+    memory budget before it is made (:func:`check_compatibility_memory`).
+    """
+    check_compatibility_memory(d)
     compat = np.ones((d, d), dtype=np.bool_)
     np.fill_diagonal(compat, False)
     if meta is None:
         return compat
-    for l in range(d):
-        compat[l] = _allowed_extensions((l,), d, meta)
+    groups, ops, thr = meta
+    groups, ops, thr = np.asarray(groups), np.asarray(ops), np.asarray(thr)
+    members = np.flatnonzero(groups >= 0)
+    members = members[np.argsort(groups[members], kind="stable")]
+    bounds = np.flatnonzero(np.diff(groups[members])) + 1
+    for idx in np.split(members, bounds):
+        if idx.size < 2:
+            continue
+        o, t = ops[idx], thr[idx]
+        row_op, col_op = o[:, None], o[None, :]
+        # as _allowed_extensions: after x <= t only x > t' (t' < t); after x > t only
+        # x <= t' (t' > t); after x == v nothing; after x != v other !=; other ops free
+        keep = (((row_op == OP_LE) & (col_op == OP_GT) & (t[None, :] < t[:, None]))
+                | ((row_op == OP_GT) & (col_op == OP_LE) & (t[None, :] > t[:, None]))
+                | ((row_op == OP_NE) & (col_op == OP_NE))
+                | ~np.isin(o, (OP_LE, OP_GT, OP_EQ, OP_NE))[:, None])
+        np.fill_diagonal(keep, False)
+        compat[np.ix_(idx, idx)] = keep
     return compat
+
+
+def check_compatibility_memory(d) -> None:
+    """ValueError when the ``d x d`` compatibility matrix exceeds the memory budget."""
+    check_allocation(
+        float(d) * d,
+        f"column generation's compatibility matrix over the {d:,} binarized conditions "
+        f"({d:,} x {d:,} bytes)",
+        "use fewer columns (drop noise or identifier columns), fewer thresholds "
+        "(n_thresholds) or a higher min_frequency")
 
 
 @njit(cache=True)

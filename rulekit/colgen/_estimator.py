@@ -12,12 +12,13 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.utils.class_weight import compute_class_weight
 
-from .._anytime import current_run
+from .._anytime import current_run, stopping
 from .._params import AnyOf, Instance, Integer, Options, as_generator, pick
 from .._fitdata import FitData, FitOutcome
 from ..base import RuleClassifierBase
 from ..binarize import ESTIMATOR_PARAMETERS, Binarizer
 from ..models import OneVsRestRuleSets, RuleSet
+from ._enum import check_compatibility_memory
 from ._metadata import ConditionMetadata, condition_metadata
 from ._result import estimator_certificate
 from ._search import SEARCH_PARAMETERS
@@ -270,15 +271,18 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
     def _views(self, X, data, inputs) -> dict:
         """The :class:`_View` at the finer resolution, when validation should try it."""
         params = data.params
+        # the condition x condition matrix of the search, refused before any more work
+        # (the finer binarization included) when it cannot fit
+        check_compatibility_memory(data.B.shape[1])
         if (params["n_thresholds"] != "auto" or data.n_classes != 2
                 or (params["form"] != "auto" and params["max_complexity"] != "auto")
                 or data.n_rows > CV_MAX_ROWS):
             return {"finer": None}
         fine = self._binarizer({**params, "n_thresholds": RESOLUTIONS[1]}, data.n_rows)
-        fine.fit(X, data.y, sample_weight=data.sample_weight)
-        if fine.conditions_ == data.binarizer.conditions_:
+        B = fine.fit_transform(X, data.y, sample_weight=data.sample_weight)
+        if fine.conditions_ == data.binarizer.conditions_ or stopping():
             return {"finer": None}   # no numeric column has more than 10 distinct values
-        return {"finer": _view(fine, fine.transform(X))}
+        return {"finer": _view(fine, B)}
 
     def _solve(self, data: FitData) -> FitOutcome:
         params, classes, y = data.params, data.classes, data.y

@@ -34,7 +34,7 @@ from rulekit._params import (COMMON_PARAMETERS, Instance, Integer, NoValidation,
 from rulekit.evaluate import all_of, merge_rows
 
 from ._beam import beam_search
-from ._enum import compatibility, enumerate_pricing
+from ._enum import check_compatibility_memory, compatibility, enumerate_pricing
 from ._master import (LPTimeLimit, MasterLP, SolverFailure, greedy_selection, improve_selection,
                       prune_selection, rule_objective, solve_rmip)
 from ._metadata import ConditionMetadata
@@ -130,6 +130,7 @@ def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.
     """
     p = declared(SEARCH_PARAMETERS, locals())
     B, y, w = check_data(B, y, sample_weight)
+    check_compatibility_memory(B.shape[1])   # before anything is built
     if p["metadata"] is not None and p["metadata"].n_columns != B.shape[1]:
         raise ValueError(f"metadata describes {p['metadata'].n_columns} columns but B has "
                          f"{B.shape[1]}")

@@ -44,6 +44,7 @@ from rulekit.evaluate import merge_rows
 
 from ._metadata import ConditionMetadata
 from ._result import empty_result
+from ._enum import check_compatibility_memory
 from ._search import (ColumnGeneration, Problem, check_data, constant_result, literal_limit,
                       search)
 from ._settings import ColGenSettings
@@ -286,6 +287,8 @@ def fit_binary(view, y, sample_weight, *, form, max_complexity, max_literals, la
     if outer is not None and outer.interrupted:
         res = constant_result(y, sample_weight, "interrupted")
         return BinaryFit(res, None, res.form, 0, view)
+    # the d x d matrix every fit over these columns shares: refused before any fit
+    check_compatibility_memory(view.B.shape[1])
     settings = settings or ColGenSettings()
     kw = dict(max_literals=max_literals, lambda0=lambda0, lambda1=lambda1,
               sample_weight=sample_weight)
@@ -337,6 +340,11 @@ def _choose_view(view, finer, y, rng, ckw):
 
     Returns ``(choice, view chosen, generator for the final fit)``.
     """
+    if finer is not None:
+        try:
+            check_compatibility_memory(finer.B.shape[1])
+        except ValueError:
+            finer = None         # optional: the finer view's matrix would not fit in memory
     # the finer view starts from the same generator state: the same folds
     rng_finer = copy.deepcopy(rng) if finer is not None else None
     choice = choose_complexity(view.B, y, metadata=view.meta, random_state=rng, **ckw)

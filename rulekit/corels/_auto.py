@@ -43,6 +43,7 @@ set gives the same model on any machine at any load; the estimator's
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -186,6 +187,58 @@ def with_memory_left(search_kw: dict, *held) -> dict:
         return search_kw
     left = limit - sum(a.nbytes for a in held) / 2**20
     return {**search_kw, "max_memory": max(left, MIN_MEMORY_MB)}
+
+
+def warn_unbounded(max_work, time_limit) -> bool:
+    """Warn when a fit is about to search without any bound; True if it is.
+
+    ``max_work=None`` with no ``time_limit`` lets the search run as long as
+    it takes to certify, which on some data is longer than anyone waits (the
+    two-condition search at ``c = 0.005`` on 1,500 rows did not end in
+    minutes, where the default takes seconds).  Asking for that is allowed,
+    but knowingly: the fit warns at its start, shows its progress, and Ctrl-C
+    returns the best list found with its lower bound.
+    """
+    if max_work is not None or time_limit is not None:
+        return False
+    warnings.warn(
+        "CorelsClassifier: max_work=None and no time_limit: the search has no bound and "
+        "may run for hours. Its progress is shown on stderr; press Ctrl-C to stop it with "
+        "the best list found and a valid lower bound (status 'interrupted'). Pass a "
+        "time_limit, or keep max_work='auto', for a fit that ends.",
+        UserWarning, stacklevel=4)
+    return True
+
+
+def path_budget(max_work) -> tuple:
+    """``(total, per search)`` work units of the path for the estimator's ``max_work``.
+
+    ``None`` still bounds every point of the path (and of its validation) as
+    ``"auto"`` does: a path of unbounded searches may never reach its end,
+    the one search the user asked to run unbounded is the chosen point's
+    (:func:`search_to_the_end`).
+    """
+    if max_work in ("auto", None):
+        return TOTAL_WORK, SEARCH_WORK
+    return max_work, max_work
+
+
+def search_to_the_end(A, y, chosen: Candidate, search_kw: dict) -> Candidate:
+    """``max_work=None``: the chosen point searched again without a work budget.
+
+    Only when its bounded search ran out of work; the candidate's result is
+    replaced (in place: the selection's table shows it).
+    """
+    from ._search import search
+
+    if chosen.result.status != "work_limit":
+        return chosen
+    columns = chosen.columns
+    sub = A if columns.size == A.shape[1] else A[:, columns]
+    held = (A,) if sub is A else (A, sub)
+    result = search(sub, y, chosen.c, max_work=None, **with_memory_left(search_kw, *held))
+    chosen.result = _remap(result, columns)
+    return chosen
 
 
 def _remap(result, columns):

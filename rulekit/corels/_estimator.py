@@ -32,7 +32,7 @@ from ._rashomon import DEFAULT_MAX_MODELS, RASHOMON_PARAMETERS, rashomon
 from ._rashomon_set import RashomonSet
 from ._result import scope as corels_scope
 from ._search import REFERENCE_SCOPE, SEARCH_PARAMETERS, MemoryLimitError, search
-from .._tolerances import MIN_SUPPORT_FLOOR, UNBOUNDED_WORK
+from .._tolerances import MIN_SUPPORT_FLOOR
 
 __all__ = ["CorelsClassifier"]
 
@@ -129,8 +129,15 @@ class CorelsClassifier(RuleClassifierBase):
         any machine at any load.  ``"auto"``: 3e9 units for the whole fit and
         4e8 for any one search of the path (about 10 and 1.5 CPU seconds on
         the benchmark machine); with a fixed ``c`` and ``max_card``, 3e9 for
-        the one search.  None: no budget.  A search that spends it stops
-        with status ``"work_limit"``, its best list and a valid lower bound.
+        the one search.  None: no budget for the model's search.  The path's
+        points (``c="auto"`` or ``max_card="auto"``) keep the budgets of
+        ``"auto"``, so the path always ends, and the chosen point is then
+        searched to the end.  Without a ``time_limit`` that may never end:
+        the fit warns when it starts, shows its progress on stderr, and
+        Ctrl-C returns the best list with a valid lower bound (status
+        ``"interrupted"``, one ``ConvergenceWarning``).  A search that spends
+        its budget stops with status ``"work_limit"``, its best list and a
+        valid lower bound.
     time_limit : float or None
         Seconds for the whole fit (binarization, mining, the path and the
         searches); reaching it stops the search.  A safety net: the model
@@ -258,6 +265,8 @@ class CorelsClassifier(RuleClassifierBase):
     # -- the fit's hooks (rulekit.base): functions of their arguments -----------------
     def _inputs(self, X, params) -> dict:
         # the fairness groups come from the raw column, which may be forbidden as a feature
+        # max_work=None without a time limit: an unbounded search, asked for knowingly
+        _auto.warn_unbounded(params["max_work"], params["time_limit"])
         return {"groups": fairness_groups(X, params["fairness"])}
 
     def _binarizer(self, params, n_rows) -> Binarizer:
@@ -379,7 +388,10 @@ def _search_options(params) -> dict:
     # max_memory in MB: the path takes from it the matrices it holds (_auto.with_memory_left)
     return dict(policy=params["policy"], symmetry=params["symmetry"], bounds=params["bounds"],
                 max_nodes=params["max_nodes"], max_memory=_memory_limit_mb(params),
-                time_limit=params["time_limit"], verbose=params["verbose"])
+                time_limit=params["time_limit"],
+                # an unbounded search shows its progress (see _auto.warn_unbounded)
+                verbose=max(params["verbose"],
+                            int(params["max_work"] is None and params["time_limit"] is None)))
 
 
 def _reference_predictions(B, y, params):
@@ -407,9 +419,7 @@ def _select(A, y, cards, params):
     result and the antecedent columns it searched.
     """
     fixed_c = params["c"] != "auto"
-    total = (_auto.TOTAL_WORK if params["max_work"] == "auto" else
-             (params["max_work"] or UNBOUNDED_WORK))
-    per_search = (_auto.SEARCH_WORK if params["max_work"] == "auto" else total)
+    total, per_search = _auto.path_budget(params["max_work"])
     if params["reference"] is not None:
         raise ValueError("reference= needs a fixed c and max_card (the path searches "
                          "exactly); pass for example c=0.01, max_card=2")
@@ -419,6 +429,8 @@ def _select(A, y, cards, params):
                        penalties=[params["c"]] if fixed_c else None,
                        by="objective" if fixed_c else "cv")
     chosen = sel.chosen
+    if params["max_work"] is None and sel.stopped is None:
+        chosen = _auto.search_to_the_end(A, y, chosen, _search_options(params))
     if chosen.certified and sel.stopped in ("time_limit", "interrupted"):
         # the model is certified at its c, but smaller penalties were never tried
         warnings.warn(

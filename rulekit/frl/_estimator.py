@@ -178,7 +178,8 @@ def _certificate(result, antecedents, mining, params, positive):
     # is a choice, not a bound of the theory)
     n_antecedents, mined = len(antecedents), antecedents.n_mined
     capped = ("" if mined is None or mined <= n_antecedents else
-              f" (of {mined}: the pairs of the conditions most associated with the class "
+              f" (of {'' if antecedents.n_mined_complete else 'at least '}{mined}: the pairs "
+              "of the conditions most associated with the class "
               f"within max_antecedents={mining['max_antecedents']})")
     # the risk is a rate per training row already: name the rows beside it
     return result.certificate.rate_of(int(result.counts.sum())).restricted_to(result.scope(

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rulekit import evaluate
-from rulekit._anytime import Anytime
+from rulekit._anytime import Anytime, check_allocation
 from rulekit._checks import check_boolean_matrix, check_labels
 from rulekit._params import (COMMON_PARAMETERS, Boolean, Integer, Real, as_generator, declared, pick,
                              validated)
@@ -298,6 +298,22 @@ def _check_factors(factors, A):
     return B, out
 
 
+def _check_memory(A, factors) -> None:
+    """Refuse, before the search allocates, what the memory budget does not allow.
+
+    The search holds the prefix memo and the candidate cache (fixed tables,
+    about 140 MB at most), a few numbers per antecedent, and its factors'
+    rows twice (a row-major copy and the bits).
+    """
+    F = A if factors is None else factors[0]
+    fixed = 60 * _MAX_MEMO_NODES + 37 * _CACHE_ENTRIES
+    need = fixed + 100 * A.shape[1] + 1.125 * F.shape[0] * F.shape[1]
+    check_allocation(need, f"the falling-rule-list search over {A.shape[1]:,} antecedents "
+                     f"and {F.shape[0]:,} rows",
+                     "mine fewer antecedents (a higher min_support, max_card=1, a smaller "
+                     "max_antecedents) or use fewer columns")
+
+
 class _Run:
     """Incumbent, prefix memo and trace batches of one search, kept between steps."""
 
@@ -440,6 +456,7 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
     A, yb = _check_data(A, y)
     if factors is not None:
         factors = _check_factors(factors, A)
+    _check_memory(A, factors)
     job = _Run(_Packed(A, yb, C1 is not None, factors), p, as_generator(random_state))
     status = _drive(job, p)
     prefix = tuple(int(l) for l in job.best_prefix[: int(job.best_len[0])])
