@@ -621,4 +621,4 @@ def _check_memory(n_items, n_rows, min_support, max_card, max_bytes, *, per_item
         "the available memory and at most 4 GB for a learner without it): raise min_support "
         "(or c), lower max_card, cap the pool (max_antecedents), use fewer columns or "
         "thresholds, or set max_memory (where the learner has it) to at least "
-        f"{np.ceil(need * 100) / 100:g}" + (" or more" if at_least else ""))
+        f"{np.ceil(need * 100) / 100:g}")

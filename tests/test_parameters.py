@@ -29,13 +29,13 @@ Y = np.array([0, 1, 0, 1, 1, 0])
 #: Each entry point with tiny valid arguments, and the arguments it checks
 #: itself (data, not declared parameters).
 ENTRY_POINTS = {
-    "corels.search": (dict(A=A, y=Y, c=0.01), {"A", "y"}),
-    "corels.rashomon": (dict(A=A, y=Y, c=0.01, epsilon=0.01), {"A", "y"}),
+    "corels.search": (dict(A=A, y=Y, c=0.01), {"A", "y", "sample_weight"}),
+    "corels.rashomon": (dict(A=A, y=Y, c=0.01, epsilon=0.01), {"A", "y", "sample_weight"}),
     "frl.search": (dict(A=A, y=Y, w=1.0, C=0.01, n_iter=5), {"A", "y", "factors"}),
     "rulekit.colgen.search": (dict(B=A, y=Y), {"B", "y", "sample_weight"}),
     "rulekit.colgen.choose_complexity": (dict(B=A, y=Y), {"B", "y", "grid", "sample_weight"}),
     "mine_antecedents": (dict(B=A, min_support=0.5, max_card=1),
-                         {"B", "y", "per_class", "conditions", "max_bytes"}),
+                         {"B", "y", "per_class", "conditions", "max_bytes", "sample_weight"}),
 }
 
 #: Refused values of constraints defined outside rulekit._params, beyond what

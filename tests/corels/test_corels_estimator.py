@@ -70,7 +70,8 @@ def test_fitted_attributes_and_certificate():
     assert est.result_.status == "optimal"
     assert est.certificate_.status == "optimal_relative" and est.certificate_.proved_optimal
     assert set(est.certificate_.to_dict()) == {"status", "objective", "lower_bound", "gap",
-                                                "scope", "proved_optimal"}
+                                                "scope", "proved_optimal", "n", "unit"}
+    assert est.certificate_.n == len(y) and est.certificate_.unit == "rows"
     assert "antecedents mined at min_support=0.2" in est.certificate_.scope
     assert est.stats_["nodes_evaluated"] >= 1
     assert len(est.trace_["time"]) >= 1
