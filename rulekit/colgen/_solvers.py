@@ -31,7 +31,9 @@ SOLVER_NAMES = ("highs", "cbc")
 #: What a back-end raises when it fails (PuLP's errors, HiGHS's, a CBC process that
 #: could not run or was killed).  Column generation catches these by name and keeps
 #: the model it has; anything else is a bug in rulekit and propagates as a traceback.
-SOLVER_ERRORS = (pulp.PulpError, highspy.HighsError, OSError, subprocess.SubprocessError)
+SOLVER_ERRORS = (pulp.PulpError, OSError, subprocess.SubprocessError,
+                 # highspy names its error class from 1.8 on (HighsError)
+                 *[getattr(highspy, name) for name in ("HighsError",) if hasattr(highspy, name)])
 
 _BANNER_LOCK = threading.Lock()
 _banner_done = False
