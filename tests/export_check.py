@@ -177,3 +177,15 @@ def dirty(frame: pd.DataFrame, binarizer, seed: int, share: float = 0.1) -> pd.D
             col[gone] = None
             out[name] = col
     return out.copy()  # one block per dtype again, after the column-by-column edits
+
+
+def fit(X, y, **params):
+    """A CORELS fit for the export tests: one rule per condition, small c, every category kept,
+    warnings silenced (the tests look at the exports, not the search)."""
+    from rulekit import CorelsClassifier
+
+    settings = dict(c=0.001, max_card=1, min_frequency=None)
+    settings.update(params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return CorelsClassifier(**settings).fit(X, y)

@@ -8,7 +8,6 @@ fix it checks; the property-based versions are in ``test_fuzz_hostile.py``.
 
 import json
 import sqlite3
-import warnings
 
 import duckdb
 import numpy as np
@@ -17,16 +16,8 @@ import pytest
 
 import rulekit
 from rulekit import CorelsClassifier
-from export_check import (assert_same, check_everywhere, duckdb_outputs, expected, load_module,
-                          python_outputs, sqlite_outputs)
-
-
-def fit(X, y, **params):
-    settings = dict(c=0.001, max_card=1, min_frequency=None)
-    settings.update(params)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return CorelsClassifier(**settings).fit(X, y)
+from export_check import (assert_same, check_everywhere, duckdb_outputs, expected, fit,
+                          load_module, python_outputs, sqlite_outputs)
 
 
 def run_module(source: str) -> dict:

@@ -10,7 +10,6 @@ here failed before the fix it checks; the property-based version is in
 import datetime
 import json
 import sqlite3
-import warnings
 
 import duckdb
 import numpy as np
@@ -18,18 +17,10 @@ import pandas as pd
 import pytest
 
 import rulekit
-from rulekit import Binarizer, CorelsClassifier
+from rulekit import Binarizer
 from rulekit.export import DIALECTS
-from export_check import (assert_same, check_everywhere, duckdb_outputs, expected, load_module,
-                          python_outputs, sqlite_outputs, sqlite_table)
-
-
-def fit(X, y, **params):
-    settings = dict(c=0.001, max_card=1, min_frequency=None)
-    settings.update(params)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return CorelsClassifier(**settings).fit(X, y)
+from export_check import (assert_same, check_everywhere, duckdb_outputs, expected, fit,
+                          load_module, python_outputs, sqlite_outputs, sqlite_table)
 
 
 def sqlite_rows(query: str, frame: pd.DataFrame, table: str = "data"):

@@ -172,20 +172,25 @@ def test_unavailable_solver_lists_available(monkeypatch):
     assert set(available_solvers()) <= {"highs", "cbc"}
 
 
+def _beam_failing_from_round_3(monkeypatch, error):
+    """Pricing that raises ``error`` from its third call on (the first two rounds succeed)."""
+    calls = {"n": 0}
+    real = search_mod.beam_search
+
+    def failing(*args, **kw):
+        calls["n"] += 1
+        if calls["n"] > 2:
+            raise error
+        return real(*args, **kw)
+
+    monkeypatch.setattr(search_mod, "beam_search", failing)
+
+
 def test_solver_failure_mid_run_returns_best_found(monkeypatch):
     import pulp
 
     B, y = _data(4, n=300, d=10)
-    calls = {"n": 0}
-    real = search_mod.beam_search
-
-    def flaky(*args, **kw):
-        calls["n"] += 1
-        if calls["n"] > 2:
-            raise pulp.PulpSolverError("solver crashed")
-        return real(*args, **kw)
-
-    monkeypatch.setattr(search_mod, "beam_search", flaky)
+    _beam_failing_from_round_3(monkeypatch, pulp.PulpSolverError("solver crashed"))
     with pytest.warns(RuntimeWarning, match="solver"):
         res = search(B, y, max_complexity=20, max_literals=3)
     assert res.status == "feasible"
@@ -197,16 +202,7 @@ def test_solver_failure_mid_run_returns_best_found(monkeypatch):
 def test_a_bug_in_a_round_is_a_traceback_not_a_warning(monkeypatch):
     """Only the solvers' own exceptions are caught: anything else is a bug and propagates."""
     B, y = _data(4, n=300, d=10)
-    calls = {"n": 0}
-    real = search_mod.beam_search
-
-    def buggy(*args, **kw):
-        calls["n"] += 1
-        if calls["n"] > 2:
-            raise ZeroDivisionError("a bug in a round")
-        return real(*args, **kw)
-
-    monkeypatch.setattr(search_mod, "beam_search", buggy)
+    _beam_failing_from_round_3(monkeypatch, ZeroDivisionError("a bug in a round"))
     with pytest.raises(ZeroDivisionError, match="a bug in a round"):
         search(B, y, max_complexity=20, max_literals=3)
 
