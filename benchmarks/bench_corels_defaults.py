@@ -94,14 +94,15 @@ if dump:  # after the figures above: the chosen search's antecedent matrix, for 
     sel = est.selection_
     cols = sel.chosen.columns if sel is not None else np.arange(len(est.antecedents_.items))
     assert set(est.result_.prefix) <= set(cols.tolist())
-    A = bitset.unpack(est.antecedents_.packed[cols], len(y)).T
+    # over the training rows (the fit searched them folded into distinct rows)
+    A = est.antecedents_.transform(est.binarizer_.transform(X))[:, cols]
     np.savez(dump, A=A, y=np.unique(y, return_inverse=True)[1].ravel(), c=est.c_)
     where = {{int(col): k for k, col in enumerate(cols)}}
     row["prefix"] = [where[a] for a in est.result_.prefix]   # columns of the dumped matrix
     row.update(search_status=est.result_.status, search_cpu=est.stats_["cpu_time"],
                objective=est.result_.objective, lower_bound=est.result_.lower_bound,
                n_classes=len(est.classes_), searched=len(cols),
-               searched_distinct=len(np.unique(est.antecedents_.packed[cols], axis=0)))
+               searched_distinct=len(np.unique(A, axis=0)))
 print(json.dumps(row))
 """
 

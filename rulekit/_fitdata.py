@@ -18,10 +18,17 @@ Rows and weights
 ----------------
 Every learner's objective sees the training rows only through weighted class
 counts: how much weight of each class falls on each distinct binarized row.
-``FitData`` therefore carries rows with a weight each (``sample_weight``,
-None when every row counts once).  :meth:`FitData.distinct` folds identical
-``(conditions, class)`` rows into one row whose weight is their summed weight,
-which leaves every objective, bound and count unchanged.
+``FitData`` therefore carries rows that may each stand for several training
+rows: ``count`` says how many (None: one each) and ``sample_weight`` the
+user's summed weight (None: no weights, so the weight is the count).
+:meth:`FitData.distinct` folds identical ``(conditions, class, validation
+splits)`` rows into one, adding up both, which leaves every objective, bound
+and count unchanged.  A fit that folds its rows before mining and searching
+costs what the distinct patterns cost, not what the rows cost.
+
+Validation splits travel with the rows (``tested``): which rows each split
+holds out.  They are drawn on the original rows, before folding, so a learner
+that validates on folded rows makes the same choice as on the rows.
 """
 
 from __future__ import annotations
@@ -60,7 +67,15 @@ class FitData:
     y : ndarray of int64, shape (n_rows,)
         Class codes ``0 .. len(classes) - 1``.
     sample_weight : ndarray of float, shape (n_rows,), or None
-        The weight of each row (None: every row counts once).
+        The user's weight of each row, summed over the training rows it
+        stands for (None: no weights given; each row weighs its ``count``).
+    count : ndarray of int64, shape (n_rows,), or None
+        How many training rows each row stands for (None: one each).
+    tested : ndarray of bool, shape (n_rows, n_splits), or None
+        Validation splits, drawn by the learner (``_validation_splits``) on the
+        original rows: ``tested[i, s]`` is true when split ``s`` holds row
+        ``i`` out (and trains on the others).  None: the learner does not
+        validate, or draws nothing in advance.
     antecedents : AntecedentSet or None
         The mined antecedents, for a learner that mines (``_mines``).
     mining : Mapping
@@ -79,6 +94,8 @@ class FitData:
     B: np.ndarray
     y: np.ndarray
     sample_weight: np.ndarray | None = None
+    count: np.ndarray | None = None
+    tested: np.ndarray | None = None
     antecedents: AntecedentSet | None = None
     mining: Mapping[str, Any] = field(default_factory=dict)
     views: Mapping[str, Any] = field(default_factory=dict)
@@ -102,26 +119,76 @@ class FitData:
     def n_classes(self) -> int:
         return len(self.classes)
 
+    @property
+    def weight(self) -> np.ndarray | None:
+        """What each row weighs in an objective: the user's weight, else its count.
+
+        None when every row counts once (no weights, nothing folded).
+        """
+        return self.sample_weight if self.sample_weight is not None else self.count
+
+    @property
+    def n_samples(self) -> int:
+        """Training rows the data stands for (``n_rows`` until rows are folded)."""
+        return self.n_rows if self.count is None else int(self.count.sum())
+
     def total_weight(self) -> float:
-        """The rows' summed weight (the number of rows when unweighted)."""
-        return float(self.n_rows if self.sample_weight is None else self.sample_weight.sum())
+        """The rows' summed weight (the number of training rows when unweighted)."""
+        w = self.weight
+        return float(self.n_rows if w is None else w.sum())
 
     def distinct(self) -> "FitData":
-        """The same data with identical ``(conditions, class)`` rows folded into one.
+        """The same data with identical ``(conditions, class, splits)`` rows folded into one.
 
-        Each kept row's weight is the summed weight of the rows it stands for,
-        so every weighted count (and so every learner's objective) is the same;
-        rows keep the order of their first appearance.  Mining works on the
-        rows it is given, so call this before mining, or mine again.
+        Each kept row's ``count`` and ``sample_weight`` are the sums over the
+        rows it stands for, so every weighted count (and so every learner's
+        objective, and every validation split's) is the same; rows keep the
+        order of their first appearance.  Mining works on the rows it is
+        given, so call this before mining, or mine again.
         """
-        weight = (np.ones(self.n_rows) if self.sample_weight is None
-                  else np.asarray(self.sample_weight, dtype=float))
-        keyed = np.column_stack([self.B, self._class_bits()])
-        rows, group, (summed,) = merge_rows(keyed, weight)
+        count = (np.ones(self.n_rows, dtype=np.int64) if self.count is None
+                 else np.asarray(self.count, dtype=np.int64))
+        sums = [count] if self.sample_weight is None else [
+            count, np.asarray(self.sample_weight, dtype=float)]
+        parts = [self.B, self._class_bits()]
+        if self.tested is not None:
+            parts.append(self.tested)
+        rows, group, summed = merge_rows(np.column_stack(parts), *sums)
         y = np.empty(rows.shape[0], dtype=np.int64)
         y[group] = self.y     # one class per group: the class bits are part of the key
-        return replace(self, B=np.ascontiguousarray(rows[:, :self.B.shape[1]]), y=y,
-                       sample_weight=summed, antecedents=None)
+        width = self.B.shape[1]
+        tested = (None if self.tested is None
+                  else np.ascontiguousarray(rows[:, rows.shape[1] - self.tested.shape[1]:]))
+        return replace(self, B=np.ascontiguousarray(rows[:, :width]), y=y,
+                       count=summed[0].astype(np.int64),
+                       sample_weight=None if self.sample_weight is None else summed[1],
+                       tested=tested, antecedents=None)
+
+    def split_by(self, tested) -> "FitData":
+        """The data with validation splits drawn on the training rows they stand for.
+
+        ``tested`` has one row per training row (``n_samples`` of them, row
+        ``i`` of the data standing for the next ``count[i]``): ``tested[u, s]``
+        when split ``s`` holds training row ``u`` out.  A row whose training
+        rows fall in different splits becomes one row per pattern of splits,
+        with the count of its training rows that share the pattern.
+        """
+        tested = np.asarray(tested, dtype=bool)
+        if tested.shape[0] != self.n_samples:
+            raise ValueError(f"tested has {tested.shape[0]} rows for {self.n_samples} "
+                             "training rows")
+        if self.count is None:
+            return replace(self, tested=tested)
+        if self.sample_weight is not None:
+            raise ValueError("splits of weighted rows: pass whole weights as counts")
+        owner = np.repeat(np.arange(self.n_rows), self.count)
+        keyed = np.column_stack([owner.astype(">u8").view(np.uint8).reshape(-1, 8),
+                                 np.packbits(tested, axis=1)])
+        keys, first, counts = np.unique(keyed, axis=0, return_index=True, return_counts=True)
+        rows = owner[first]
+        return replace(self, B=np.ascontiguousarray(self.B[rows]), y=self.y[rows],
+                       count=counts.astype(np.int64), tested=tested[first],
+                       antecedents=None)
 
     def _class_bits(self) -> np.ndarray:
         """The class code as bits, so that rows of different classes never merge."""

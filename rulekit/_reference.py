@@ -37,9 +37,12 @@ def _check_target(y, weights) -> np.ndarray:
                          "or use thresholds='quantile', which needs none")
     y = np.asarray(y).reshape(-1)
     keep = weights > 0
-    if int(keep.sum()) < MIN_ROWS:
+    # whole weights are rows given once with their count: they count as that many rows
+    whole = bool(np.all(weights == np.floor(weights)))
+    rows = int(weights[keep].sum()) if whole else int(keep.sum())
+    if rows < MIN_ROWS:
         raise ValueError(f"thresholds='reference' needs at least {MIN_ROWS} rows to fit its "
-                         f"reference ensemble, got {int(keep.sum())}; use thresholds='quantile'")
+                         f"reference ensemble, got {rows}; use thresholds='quantile'")
     classes = np.unique(y[keep])
     if classes.size < 2:
         raise ValueError(f"thresholds='reference' needs at least two classes in y, got only "

@@ -61,7 +61,7 @@ from sklearn.utils.validation import (_get_feature_names, _num_features, check_a
                                       validate_data)
 
 from ._anytime import Anytime, memory_budget_mb
-from ._checks import check_sample_weight
+from ._checks import check_counts, check_sample_weight
 from ._columns import check_unique_columns
 from ._fitdata import FitData, FitOutcome
 from ._params import COMMON_PARAMETERS, validate
@@ -132,6 +132,19 @@ def _check_label_kinds(y: np.ndarray) -> None:
                          "pd.cut, or map codes to names")
 
 
+def _frequencies(data: FitData):
+    """How many rows each row counts as: its weight when whole, else its count.
+
+    The miner's supports and the rules' printed counts are in these units, so
+    a row of weight ``k`` reads as ``k`` identical rows; fractional weights
+    (which cannot be counted exactly) fall back to rows.  None: one each.
+    """
+    w = data.weight
+    if w is None or data.sample_weight is None:
+        return w
+    return w if np.all(w == np.floor(w)) else data.count
+
+
 class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     """Shared validation, binarization, mining and prediction.
 
@@ -148,6 +161,12 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     _mines = True
     _negations = False
     _per_class_mining = True
+    #: the learner searches distinct rows, each weighted by its class counts
+    #: (``FitData.distinct``), for the parameters where ``_fits_on_counts`` says so
+    _on_counts = False
+    #: whole-number ``sample_weight`` are frequencies: a row of weight k is k copies
+    #: (``FitData.count``); anything fractional is a ValueError
+    _weights_are_counts = False
 
     # -- hooks: each a function of its arguments, none writes to self -------------
     def _inputs(self, X, params: dict) -> dict:
@@ -167,9 +186,34 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         """Most bytes the mined antecedents may take (None: no limit)."""
         return int(memory_budget_mb() * 2**20)
 
-    def _resolve_max_card(self, params: dict, B) -> int:
-        """Most conditions per mined antecedent, given the condition matrix ``B``."""
+    def _resolve_max_card(self, params: dict, B, n_rows: int) -> int:
+        """Most conditions per mined antecedent, given the condition matrix ``B``.
+
+        ``n_rows`` counts the training rows, which ``B`` may hold folded.
+        """
         return params["max_card"]
+
+    def _fits_on_counts(self, params: dict) -> bool:
+        """Fold identical rows before mining and searching (``FitData.distinct``)?
+
+        Every objective sees the rows only through class counts per distinct
+        row, so folding changes no result and makes a fit cost what the
+        distinct patterns cost.  A learner says no where it reads something
+        per row that the binarized row does not hold (e.g. a group column).
+        """
+        return self._on_counts
+
+    def _validation_splits(self, y, params: dict) -> np.ndarray | None:
+        """The validation splits the learner will use, drawn on the training rows.
+
+        ``y`` holds the class of every training row (a row given a whole
+        weight ``k`` by a learner with ``_weights_are_counts`` is ``k`` rows
+        here).  Returns a bool matrix ``(len(y), n_splits)``: column ``s``
+        marks the rows split ``s`` holds out; or None when the learner
+        validates nothing.  Drawn before rows are folded, so that a fit on
+        counts validates exactly as one on rows (``FitData.tested``).
+        """
+        return None
 
     def _resolve_max_antecedents(self, params: dict, B) -> tuple:
         """``(max_antecedents, prefer)`` for the miner (None: keep every antecedent)."""
@@ -310,23 +354,37 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         X = self._validate_X(X, reset=True)
         classes, codes = self._validate_y(X, y)
         weights = check_sample_weight(sample_weight, len(codes), positive=True)
+        # a learner that counts mistakes exactly reads whole weights as copies of the row
+        counts = (check_counts(weights, len(codes), rows_of="y")
+                  if weights is not None and self._weights_are_counts else None)
         inputs = self._inputs(X, params)
-        n_rows = len(codes)
+        n_rows = len(codes) if counts is None else int(counts.sum())
         binarizer = self._binarizer(params, n_rows)
         # one pass per column: the deadline is checked between columns
         B = binarizer.fit_transform(X, codes, sample_weight=weights)
         names = _get_feature_names(X)
         data = FitData(params=params, classes=classes, n_features_in=_num_features(X),
                        feature_names_in=names, binarizer=binarizer, B=B, y=codes,
-                       sample_weight=weights)
+                       sample_weight=None if counts is not None else weights, count=counts)
+        # splits drawn on the rows the data stand for: a row of count k is k rows,
+        # which may fall in different folds, exactly as k copies would
+        tested = self._validation_splits(codes if counts is None else np.repeat(codes, counts),
+                                         params)
+        if tested is not None:
+            data = data.split_by(tested)
+        if self._fits_on_counts(params):
+            data = data.distinct()
+            B = data.B
         if self._mines:
             limit, prefer = self._resolve_max_antecedents(params, B)
             mining = dict(min_support=self._resolve_min_support(params, n_rows),
-                          max_card=self._resolve_max_card(params, B), max_antecedents=limit)
+                          max_card=self._resolve_max_card(params, B, n_rows),
+                          max_antecedents=limit)
             antecedents = mine_antecedents(
-                B, codes, min_support=mining["min_support"], max_card=mining["max_card"],
+                B, data.y, min_support=mining["min_support"], max_card=mining["max_card"],
                 max_antecedents=limit, prefer=prefer, per_class=self._per_class_mining,
-                conditions=binarizer.conditions_, max_bytes=self._mining_bytes(params))
+                conditions=binarizer.conditions_, max_bytes=self._mining_bytes(params),
+                sample_weight=_frequencies(data))
             data = replace(data, antecedents=antecedents, mining=mining)
         return replace(data, views=self._views(X, data, inputs))
 
@@ -468,7 +526,8 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
 
         ``rule_codes``/``default_code`` are class codes; training counts per
         rule are recomputed here from ``data.B`` and ``data.y`` by first-match
-        capture, so every learner reports them the same way.
+        capture (in rows: a row of whole weight ``k`` counts ``k`` times),
+        so every learner reports them the same way.
         ``probabilities`` optionally gives each rule's (and, last, the
         default's) stated probability of each class; ``positive`` names the
         class whose probability the list states (see :class:`RuleList`).
@@ -476,7 +535,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         classes = data.classes
         binarizer = binarizer or data.binarizer
         items = [tuple(int(j) for j in item) for item in items]
-        counts = capture_counts(data.B, items, data.y, len(classes))
+        counts = capture_counts(data.B, items, data.y, len(classes), _frequencies(data))
         codes = [*rule_codes, default_code]
         rules = [
             Rule(item, _plain(classes[codes[k]]), tuple(int(v) for v in counts[k]),

@@ -8,6 +8,8 @@ every weighted count.
 import ast
 from fractions import Fraction
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -120,8 +122,15 @@ def test_distinct_rows_keep_every_weighted_class_count(seed):
     for i in range(n):
         key = (tuple(B[i]), int(y[i]))
         expected[key] = expected.get(key, Fraction(0)) + Fraction(1 if w is None else w[i])
-    got = {key: Fraction(float(v)) for key, v in zip(keys, folded.sample_weight)}
+    got = {key: Fraction(float(v)) for key, v in zip(keys, folded.weight)}
     assert got == expected
+    # and its count is the number of rows it stands for, weights or not
+    rows = {}
+    for i in range(n):
+        key = (tuple(B[i]), int(y[i]))
+        rows[key] = rows.get(key, 0) + 1
+    assert dict(zip(keys, folded.count.tolist())) == rows
+    assert folded.n_samples == n
     assert folded.total_weight() == pytest.approx(data.total_weight())
     # first appearance order is kept
     first = list(dict.fromkeys((tuple(B[i]), int(y[i])) for i in range(n)))
@@ -181,3 +190,26 @@ def test_the_falling_lists_document_their_pool_cap_as_computed():
             cap = _auto_cap(budget, int(rows.replace(",", "")))
             # written to two significant digits
             assert int(shown.replace(",", "")) == round(cap, 2 - len(str(cap))), (cls, rows)
+
+
+def test_distinct_rows_keep_every_validation_split_apart():
+    """Rows held out by different splits never merge, so every split's counts stay exact."""
+    rng = np.random.default_rng(7)
+    n, m, splits = 400, 3, 4
+    B = rng.random((n, m)) < 0.5
+    y = rng.integers(0, 2, n)
+    tested = rng.random((n, splits)) < 0.3
+    data = replace(_fitdata(B, y), tested=tested)
+    folded = data.distinct()
+    assert folded.tested.shape == (folded.n_rows, splits)
+    for s in range(splits):
+        for held_out in (True, False):
+            # the class counts of each pattern among the rows split s holds out (trains on)
+            expected, got = {}, {}
+            for i in np.flatnonzero(tested[:, s] == held_out):
+                key = (tuple(B[i]), int(y[i]))
+                expected[key] = expected.get(key, 0) + 1
+            for j in np.flatnonzero(folded.tested[:, s] == held_out):
+                key = (tuple(folded.B[j]), int(folded.y[j]))
+                got[key] = got.get(key, 0) + int(folded.count[j])
+            assert got == expected

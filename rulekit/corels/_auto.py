@@ -80,6 +80,8 @@ SMALL_REPEATS = 3
 HOLDOUT = 0.25
 #: two-condition antecedents are mined only while (pairs of conditions) x (rows) stays below this
 PAIR_CELLS = 300_000_000
+#: cells (rows x antecedents) of one block when supports are summed over weights
+SUPPORT_BLOCK = 4_000_000
 
 
 @dataclass
@@ -91,6 +93,8 @@ class Candidate:
     columns: np.ndarray          # columns of the antecedent matrix it searched
     result: object               # CorelsResult on all training rows
     correct: np.ndarray | None = field(default=None, repr=False)  # per validation row
+    #: what each validation row weighs (its count of training rows); None: one each
+    correct_weight: np.ndarray | None = field(default=None, repr=False)
     unvalidated: str = ""        # why ``correct`` is None, in words (empty once validated)
 
     @property
@@ -100,7 +104,12 @@ class Candidate:
     @property
     def mean_accuracy(self) -> float:
         """Validation accuracy over every validation row (nan when not validated)."""
-        return float(self.correct.mean()) if self.correct is not None else float("nan")
+        if self.correct is None:
+            return float("nan")
+        if self.correct_weight is None:
+            return float(self.correct.mean())
+        # a whole-number sum over whole-number weights: exact, as the mean over the rows is
+        return float(self.correct_weight[self.correct].sum() / self.correct_weight.sum())
 
 
 @dataclass
@@ -149,6 +158,44 @@ def mining_card(n_conditions: int, n_rows: int, memory_mb: float | None = None) 
     cells = n_conditions * (n_conditions - 1) // 2 * max(n_rows, 1)
     room = PAIR_CELLS if memory_mb is None else min(PAIR_CELLS, memory_mb * 2**20 / 3)
     return 2 if cells <= room else 1
+
+
+def splits_of(tested) -> list:
+    """``(train, test)`` index arrays of each validation split (``FitData.tested``).
+
+    Column ``s`` of ``tested`` marks the rows split ``s`` holds out; it trains
+    on all the others.  None (nothing drawn): no splits.
+    """
+    if tested is None:
+        return []
+    return [(np.flatnonzero(~held), np.flatnonzero(held)) for held in np.asarray(tested).T]
+
+
+def weighted_support(A, weight) -> np.ndarray:
+    """Rows (sums of frequency weights) each antecedent captures, counted in row blocks.
+
+    A block at a time, so that the products never hold a whole copy of ``A``
+    as numbers.
+    """
+    if weight is None:
+        return A.sum(axis=0)
+    out = np.zeros(A.shape[1], dtype=np.int64)
+    step = max(1, SUPPORT_BLOCK // max(A.shape[1], 1))
+    for start in range(0, A.shape[0], step):
+        out += np.asarray(weight[start:start + step], np.int64) @ A[start:start + step]
+    return out
+
+
+def _paired_se(diff, weight) -> float:
+    """Standard error of the mean of ``diff`` over the rows the weighted rows stand for."""
+    if weight is None:
+        return float(diff.std(ddof=1) / np.sqrt(diff.size)) if diff.size > 1 else 0.0
+    total = float(weight.sum())
+    if total <= 1:
+        return 0.0
+    mean = float((weight * diff).sum() / total)
+    var = float((weight * (diff - mean) ** 2).sum() / (total - 1))
+    return float(np.sqrt(var / total))
 
 
 def _predict_codes(result, A) -> np.ndarray:
@@ -223,7 +270,7 @@ def path_budget(max_work) -> tuple:
     return max_work, max_work
 
 
-def search_to_the_end(A, y, chosen: Candidate, search_kw: dict) -> Candidate:
+def search_to_the_end(A, y, chosen: Candidate, search_kw: dict, weight=None) -> Candidate:
     """``max_work=None``: the chosen point searched again without a work budget.
 
     Only when its bounded search ran out of work; the candidate's result is
@@ -236,7 +283,8 @@ def search_to_the_end(A, y, chosen: Candidate, search_kw: dict) -> Candidate:
     columns = chosen.columns
     sub = A if columns.size == A.shape[1] else A[:, columns]
     held = (A,) if sub is A else (A, sub)
-    result = search(sub, y, chosen.c, max_work=None, **with_memory_left(search_kw, *held))
+    result = search(sub, y, chosen.c, max_work=None, sample_weight=weight,
+                    **with_memory_left(search_kw, *held))
     chosen.result = _remap(result, columns)
     return chosen
 
@@ -248,12 +296,12 @@ def _remap(result, columns):
     return replace(result, prefix=tuple(int(columns[a]) for a in result.prefix))
 
 
-def _walk_path(A, y, cards, penalties, budget, search_kw):
+def _walk_path(A, y, weight, cards, penalties, budget, search_kw):
     """Searches on all rows along the path; (path rows, candidates, stop reason)."""
     from ._search import MemoryLimitError, search
 
-    n = A.shape[0]
-    support = A.sum(axis=0)
+    n = A.shape[0] if weight is None else int(weight.sum())
+    support = weighted_support(A, weight)
     top = int(cards.max()) if cards.size else 1
     levels = (1, top) if top > 1 else (1,)
     alive = {card: True for card in levels}
@@ -272,7 +320,8 @@ def _walk_path(A, y, cards, penalties, budget, search_kw):
             sub = A if columns.size == A.shape[1] else A[:, columns]
             held = (A,) if sub is A else (A, sub)
             try:
-                result = search(sub, y, c, max_work=work, **with_memory_left(search_kw, *held))
+                result = search(sub, y, c, max_work=work, sample_weight=weight,
+                                **with_memory_left(search_kw, *held))
             except MemoryLimitError as exc:
                 if not candidates:
                     exc.held_mb = sum(a.nbytes for a in held) / 2**20
@@ -293,7 +342,7 @@ def _walk_path(A, y, cards, penalties, budget, search_kw):
     return path, candidates, None
 
 
-def _cross_validate(A, y, candidates, budget, search_kw, splits):
+def _cross_validate(A, y, weight, candidates, budget, search_kw, splits):
     """Fill each candidate's ``correct`` (per validation row), in the order given.
 
     Stops when the budget is spent; candidates not reached keep ``correct =
@@ -316,6 +365,7 @@ def _cross_validate(A, y, candidates, budget, search_kw, splits):
                 block = A[np.ix_(train, cand.columns)]
                 try:
                     res = search(block, ytr, cand.c, max_work=work,
+                                 sample_weight=None if weight is None else weight[train],
                                  **with_memory_left(search_kw, A, block))
                 except MemoryLimitError:
                     return "memory_limit"
@@ -326,6 +376,8 @@ def _cross_validate(A, y, candidates, budget, search_kw, splits):
                 pred = _predict_codes(res, A[np.ix_(test, cand.columns)])
             parts.append(pred == y[test])
         cand.correct = np.concatenate(parts)
+        if weight is not None:
+            cand.correct_weight = np.concatenate([weight[test] for _, test in splits])
     return None
 
 
@@ -352,10 +404,15 @@ def _choose(candidates):
     if best is None:
         return other
     diff = other.correct.astype(float) - best.correct.astype(float)
-    se = float(diff.std(ddof=1) / np.sqrt(diff.size)) if diff.size > 1 else 0.0
-    mistakes = float(diff.size - best.correct.sum())
-    clear = diff.mean() > UNPROVED_MARGIN * se + RATE_SLACK
-    useful = diff.sum() >= UNPROVED_GAIN * mistakes - FLOAT_SLACK
+    w = best.correct_weight        # the same validation rows for every candidate
+    se = _paired_se(diff, w)
+    if w is None:
+        mean, gain, mistakes = diff.mean(), diff.sum(), float(diff.size - best.correct.sum())
+    else:
+        gain = float((w * diff).sum())
+        mean, mistakes = gain / float(w.sum()), float(w[~best.correct].sum())
+    clear = mean > UNPROVED_MARGIN * se + RATE_SLACK
+    useful = gain >= UNPROVED_GAIN * mistakes - FLOAT_SLACK
     return other if clear and useful else best
 
 
@@ -382,7 +439,7 @@ def _to_validate(candidates, n):
     return out
 
 
-def select(A, y, cards, *, search_kw: dict, splits, total_work=TOTAL_WORK,
+def select(A, y, cards, *, search_kw: dict, splits, weight=None, total_work=TOTAL_WORK,
            search_work=SEARCH_WORK, penalties=None, by="cv") -> Selection:
     """Walk the path, cross-validate its points, return the :class:`Selection`.
 
@@ -402,8 +459,13 @@ def select(A, y, cards, *, search_kw: dict, splits, total_work=TOTAL_WORK,
         :func:`with_memory_left`).
     splits : callable
         ``splits()`` gives the validation splits, a list of ``(train, test)``
-        index arrays (the estimator draws them: stratified folds, or one
-        hold-out on large data); called only when the path is validated.
+        index arrays (the estimator draws them on the training rows before
+        they are folded: stratified folds, or one hold-out on large data; see
+        :func:`splits_of`); called only when the path is validated.
+    weight : ndarray of int, shape (n,), optional
+        Frequency weights: a row of ``A`` standing for ``k`` training rows
+        weighs ``k``.  The searches, supports, validation accuracies and
+        their standard errors are then those of the rows repeated.
     total_work, search_work : int
         Work units for the whole selection, and for any one search.
     penalties : list of float, optional
@@ -412,10 +474,10 @@ def select(A, y, cards, *, search_kw: dict, splits, total_work=TOTAL_WORK,
         How to choose: cross-validated accuracy, or (for a path of one
         penalty) the certified point of lowest objective.
     """
-    n = A.shape[0]
+    n = A.shape[0] if weight is None else int(weight.sum())
     penalties = path_penalties(n) if penalties is None else list(penalties)
     budget = _Budget(total_work, search_work)
-    path, candidates, stopped = _walk_path(A, y, cards, penalties, budget, search_kw)
+    path, candidates, stopped = _walk_path(A, y, weight, cards, penalties, budget, search_kw)
     proved = [cd for cd in candidates if cd.certified]
     if by == "objective" or stopped is not None or len(candidates) == 1:
         pool = proved or candidates
@@ -428,15 +490,15 @@ def select(A, y, cards, *, search_kw: dict, splits, total_work=TOTAL_WORK,
         for cand in candidates:
             cand.unvalidated = why
         return Selection(path, candidates, chosen, 0, stopped)
-    if np.bincount(y).min() < FOLDS:
+    splits = splits() if np.bincount(y, weights=weight).min() >= FOLDS else []
+    if not splits:
         # too few rows of some class to validate: the smallest certified penalty
         for cand in candidates:
             cand.unvalidated = (f"not validated: a class has fewer than {FOLDS} rows; the "
                                 "smallest certified c is chosen")
         return Selection(path, candidates, (proved or candidates)[-1], 0, None)
-    splits = splits()
     validated = _to_validate(candidates, n)
-    stopped = _cross_validate(A, y, validated, budget, search_kw, splits)
+    stopped = _cross_validate(A, y, weight, validated, budget, search_kw, splits)
     _explain_unvalidated(candidates, validated, stopped)
     chosen = _choose(candidates) or (proved or candidates)[0]
     return Selection(path, candidates, chosen, len(splits), stopped)

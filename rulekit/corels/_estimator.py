@@ -230,6 +230,9 @@ class CorelsClassifier(RuleClassifierBase):
     _mines = True
     # the minimum-support theorem is about overall support, so mine on it
     _per_class_mining = False
+    # the search sees rows only through class counts per distinct row
+    _on_counts = True
+    _weights_are_counts = True
 
     def __init__(self, c="auto", max_card="auto", min_support=None, n_thresholds=9,
                  categorical_features=None, min_frequency=0.01, max_categories=None,
@@ -262,6 +265,27 @@ class CorelsClassifier(RuleClassifierBase):
         self.trace = trace
         self.callback = callback
 
+    def fit(self, X, y, sample_weight=None):
+        """Binarize ``X``, mine antecedents and search for the optimal rule list.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Numeric and categorical columns; missing values allowed.
+        y : array-like of shape (n_samples,)
+            Class labels (strings, ints or bools).
+        sample_weight : array-like of shape (n_samples,), optional
+            Frequency weights: a row of weight ``k`` counts as ``k`` identical
+            rows (whole numbers >= 0; the search counts mistakes exactly, so a
+            fractional weight is a ``ValueError``).  The result is the one on
+            the data with each row repeated as its weight says.
+
+        Returns
+        -------
+        self
+        """
+        return self._fit(X, y, sample_weight)
+
     # -- the fit's hooks (rulekit.base): functions of their arguments -----------------
     def _inputs(self, X, params) -> dict:
         # the fairness groups come from the raw column, which may be forbidden as a feature
@@ -276,9 +300,24 @@ class CorelsClassifier(RuleClassifierBase):
             params = {**params, "thresholds": kind}
         return super()._binarizer(params, n_rows)
 
-    def _resolve_max_card(self, params, B) -> int:
+    def _fits_on_counts(self, params) -> bool:
+        # the constrained search reads a group per row, and forbids or requires
+        # per row: it keeps the rows
+        return not (params["forbidden"] or params["required"] or params["fairness"])
+
+    def _validation_splits(self, y, params):
+        constrained = not self._fits_on_counts(params)
+        if params["c"] != "auto" or constrained or np.bincount(y).min() < _auto.FOLDS:
+            return None     # nothing is validated (see _auto.select)
+        splits = cv_splits(y, params["random_state"])
+        tested = np.zeros((len(y), len(splits)), dtype=bool)
+        for s, (_, test) in enumerate(splits):
+            tested[test, s] = True
+        return tested
+
+    def _resolve_max_card(self, params, B, n_rows) -> int:
         if params["max_card"] == "auto":
-            return _auto.mining_card(B.shape[1], B.shape[0], _memory_limit_mb(params))
+            return _auto.mining_card(B.shape[1], n_rows, _memory_limit_mb(params))
         return params["max_card"]
 
     def _resolve_min_support(self, params, n_rows) -> float:
@@ -296,8 +335,12 @@ class CorelsClassifier(RuleClassifierBase):
 
     def _solve(self, data: FitData) -> FitOutcome:
         params, A, y, antecedents = data.params, data.A, data.y, data.antecedents
-        # the training rows, packed, for rashomon_set (mining again at another support)
-        train = (pack(data.B.T), np.asarray(y, dtype=np.int64), data.n_rows)
+        weight = None if data.weight is None else data.weight.astype(np.int64)
+        # the training rows (distinct, with their counts), packed, for rashomon_set
+        # (mining again at another support) and the explorer
+        kept = replace(data, tested=None).distinct() if data.count is not None else data
+        train = (pack(kept.B.T), np.asarray(kept.y, dtype=np.int64), kept.n_rows,
+                 None if kept.weight is None else kept.weight.astype(np.int64))
         cards = np.array([len(item) for item in antecedents.items], dtype=np.int64)
         fitted = {"_train": train, "max_card_": int(cards.max()) if cards.size else 1}
         if params["forbidden"] or params["required"] or params["fairness"]:
@@ -306,19 +349,29 @@ class CorelsClassifier(RuleClassifierBase):
                                  "search (forbidden, required, fairness) has no event log")
             c = _auto.CONSTRAINED_C if params["c"] == "auto" else params["c"]
             fitted.update(c_=c, selection_=None)
+            if data.count is not None:
+                # the constrained search takes rows: whole weights become copies of the row
+                keep = np.repeat(np.arange(data.n_rows), data.count)
+                groups = data.views["groups"]
+                data = replace(data, B=data.B[keep], y=data.y[keep], count=None,
+                               antecedents=replace(antecedents, packed=pack(
+                                   antecedents.matrix[keep].T), n_samples=keep.size),
+                               views={**data.views,
+                                      "groups": None if groups is None else groups[keep]})
             return _fit_constrained(data, c, fitted)
         selection = None
         try:
             if params["c"] == "auto" or params["max_card"] == "auto":
-                selection, result, columns = _select(A, y, cards, params)
+                selection, result, columns = _select(A, y, weight, data.tested, cards, params)
                 c = selection.chosen.c
                 fitted["max_card_"] = int(selection.chosen.card)
             else:
                 c = params["c"]
                 max_work = (_auto.TOTAL_WORK if params["max_work"] == "auto"
                             else params["max_work"])
-                result = search(A, y, c, reference=_reference_predictions(data.B, y, params),
-                                max_work=max_work, trace=params["trace"],
+                result = search(A, y, c,
+                                reference=_reference_predictions(data.B, y, weight, params),
+                                max_work=max_work, trace=params["trace"], sample_weight=weight,
                                 **_auto.with_memory_left(_search_options(params), A))
                 columns = np.arange(A.shape[1])
         except MemoryLimitError as exc:
@@ -333,7 +386,8 @@ class CorelsClassifier(RuleClassifierBase):
                       trace_=result.trace)
         mined_at_c = params["min_support"] is None or params["min_support"] <= c
         scope = _scope(data, c, selection, result, columns, cards, mined_at_c)
-        cert = Certificate(result.status, result.objective, result.lower_bound, scope, n=len(y))
+        cert = Certificate(result.status, result.objective, result.lower_bound, scope,
+                           n=data.n_samples if weight is None else int(weight.sum()))
         # mined above c, the minimum-support theorem no longer covers what mining
         # left out: optimal over what was mined only
         certificate = cert if mined_at_c else cert.restricted_to(scope)
@@ -394,8 +448,11 @@ def _search_options(params) -> dict:
                             int(params["max_work"] is None and params["time_limit"] is None)))
 
 
-def _reference_predictions(B, y, params):
-    """Fit the reference model on the binarized conditions; its training predictions."""
+def _reference_predictions(B, y, weight, params):
+    """Fit the reference model on the binarized conditions; its training predictions.
+
+    ``weight``: frequency weights of the (distinct) rows, or None.
+    """
     ref = params["reference"]
     if ref is None:
         return None
@@ -403,7 +460,7 @@ def _reference_predictions(B, y, params):
                                         random_state=params["random_state"])
              if ref == "gbdt" else clone(ref))
     try:
-        model.fit(B, y)
+        model.fit(B, y) if weight is None else model.fit(B, y, sample_weight=weight)
         return np.asarray(model.predict(B)).astype(np.int64)
     except Exception as exc:  # any failure: the exact search is still available
         raise ValueError(
@@ -412,8 +469,11 @@ def _reference_predictions(B, y, params):
             "exact search") from exc
 
 
-def _select(A, y, cards, params):
+def _select(A, y, weight, tested, cards, params):
     """The default: a certified path over ``c`` (and conditions per rule); see ``_auto``.
+
+    ``weight``: the rows' frequency weights (None: one each); ``tested``: the
+    validation splits drawn on the training rows (``FitData.tested``).
 
     Returns the :class:`~rulekit.corels._auto.Selection`, the chosen search's
     result and the antecedent columns it searched.
@@ -423,14 +483,14 @@ def _select(A, y, cards, params):
     if params["reference"] is not None:
         raise ValueError("reference= needs a fixed c and max_card (the path searches "
                          "exactly); pass for example c=0.01, max_card=2")
-    sel = _auto.select(A, y, cards, search_kw=_search_options(params),
-                       splits=lambda: cv_splits(y, params["random_state"]), total_work=total,
+    sel = _auto.select(A, y, cards, search_kw=_search_options(params), weight=weight,
+                       splits=lambda: _auto.splits_of(tested), total_work=total,
                        search_work=per_search,
                        penalties=[params["c"]] if fixed_c else None,
                        by="objective" if fixed_c else "cv")
     chosen = sel.chosen
     if params["max_work"] is None and sel.stopped is None:
-        chosen = _auto.search_to_the_end(A, y, chosen, _search_options(params))
+        chosen = _auto.search_to_the_end(A, y, chosen, _search_options(params), weight)
     if chosen.certified and sel.stopped in ("time_limit", "interrupted"):
         # the model is certified at its c, but smaller penalties were never tried
         warnings.warn(
@@ -439,11 +499,11 @@ def _select(A, y, cards, params):
             "of those. Raise time_limit to try smaller penalties.",
             ConvergenceWarning, stacklevel=5)
     if params["trace"] is not None:
-        return sel, _replay_chosen(A, y, chosen, params), chosen.columns
+        return sel, _replay_chosen(A, y, weight, chosen, params), chosen.columns
     return sel, chosen.result, chosen.columns
 
 
-def _replay_chosen(A, y, chosen, params):
+def _replay_chosen(A, y, weight, chosen, params):
     """The chosen search of the path again, recording its event log (``trace``)."""
     cols = chosen.columns
     sub = A if cols.size == A.shape[1] else A[:, cols]
@@ -452,7 +512,7 @@ def _replay_chosen(A, y, chosen, params):
     # would stop while popping its last, stale queue entries); one that ran out stops
     # at the same round with the work it spent as the budget
     work = kept.stats.get("work") if kept.status == "work_limit" else None
-    res = search(sub, y, chosen.c, max_work=work, trace=params["trace"],
+    res = search(sub, y, chosen.c, max_work=work, trace=params["trace"], sample_weight=weight,
                  **_auto.with_memory_left(_search_options(params), A, sub))
     prefix = tuple(int(cols[a]) for a in res.prefix)
     if prefix != kept.prefix or res.status != kept.status:  # pragma: no cover - determinism
@@ -547,8 +607,13 @@ def fit_rashomon_set(est, epsilon, *, max_models, time_limit, verbose) -> Rashom
     check_is_fitted(est, "model_")
     eps = check(RASHOMON_PARAMETERS["epsilon"], epsilon, "epsilon", "rashomon_set")
     params = est._fit_params_    # what the fit used, not what is set on est now
-    c, packed_B, codes, n = est.c_, *est._train
+    c, packed_B, codes, n, counts = est.c_, *est._train
     antecedents = est.antecedents_
+    if counts is not None:
+        # the fit searched distinct rows; the set's per-row views are over the rows
+        B = np.repeat(unpack(packed_B, n).T, counts, axis=0)
+        codes, n = np.repeat(codes, counts), int(counts.sum())
+        packed_B = pack(B.T)
     if params["min_support"] is None:
         # a rule of a list in the set classifies at least (c - epsilon) N rows correctly
         support = max(c - eps, 0.5 / n)
@@ -561,7 +626,8 @@ def fit_rashomon_set(est, epsilon, *, max_models, time_limit, verbose) -> Rashom
     else:
         scope = (f"rule lists over the {len(antecedents)} antecedents mined at "
                  f"min_support={params['min_support']:g}")
-    A = antecedents.matrix
+    # over the training rows, whichever rows the antecedents were mined on
+    A = antecedents.transform(unpack(packed_B, n).T)
     result = rashomon(A, codes, c, eps, max_models=max_models, time_limit=time_limit,
                       verbose=verbose)
     return RashomonSet(result, antecedents, est.binarizer_.conditions_, est.classes_, A,

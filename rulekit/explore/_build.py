@@ -29,6 +29,8 @@ import numpy as np
 from .._files import write_atomic
 from .._render import format_value
 from ..binarize import _plain
+from ..bitset import unpack
+from ..evaluate import merge_rows
 from ..mining import evaluate_antecedents
 from ..models import OneVsRestRuleSets, RuleList, RuleSet
 from ..persist import Predictor
@@ -401,6 +403,33 @@ def _rashomon(rset, B) -> dict:
             "agreement_hist": np.histogram(top, bins=10, range=(0.0, 1.0))[0].tolist()}
 
 
+def _is_training_data(train, B, codes) -> bool:
+    """Are ``(B, codes)`` the rows the estimator was fitted on (``_train``)?
+
+    ``_train`` is ``(packed rows, codes, rows, counts)``; with counts, the fit
+    searched distinct rows, and the data are the training data when they fold
+    into the same rows with the same counts (in any order).
+    """
+    if train is None:
+        return False
+    packed, train_codes, n_rows, counts = (*train, None)[:4]
+    if counts is None:
+        return bool(n_rows == codes.size and np.array_equal(train_codes, codes))
+    if int(counts.sum()) != codes.size:
+        return False
+    width = max(1, int(max(train_codes.max(initial=0), codes.max(initial=0))).bit_length())
+
+    def folded(rows, labels, weight):
+        keyed = np.column_stack([rows, (labels[:, None] >> np.arange(width)) & 1]).astype(bool)
+        distinct, _, (summed,) = merge_rows(keyed, weight)
+        order = np.lexsort(np.packbits(distinct, axis=1).T[::-1])
+        return distinct[order], summed[order]
+    mine = folded(unpack(packed, n_rows).T, train_codes, counts)
+    theirs = folded(B, codes, np.ones(codes.size, dtype=np.int64))
+    return bool(mine[0].shape == theirs[0].shape and np.array_equal(mine[0], theirs[0])
+                and np.array_equal(mine[1], theirs[1]))
+
+
 def build_payload(estimator, X, y, *, rashomon=None, title=None) -> dict:
     """Everything the page shows, as plain JSON-ready values.
 
@@ -429,7 +458,7 @@ def build_payload(estimator, X, y, *, rashomon=None, title=None) -> dict:
     model = estimator.model_
     pool, pool_index, pool_info = _pool(estimator, B, model)
     train = getattr(estimator, "_train", None)
-    same = bool(train is not None and train[2] == n and np.array_equal(train[1], codes))
+    same = _is_training_data(train, B, codes)
     learner = type(estimator).__name__
     payload = {
         "format": "rulekit-explorer", "schema": 1, "learner": learner,

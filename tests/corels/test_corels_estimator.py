@@ -36,7 +36,8 @@ def test_estimator_optimum_matches_brute_force_over_its_antecedents(seed):
     X, y = small_frame(seed)
     # c large enough that the independent brute force (plain Python) stays fast
     est = CorelsClassifier(c=0.1, max_card=1, n_thresholds=2).fit(X, y)
-    A = est.antecedents_.matrix
+    # the antecedents on the training rows (the fit searched them folded into distinct rows)
+    A = est.antecedents_.transform(est.binarizer_.transform(X))
     mistakes, _ = brute_force(A, y, 0.1)
     cert = est.certificate_
     assert cert.status == "optimal" and cert.proved_optimal
