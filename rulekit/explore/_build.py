@@ -28,7 +28,7 @@ import numpy as np
 
 from .._files import write_atomic
 from .._render import format_value
-from ..binarize import _plain
+from .._columns import plain as _plain
 from ..mining import evaluate_antecedents
 from ..models import OneVsRestRuleSets, RuleList, RuleSet
 from ..persist import Predictor

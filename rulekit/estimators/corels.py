@@ -26,12 +26,12 @@ from ..binarize import Binarizer, ESTIMATOR_PARAMETERS
 from ..certificate import Certificate
 from ..evaluate import first_match
 from ..mining import mine_antecedents
-from . import _auto
-from ._constrained import FAIRNESS, Constraints, constrained_search
-from ._rashomon import DEFAULT_MAX_MODELS, RASHOMON_PARAMETERS, rashomon
-from ._rashomon_set import RashomonSet
-from ._result import scope as corels_scope
-from ._search import REFERENCE_SCOPE, SEARCH_PARAMETERS, MemoryLimitError, search
+from . import corels_auto as _auto
+from ..corels._constrained import FAIRNESS, Constraints, constrained_search
+from ..corels._rashomon import DEFAULT_MAX_MODELS, RASHOMON_PARAMETERS, rashomon
+from .corels_rashomon_set import RashomonSet
+from ..corels._result import scope as corels_scope
+from ..corels._search import REFERENCE_SCOPE, SEARCH_PARAMETERS, MemoryLimitError, search
 from .._tolerances import MIN_SUPPORT_FLOOR
 
 __all__ = ["CorelsClassifier"]
