@@ -415,7 +415,7 @@ def _reference_predictions(B, y, params):
 def _select(A, y, cards, params):
     """The default: a certified path over ``c`` (and conditions per rule); see ``_auto``.
 
-    Returns the :class:`~rulekit.corels._auto.Selection`, the chosen search's
+    Returns the :class:`~rulekit.estimators.corels_auto.Selection`, the chosen search's
     result and the antecedent columns it searched.
     """
     fixed_c = params["c"] != "auto"
