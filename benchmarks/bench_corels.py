@@ -289,7 +289,7 @@ import numpy as np
 sys.path.insert(0, {root!r})
 warnings.simplefilter("ignore")
 from sklearn.model_selection import train_test_split
-import rulekit.corels._estimator as est_mod
+import rulekit.estimators.corels as est_mod
 import rulekit.corels._problem as problem
 from rulekit import CorelsClassifier
 from rulekit.corels import search

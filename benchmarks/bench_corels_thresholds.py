@@ -152,7 +152,7 @@ def old_beside_default(X, y, folds, time_limit):
 
 def nested(X, y, folds):
     from rulekit import CorelsClassifier
-    from rulekit.corels._auto import SEARCH_WORK
+    from rulekit.estimators.corels_auto import SEARCH_WORK
 
     for k, (tr, te) in enumerate(folds):
         Xt, yt = X.iloc[tr], y[tr]

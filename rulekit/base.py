@@ -19,7 +19,7 @@ Parameters are checked once per fit, at its start; the checked values travel
 in ``FitData.params`` (and are kept as ``_fit_params_``, for the methods that
 work on a fitted estimator later, such as ``rashomon_set``).
 
-Contract for a learner's estimator (``rulekit/<learner>/_estimator.py``):
+Contract for a learner's estimator (``rulekit/estimators/<learner>.py``):
 
 * subclass :class:`RuleClassifierBase`; ``__init__`` stores its parameters
   untouched (sklearn rule), using the shared names ``min_support``,

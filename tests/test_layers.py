@@ -9,7 +9,13 @@ body of ``if TYPE_CHECKING:`` is skipped, since it never runs.  The test fails o
 * an import from a lower layer to a higher one;
 * an engine importing anything but the foundation, the data layer and engines,
   or importing scikit-learn or pandas;
-* an import circle between rulekit modules, whatever the layers.
+* an import circle between rulekit modules, whatever the layers;
+* a folder holding another layer's modules: the engine folders ``corels/``, ``frl/`` and
+  ``colgen/`` hold engine modules and, as the learner's public face, only their package
+  ``__init__``, ``_spec`` and ``_ablation``; the estimators live in ``estimators/`` (and the
+  shared ``base`` and ``_fitdata`` at the root);
+* a name with a leading underscore imported from a module of another folder (a private
+  function, class or constant is used only in its own package).
 
 The same table is written in ``docs/architecture.md``; a test checks the two agree.
 """
@@ -35,11 +41,18 @@ LAYERS = [
     ("models", ["models", "_modelfile", "export", "export.*", "persist", "plotting",
                 "explore", "explore.*"]),
     ("engines", ["corels.*", "frl.*", "colgen.*"]),
-    ("estimators", ["base", "_fitdata", "*._estimator", "corels._auto", "corels._constrained",
-                    "corels._rashomon_set"]),
+    ("estimators", ["base", "_fitdata", "estimators", "estimators.*"]),
     ("applications", ["corels", "frl", "colgen", "corels._ablation", "*._spec", "learners",
                       "compare", "cli", "datasets", "rulekit"]),
 ]
+
+#: The folders of the engines, and the files in them that are the learner's public face
+#: (application layer): everything else in an engine folder is engine.
+ENGINE_FOLDERS = ("corels", "frl", "colgen")
+ENTRY_POINTS = {"__init__", "_spec", "_ablation"}
+
+#: The estimator layer's folder; the root holds the layer's shared ``base`` and ``_fitdata``.
+ESTIMATOR_FOLDER = "estimators"
 
 #: What an engine may import from rulekit, besides other engine modules.
 ENGINE_MAY_IMPORT = {"foundation"}
@@ -62,6 +75,7 @@ def _name(path: Path) -> str:
 
 
 MODULES = {_name(p): p for p in sorted(PACKAGE.rglob("*.py")) if "__pycache__" not in p.parts}
+TREES = {module: ast.parse(path.read_text(), str(path)) for module, path in MODULES.items()}
 
 
 def _relative(dotted: str) -> str | None:
@@ -114,7 +128,7 @@ def imports() -> dict:
     graph = {}
     for module, path in MODULES.items():
         edges = graph.setdefault(module, {})
-        for node in _statements(ast.parse(path.read_text(), str(path))):
+        for node in _statements(TREES[module]):
             for target in _targets(module, node, path.name == "__init__.py"):
                 key = _relative(target) or target.split(".")[0]
                 if key != module:
@@ -150,13 +164,17 @@ def test_no_import_goes_up_a_layer():
     assert wrong == [], "import downward only (docs/architecture.md, Layers)"
 
 
-def test_engines_see_arrays_only():
+def _engines_beyond_arrays() -> list:
+    """Where an engine imports more than the foundation and engines, or a table library."""
     engines = LAYER_NAMES.index("engines")
     allowed = {LAYER_NAMES.index(name) for name in ENGINE_MAY_IMPORT} | {engines}
-    wrong = [_where(m, t) for m in GRAPH if layer_of(m) == engines for t in GRAPH[m]
-             if (m, t) not in PENDING
-             and (t in ENGINE_NEVER_IMPORTS or (t in MODULES and layer_of(t) not in allowed))]
-    assert wrong == []
+    return [_where(m, t) for m in GRAPH if layer_of(m) == engines for t in GRAPH[m]
+            if (m, t) not in PENDING
+            and (t in ENGINE_NEVER_IMPORTS or (t in MODULES and layer_of(t) not in allowed))]
+
+
+def test_engines_see_arrays_only():
+    assert _engines_beyond_arrays() == []
 
 
 def test_pending_exceptions_still_exist():
@@ -256,7 +274,7 @@ def test_every_tolerance_and_cap_is_named_in_one_place():
     for module, path in MODULES.items():
         if module == "_tolerances":
             continue
-        found = _unnamed_numbers(ast.parse(path.read_text(), str(path)))
+        found = _unnamed_numbers(TREES[module])
         if found:
             inline[module] = found
     assert not inline, f"name these in rulekit/_tolerances.py: {inline}"
@@ -266,3 +284,76 @@ def test_every_tolerance_and_cap_is_named_in_one_place():
         if re.match(r"^[A-Z_0-9, ]+ = ", line):
             assert source[i - 1].startswith("#:") or source[i - 1].startswith("#: ") \
                 or source[i - 2].startswith("#:"), f"_tolerances.py line {i + 1} has no reason"
+
+
+def _folder(module: str) -> str:
+    """The folder of a rulekit module relative to ``rulekit/`` ("" for the root)."""
+    return "/".join(MODULES[module].parent.relative_to(PACKAGE).parts)
+
+
+def _misplaced() -> list:
+    """Modules whose layer is not the one their folder holds."""
+    wrong = []
+    for module, path in MODULES.items():
+        folder, layer = _folder(module), LAYER_NAMES[layer_of(module)]
+        if folder in ENGINE_FOLDERS:
+            expected = "applications" if path.stem in ENTRY_POINTS else "engines"
+            if layer != expected:
+                wrong.append(f"rulekit/{path.relative_to(PACKAGE)} is {layer}, its folder "
+                             f"holds {expected}")
+        if (folder == ESTIMATOR_FOLDER) != (layer == "estimators") and folder != "":
+            wrong.append(f"rulekit/{path.relative_to(PACKAGE)} is {layer}: estimators live "
+                         f"in rulekit/{ESTIMATOR_FOLDER}/ and nothing else does")
+    return wrong
+
+
+def test_folders_are_layers():
+    assert _misplaced() == [], "move the module to the folder of its layer (docs/architecture.md)"
+
+
+def _private_imports(module: str, tree: ast.AST, package: bool) -> list:
+    """``(line, name, defining module)`` for each private name ``module`` takes from a
+    module of another folder: imported by name (``from m import _x``) or read through a
+    module it imported (``m._x``).  Private *modules* are the package's files, which the
+    layer above may read by their path; what is private is their underscored names."""
+    here, found, aliases = _folder(module), [], {}
+    for node in _statements(tree):
+        targets = _targets(module, node, package)
+        for alias, target in zip(node.names, targets):
+            source = _relative(target)
+            if source not in MODULES:
+                continue
+            if isinstance(node, ast.Import) or target.endswith("." + alias.name):
+                if alias.asname or isinstance(node, ast.ImportFrom):
+                    aliases[alias.asname or alias.name] = source  # a module, by a name
+                continue
+            if (alias.name.startswith("_") and not alias.name.startswith("__")
+                    and _folder(source) != here):
+                found.append((node.lineno, alias.name, source))
+    for node in ast.walk(tree) if aliases else ():  # reads through imported modules
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in aliases and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and _folder(aliases[node.value.id]) != here):
+            found.append((node.lineno, node.attr, aliases[node.value.id]))
+    return found
+
+
+def test_private_names_are_imported_only_inside_their_package():
+    wrong = [f"rulekit/{path.relative_to(PACKAGE)}:{line} imports {name} from {source}"
+             for module, path in MODULES.items()
+             for line, name, source in _private_imports(
+                 module, TREES[module], path.name == "__init__.py")]
+    assert wrong == [], "make the name public where it is shared, or keep its user beside it"
+
+
+def test_the_private_name_check_sees_names_and_attributes():
+    code = ("from rulekit.corels._rashomon import _Enumeration, rashomon\n"
+            "from rulekit.corels import _capture_graph as cg\n"
+            "def f():\n    from ..binarize import _plain\n    return cg._hidden, cg.explore\n")
+    across = _private_imports("estimators.corels", ast.parse(code), False)
+    assert [(name, source) for _, name, source in sorted(across)] == [
+        ("_Enumeration", "corels._rashomon"), ("_plain", "binarize"),
+        ("_hidden", "corels._capture_graph")]
+    # the same names inside their own folder are the package's business
+    assert _private_imports("corels._constrained", ast.parse(code.split("def")[0]), False) == []

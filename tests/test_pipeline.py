@@ -180,7 +180,7 @@ def test_the_falling_lists_document_their_pool_cap_as_computed():
     import re
 
     from rulekit.frl import FallingRuleListClassifier, SoftFallingRuleListClassifier
-    from rulekit.frl._estimator import MIN_POOL, _auto_cap
+    from rulekit.estimators.frl import MIN_POOL, _auto_cap
 
     for cls in (FallingRuleListClassifier, SoftFallingRuleListClassifier):
         doc = " ".join(cls.__doc__.split())

@@ -9,7 +9,7 @@ Importing the package registers its learner specs (``cg``, ``cg-dnf``,
 ``cg-cnf``: ``_spec.SPECS``) in :data:`rulekit.learners.LEARNERS`.
 """
 
-from ._estimator import BooleanRuleCGClassifier
+from ..estimators.colgen import BooleanRuleCGClassifier
 from ._metadata import ConditionMetadata, condition_metadata
 from ._result import ColGenResult, IterationRecord, predict_clauses
 from ._search import SEARCH_PARAMETERS, search

@@ -14,7 +14,7 @@ _OPTIONS = {
 def demo() -> None:
     """``rulekit demo tictactoe``: a DNF rule set for the tic-tac-toe endgames."""
     from rulekit import datasets
-    from rulekit.colgen._estimator import BooleanRuleCGClassifier
+    from rulekit.estimators.colgen import BooleanRuleCGClassifier
 
     X, y = datasets.load_tictactoe(return_X_y=True)
     print(f"tic-tac-toe endgames: {X.shape[0]} boards, x wins in {int((y == 'positive').sum())}\n")

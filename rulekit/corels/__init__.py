@@ -12,7 +12,7 @@ package registers its learner spec (``_spec.SPEC``) in
 from rulekit.corels._result import CorelsResult
 from rulekit.corels._search import BOUNDS, POLICIES, SYMMETRIES, search
 from rulekit.corels._rashomon import RashomonResult, rashomon
-from rulekit.corels._estimator import CorelsClassifier
+from rulekit.estimators.corels import CorelsClassifier
 from rulekit.corels._ablation import ablation
 from rulekit.corels._spec import SPEC as _SPEC
 from rulekit.learners import register as _register

@@ -10,7 +10,7 @@ from ._state import compile_growth_kernels
 def demo() -> None:
     """``rulekit demo compas``: every default on the COMPAS data, with its certificate."""
     from rulekit import datasets
-    from rulekit.corels._estimator import CorelsClassifier
+    from rulekit.estimators.corels import CorelsClassifier
 
     X, y = datasets.load_compas(return_X_y=True)
     print(f"compas: {X.shape[0]} people, {X.shape[1]} features "

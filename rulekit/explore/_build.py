@@ -28,7 +28,7 @@ import numpy as np
 
 from .._files import write_atomic
 from .._render import format_value
-from ..binarize import _plain
+from .._columns import plain as _plain
 from ..bitset import unpack
 from ..evaluate import merge_rows
 from ..mining import evaluate_antecedents

@@ -21,7 +21,7 @@ Importing the package registers the two learner specs (``_spec.SPECS``) in
 
 from . import _objective
 from ._objective import *  # noqa: F403 (the scalar functions, listed in _objective.__all__)
-from ._estimator import (
+from ..estimators.frl import (
     FallingRuleListClassifier,
     SoftFallingRuleListClassifier,
     expected_failed_checks,

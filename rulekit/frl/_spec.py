@@ -28,7 +28,7 @@ _OPTIONS = {
 def demo() -> None:
     """``rulekit demo bank``: the falling rule list of the paper's bank-marketing setting."""
     from rulekit import datasets
-    from rulekit.frl._estimator import FallingRuleListClassifier
+    from rulekit.estimators.frl import FallingRuleListClassifier
 
     X, y = datasets.load_bank_marketing(discretized=True, return_X_y=True)
     print(f"bank marketing (discretized as in the falling-rule-list paper): {X.shape[0]} calls, "

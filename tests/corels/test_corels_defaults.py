@@ -232,7 +232,7 @@ def _candidate(c, status, correct):
     """A path point with a given status and per-row validation outcome (1 = right)."""
     from types import SimpleNamespace
 
-    from rulekit.corels._auto import Candidate
+    from rulekit.estimators.corels_auto import Candidate
 
     result = SimpleNamespace(status=status, prefix=(), rule_labels=(), default_label=0)
     return Candidate(c, 1, np.arange(1), result, np.asarray(correct, dtype=bool))
@@ -253,7 +253,7 @@ def test_an_uncertified_point_wins_only_a_clear_relative_gain(
     the best certified one when it is right on more validation rows by more than two
     standard errors of the paired per-row difference, and makes at least a twentieth
     fewer mistakes than the certified one."""
-    from rulekit.corels._auto import _choose
+    from rulekit.estimators.corels_auto import _choose
 
     n = 1000
     proved = np.arange(n) < n_right_proved          # right on the first rows

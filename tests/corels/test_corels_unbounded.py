@@ -24,7 +24,7 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from rulekit import CorelsClassifier
-from rulekit.corels import _auto
+from rulekit.estimators import corels_auto as _auto
 from rulekit.datasets import load_dataset
 
 ROOT = Path(__file__).resolve().parents[2]

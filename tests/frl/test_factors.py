@@ -53,7 +53,7 @@ def test_factors_are_checked():
 def test_estimator_fit_equals_the_matrix_path(cls, monkeypatch):
     """The estimator hands the search its conditions and pairs; dropping them
     (the search reads the antecedent matrix) changes nothing in the model."""
-    from rulekit.frl import _estimator
+    from rulekit.estimators import frl as _estimator
 
     B, _, _, y = _instance(n=400, d=10)
     X = B.astype(int)

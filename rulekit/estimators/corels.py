@@ -26,12 +26,12 @@ from ..binarize import Binarizer, ESTIMATOR_PARAMETERS
 from ..certificate import Certificate
 from ..evaluate import first_match
 from ..mining import mine_antecedents
-from . import _auto
-from ._constrained import FAIRNESS, Constraints, constrained_search
-from ._rashomon import DEFAULT_MAX_MODELS, RASHOMON_PARAMETERS, rashomon
-from ._rashomon_set import RashomonSet
-from ._result import scope as corels_scope
-from ._search import REFERENCE_SCOPE, SEARCH_PARAMETERS, MemoryLimitError, search
+from . import corels_auto as _auto
+from ..corels._constrained import FAIRNESS, Constraints, constrained_search
+from ..corels._rashomon import DEFAULT_MAX_MODELS, RASHOMON_PARAMETERS, rashomon
+from .corels_rashomon_set import RashomonSet
+from ..corels._result import scope as corels_scope
+from ..corels._search import REFERENCE_SCOPE, SEARCH_PARAMETERS, MemoryLimitError, search
 from .._tolerances import MIN_SUPPORT_FLOOR
 
 __all__ = ["CorelsClassifier"]
@@ -472,10 +472,14 @@ def _reference_predictions(B, y, weight, params):
 def _select(A, y, weight, tested, cards, params):
     """The default: a certified path over ``c`` (and conditions per rule); see ``_auto``.
 
+<<<<<<< HEAD:rulekit/corels/_estimator.py
     ``weight``: the rows' frequency weights (None: one each); ``tested``: the
     validation splits drawn on the training rows (``FitData.tested``).
 
     Returns the :class:`~rulekit.corels._auto.Selection`, the chosen search's
+=======
+    Returns the :class:`~rulekit.estimators.corels_auto.Selection`, the chosen search's
+>>>>>>> main:rulekit/estimators/corels.py
     result and the antecedent columns it searched.
     """
     fixed_c = params["c"] != "auto"

@@ -276,7 +276,7 @@ def search_to_the_end(A, y, chosen: Candidate, search_kw: dict, weight=None) -> 
     Only when its bounded search ran out of work; the candidate's result is
     replaced (in place: the selection's table shows it).
     """
-    from ._search import search
+    from ..corels._search import search
 
     if chosen.result.status != "work_limit":
         return chosen
@@ -298,7 +298,7 @@ def _remap(result, columns):
 
 def _walk_path(A, y, weight, cards, penalties, budget, search_kw):
     """Searches on all rows along the path; (path rows, candidates, stop reason)."""
-    from ._search import MemoryLimitError, search
+    from ..corels._search import MemoryLimitError, search
 
     n = A.shape[0] if weight is None else int(weight.sum())
     support = weighted_support(A, weight)
@@ -348,7 +348,7 @@ def _cross_validate(A, y, weight, candidates, budget, search_kw, splits):
     Stops when the budget is spent; candidates not reached keep ``correct =
     None``.  Returns the limit that stopped it (time, Ctrl-C), or None.
     """
-    from ._search import MemoryLimitError, search
+    from ..corels._search import MemoryLimitError, search
 
     for cand in candidates:
         parts = []

@@ -18,11 +18,11 @@ from .._fitdata import FitData, FitOutcome
 from ..base import RuleClassifierBase
 from ..binarize import ESTIMATOR_PARAMETERS, Binarizer
 from ..models import OneVsRestRuleSets, RuleSet
-from ._enum import check_compatibility_memory
-from ._metadata import ConditionMetadata, condition_metadata
-from ._result import estimator_certificate
-from ._search import SEARCH_PARAMETERS
-from ._select import CV_MAX_ROWS, DEFAULT_GRID, check_grid, fit_binary
+from ..colgen._enum import check_compatibility_memory
+from ..colgen._metadata import ConditionMetadata, condition_metadata
+from ..colgen._result import estimator_certificate
+from ..colgen._search import SEARCH_PARAMETERS
+from ..colgen._select import CV_MAX_ROWS, DEFAULT_GRID, check_grid, fit_binary
 from .._tolerances import MIN_TIME_SHARE
 
 log = logging.getLogger("rulekit.colgen")

@@ -18,10 +18,11 @@ import numpy as np
 from rulekit._params import AnyOf, NoValidation, Options, pick
 from rulekit._fitdata import FitData, FitOutcome
 from rulekit.base import RuleClassifierBase
-from rulekit.binarize import ESTIMATOR_PARAMETERS, Binarizer, _plain
+from rulekit._columns import plain as _plain
+from rulekit.binarize import ESTIMATOR_PARAMETERS, Binarizer
 from rulekit.mining import MINING_PARAMETERS
 
-from ._search import SEARCH_PARAMETERS, search
+from rulekit.frl._search import SEARCH_PARAMETERS, search
 
 __all__ = ["FallingRuleListClassifier", "SoftFallingRuleListClassifier",
            "expected_failed_checks"]
