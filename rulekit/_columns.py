@@ -22,7 +22,7 @@ import pandas as pd
 __all__ = ["is_missing", "column_kind", "check_unique_columns", "check_case_distinct",
            "refuse_bytes", "as_boolean",
            "BOOLEAN_TEXT", "as_float", "weighted_quantiles", "candidate_cuts",
-           "as_numbers", "category_weights", "category_codes", "category_key", "datetime_parts", "plain",
+           "as_numbers", "category_weights", "column_values", "category_codes", "category_key", "datetime_parts", "plain",
            "DATETIME_PARTS"]
 
 #: parts derived from a datetime column: name -> (numeric or categorical, how to compute)
@@ -116,6 +116,12 @@ def check_case_distinct(columns, holder: str = "X has") -> None:
 
 def refuse_bytes(values, name) -> None:
     """A ValueError naming the column when ``values`` (present values) hold bytes."""
+    # pandas reads the kinds of values in one C loop; only a mixed column is looked at
+    # value by value (a million strings: milliseconds instead of a second)
+    kind = pd.api.types.infer_dtype(values, skipna=True)
+    if kind in ("string", "integer", "floating", "boolean", "decimal", "mixed-integer-float",
+                "empty", "datetime", "date", "timedelta", "categorical"):
+        return
     if any(isinstance(v, (bytes, bytearray, memoryview)) for v in values):
         raise ValueError(_bytes_advice(name))
 
@@ -271,6 +277,10 @@ def _factorize(values: np.ndarray):
     object column holding both would merge them (into whichever came first);
     as categories they differ.  Where that can happen, booleans are tagged first.
     """
+    if _is_text(values):
+        # a text column (arrow or pandas strings) factorizes in C, and holds no booleans
+        inverse, uniques = pd.factorize(values, use_na_sentinel=True)
+        return np.asarray(inverse, dtype=np.int64), np.asarray(uniques, dtype=object)
     values = np.asarray(values, dtype=object)
     inverse, uniques = pd.factorize(values, use_na_sentinel=True)
     if not any(isinstance(u, (bool, np.bool_)) or (isinstance(u, numbers.Real) and u in (0, 1))
@@ -283,6 +293,22 @@ def _factorize(values: np.ndarray):
     untag[:] = [u[1] if isinstance(u, tuple) and len(u) == 2 and u[0] == "bool" else u
                 for u in uniques]
     return inverse, untag
+
+
+def _is_text(values) -> bool:
+    """A pandas Series of a string dtype (not object): its values are all text or missing."""
+    return isinstance(values, pd.Series) and pd.api.types.is_string_dtype(values.dtype) \
+        and values.dtype != object
+
+
+def column_values(series: pd.Series, rows=None):
+    """The values of a categorical column (at ``rows``), as :func:`category_weights` and
+    :func:`category_codes` read them: a text column stays a Series (factorized in C, never
+    turned into a million Python strings), anything else becomes an object array."""
+    if _is_text(series):
+        return series if rows is None else series[rows]
+    values = series.to_numpy(dtype=object)
+    return values if rows is None else values[rows]
 
 
 def category_weights(values: np.ndarray, weights: np.ndarray) -> tuple[list, np.ndarray]:
@@ -301,7 +327,7 @@ def category_weights(values: np.ndarray, weights: np.ndarray) -> tuple[list, np.
 def category_codes(col: pd.Series, categories: list) -> np.ndarray:
     """Position of each value in ``categories``; -1 for unknown or missing."""
     lookup = {category_key(c): i for i, c in enumerate(categories)}
-    values = col.to_numpy(dtype=object)
+    values = column_values(col)
     # factorize once, then look up each distinct value: linear in rows
     inverse, uniques = _factorize(values)
     ucodes = np.array([lookup.get(category_key(u), -1) for u in uniques] + [-1], dtype=np.int64)

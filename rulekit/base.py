@@ -72,6 +72,21 @@ from .models import Rule, RuleList, label_array
 from .explore import explore as _explore
 from .export import to_python, to_sql
 from .persist import Predictor
+from .estimators.sources import count_source, dask_predict, fitdata_from_counts, is_dask, is_source
+
+#: hash folds counted for a fit from a source (``rulekit/estimators/sources.py``)
+SOURCE_FOLDS = 5
+
+
+def _source_learners() -> list:
+    """The estimator classes (loaded so far) whose ``fit`` reads sources."""
+    found, todo = set(), list(RuleClassifierBase.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        if cls._fits_sources and not cls.__name__.startswith("_"):
+            found.add(cls.__name__)
+    return sorted(found)
 
 __all__ = ["RuleClassifierBase", "COMMON_PARAMETERS"]
 
@@ -167,6 +182,8 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     #: whole-number ``sample_weight`` are frequencies: a row of weight k is k copies
     #: (``FitData.count``); anything fractional is a ValueError
     _weights_are_counts = False
+    #: ``fit`` also reads files, chunks, dask frames and counts (``rulekit/estimators/sources.py``)
+    _fits_sources = False
 
     # -- hooks: each a function of its arguments, none writes to self -------------
     def _inputs(self, X, params: dict) -> dict:
@@ -202,6 +219,14 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         per row that the binarized row does not hold (e.g. a group column).
         """
         return self._on_counts
+
+    def _fold_splits(self, n_folds: int, n_rows: int, class_totals, params: dict):
+        """Which hash folds each validation split holds out, for data counted from a source.
+
+        Returns a bool matrix ``(n_folds, n_splits)`` (``[f, s]``: split ``s``
+        holds fold ``f`` out), or None when the learner validates nothing.
+        """
+        return None
 
     def _validation_splits(self, y, params: dict) -> np.ndarray | None:
         """The validation splits the learner will use, drawn on the training rows.
@@ -338,7 +363,8 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         # the callback sees every search the engine runs inside it
         with Anytime(self._learner, time_limit=params.get("time_limit"),
                      callback=params.get("callback")) as run:
-            data = self._prepare(X, y, sample_weight, params)
+            data = (self._prepare_source(X, y, sample_weight, params) if is_source(X)
+                    else self._prepare(X, y, sample_weight, params))
             # binarization or mining stopped early by a limit (they check it): the search
             # then saw only part of the problem, and its certificate must say so
             cut = run.limit_reached()
@@ -374,19 +400,60 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
             data = data.split_by(tested)
         if self._fits_on_counts(params):
             data = data.distinct()
-            B = data.B
-        if self._mines:
-            limit, prefer = self._resolve_max_antecedents(params, B)
-            mining = dict(min_support=self._resolve_min_support(params, n_rows),
-                          max_card=self._resolve_max_card(params, B, n_rows),
-                          max_antecedents=limit)
-            antecedents = mine_antecedents(
-                B, data.y, min_support=mining["min_support"], max_card=mining["max_card"],
-                max_antecedents=limit, prefer=prefer, per_class=self._per_class_mining,
-                conditions=binarizer.conditions_, max_bytes=self._mining_bytes(params),
-                sample_weight=_frequencies(data))
-            data = replace(data, antecedents=antecedents, mining=mining)
+        data = self._mine(data, params)
         return replace(data, views=self._views(X, data, inputs))
+
+    def _mine(self, data: FitData, params: dict) -> FitData:
+        """The data with its antecedents mined (for a learner that mines)."""
+        if not self._mines:
+            return data
+        B, n_rows = data.B, data.n_samples
+        limit, prefer = self._resolve_max_antecedents(params, B)
+        mining = dict(min_support=self._resolve_min_support(params, n_rows),
+                      max_card=self._resolve_max_card(params, B, n_rows),
+                      max_antecedents=limit)
+        antecedents = mine_antecedents(
+            B, data.y, min_support=mining["min_support"], max_card=mining["max_card"],
+            max_antecedents=limit, prefer=prefer, per_class=self._per_class_mining,
+            conditions=data.binarizer.conditions_, max_bytes=self._mining_bytes(params),
+            sample_weight=_frequencies(data))
+        return replace(data, antecedents=antecedents, mining=mining)
+
+    def _prepare_source(self, X, y, sample_weight, params: dict) -> FitData:
+        """The :class:`FitData` of files, chunks, a dask frame or counts: counted, not held.
+
+        Two passes over the source (``rulekit.stream``, or on the dask workers
+        ``rulekit.distributed``): the conditions from summaries, then the
+        distinct binarized rows with their class counts per hash fold.  The
+        learner then mines and searches them as it does folded rows in memory.
+        """
+        name = type(self).__name__
+        if not self._fits_sources:
+            raise TypeError(f"{name} fits rows held in memory; pass a DataFrame or array. "
+                            "Files, chunks, dask frames and counts are read by the learners "
+                            "that search on counts: " + ", ".join(_source_learners()))
+        if not self._fits_on_counts(params):
+            raise ValueError(f"{name}: these parameters need the rows themselves "
+                             "(forbidden, required or fairness); fit a DataFrame in memory")
+        if sample_weight is not None:
+            raise ValueError("sample_weight: a source read in chunks or on dask has no weights "
+                             "beside its rows; fit it without sample_weight")
+        inputs = self._inputs(None, params)
+        limit = self._mining_bytes(params)
+        counts = count_source(X, y, binarizer=self._binarizer(params, None),
+                              n_folds=SOURCE_FOLDS,
+                              max_memory=None if limit is None else limit / 2**20)
+        classes = np.asarray(counts.classes)
+        if classes.size < 2:
+            raise ValueError(f"{name}: the labels hold one class only ({classes[0]!r}); a "
+                             "classifier needs at least two")
+        if not self._multiclass and classes.size > 2:
+            raise ValueError(f"{name} is a binary classifier but the labels hold "
+                             f"{classes.size} classes")
+        totals = np.bincount(counts.y, weights=counts.weight, minlength=classes.size)
+        splits = self._fold_splits(SOURCE_FOLDS, int(counts.n_rows), totals, params)
+        data = self._mine(fitdata_from_counts(counts, params, splits), params)
+        return replace(data, views={**self._views(None, data, inputs), "folds": "hash"})
 
     def _wrap(self, data: FitData, outcome: FitOutcome) -> None:
         """Set every fitted attribute from the prepared data and the learner's outcome."""
@@ -428,12 +495,18 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
                                          dtype=np.int64, count=len(values))]
 
     def predict(self, X):
-        """Predicted class of each row."""
+        """Predicted class of each row (a dask Series for a dask DataFrame, computed lazily)."""
+        if is_dask(X):
+            check_is_fitted(self, "model_")
+            return dask_predict(self, X, "predict")
         B = self._conditions(X)
         return self._to_labels(self.model_.predict(B))
 
     def predict_proba(self, X):
-        """Class probabilities, columns in ``classes_`` order."""
+        """Class probabilities, columns in ``classes_`` order (lazily, by partition, on dask)."""
+        if is_dask(X):
+            check_is_fitted(self, "model_")
+            return dask_predict(self, X, "predict_proba")
         B = self._conditions(X)
         return self.model_.predict_proba(B)
 

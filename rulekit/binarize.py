@@ -495,16 +495,24 @@ class Binarizer(TransformerMixin, BaseEstimator):
 
         numeric = {name: col.as_float(series) for name, _, _, kind, series in columns
                    if kind == "numeric"}
-        context = []
+        groups = []
         for name, _, _, kind, series in columns:
             if kind == "categorical":
                 present = ~col.is_missing(series)
-                cats, weights = col.category_weights(series.to_numpy(dtype=object)[present], w[present])
+                cats, weights = col.category_weights(col.column_values(series, present),
+                                                     w[present])
                 frequent = [c for c, cw in zip(cats, weights) if floor is None or cw >= floor]
-                codes = col.category_codes(series, frequent)
-                context += [codes == k for k in range(len(frequent))]
-        ctx = np.column_stack(context).astype(float) if context else None
-        return reference_cuts(numeric, ctx, y, w, self.n_thresholds)
+                groups.append((series, frequent))
+
+        def context(rows):
+            # one indicator per frequent category, on the rows the ensemble is fitted on
+            parts = []
+            for series, frequent in groups:
+                codes = col.category_codes(series.iloc[rows], frequent)
+                parts += [codes == k for k in range(len(frequent))]
+            return np.column_stack(parts).astype(float) if parts else None
+
+        return reference_cuts(numeric, context, y, w, self.n_thresholds)
 
     def _fit_numeric(self, spec, series, w, floor, conditions, cuts=None) -> None:
         """Thresholds of one numeric column (in place: ``spec`` and ``conditions``)."""
@@ -559,13 +567,13 @@ class Binarizer(TransformerMixin, BaseEstimator):
 
     def _fit_categorical(self, spec, series, w, floor, conditions) -> None:
         """Categories of one categorical column (in place)."""
-        raw = series.to_numpy(dtype=object)
         missing = col.is_missing(series)
         keep = w > 0
         present = ~missing & keep
         spec.has_missing = bool((missing & keep).any())
-        col.refuse_bytes(raw[present], spec.source)
-        cats, weights = col.category_weights(raw[present], w[present])
+        values = col.column_values(series, present)
+        col.refuse_bytes(values, spec.source)
+        cats, weights = col.category_weights(values, w[present])
         if len(cats) >= IDENTIFIER_MIN_VALUES and len(cats) >= IDENTIFIER_SHARE * present.sum():
             _warn(
                 f"column {spec.source!r} looks like an identifier ({len(cats)} distinct values "

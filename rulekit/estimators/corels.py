@@ -233,6 +233,7 @@ class CorelsClassifier(RuleClassifierBase):
     # the search sees rows only through class counts per distinct row
     _on_counts = True
     _weights_are_counts = True
+    _fits_sources = True
 
     def __init__(self, c="auto", max_card="auto", min_support=None, n_thresholds=9,
                  categorical_features=None, min_frequency=0.01, max_categories=None,
@@ -265,15 +266,24 @@ class CorelsClassifier(RuleClassifierBase):
         self.trace = trace
         self.callback = callback
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y=None, sample_weight=None):
         """Binarize ``X``, mine antecedents and search for the optimal rule list.
+
+        The search sees the distinct binarized rows with their class counts,
+        so a fit costs what the distinct patterns cost, not what the rows
+        cost; data larger than memory are read in two passes without holding
+        their rows (``docs/streaming.md``, ``docs/distributed.md``).
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Numeric and categorical columns; missing values allowed.
-        y : array-like of shape (n_samples,)
-            Class labels (strings, ints or bools).
+        X : DataFrame, array-like, rulekit.stream.Files, rulekit.stream.Chunks, \
+dask DataFrame or rulekit.stream.Counts
+            Numeric and categorical columns; missing values allowed.  Files
+            (parquet or CSV, globs) and chunks name their label column
+            (``target=``); a dask DataFrame is counted on its workers.
+        y : array-like of shape (n_samples,), dask Series, or None
+            Class labels (strings, ints or bools); None for files, chunks and
+            counts, which hold their labels.
         sample_weight : array-like of shape (n_samples,), optional
             Frequency weights: a row of weight ``k`` counts as ``k`` identical
             rows (whole numbers >= 0; the search counts mistakes exactly, so a
@@ -296,7 +306,8 @@ class CorelsClassifier(RuleClassifierBase):
     def _binarizer(self, params, n_rows) -> Binarizer:
         if params["thresholds"] == "auto":
             # reference thresholds need an ensemble fitted on enough rows
-            kind = "reference" if n_rows >= REFERENCE_MIN_ROWS else "quantile"
+            # (n_rows None: a source not yet read, large as a rule)
+            kind = "reference" if n_rows is None or n_rows >= REFERENCE_MIN_ROWS else "quantile"
             params = {**params, "thresholds": kind}
         return super()._binarizer(params, n_rows)
 
@@ -304,6 +315,15 @@ class CorelsClassifier(RuleClassifierBase):
         # the constrained search reads a group per row, and forbids or requires
         # per row: it keeps the rows
         return not (params["forbidden"] or params["required"] or params["fairness"])
+
+    def _fold_splits(self, n_folds, n_rows, class_totals, params):
+        # counted data: the hash folds; k-fold on small data, one fold held out on large
+        if (params["c"] != "auto" or not self._fits_on_counts(params)
+                or class_totals.min() < _auto.FOLDS):
+            return None
+        if n_rows <= _auto.LARGE_ROWS:
+            return np.eye(n_folds, dtype=bool)
+        return np.arange(n_folds)[:, None] == 0
 
     def _validation_splits(self, y, params):
         constrained = not self._fits_on_counts(params)
@@ -547,7 +567,10 @@ def _scope(data, c, selection, result, columns, cards, mined_at_c) -> str:
     text = corels_scope(scope, c)
     sel = selection
     if sel is not None and params["c"] == "auto" and sel.folds:
-        how = (f"a {_auto.HOLDOUT:.0%} hold-out" if sel.folds == 1 else
+        hashed = data.views.get("folds") == "hash"
+        how = ("one of 5 hash folds held out" if hashed and sel.folds == 1 else
+               f"{sel.folds}-fold cross-validation on hash folds" if hashed else
+               f"a {_auto.HOLDOUT:.0%} hold-out" if sel.folds == 1 else
                f"5-fold cross-validation repeated {sel.folds // 5} times" if sel.folds > 5
                else f"{sel.folds}-fold cross-validation")
         text += (f"; c = {c:g} chosen by {how} among {len(sel.candidates)} points of a "
