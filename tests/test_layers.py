@@ -35,7 +35,7 @@ LAYERS = [
     ("models", ["models", "_modelfile", "export", "export.*", "persist", "plotting",
                 "explore", "explore.*"]),
     ("engines", ["corels.*", "frl.*", "colgen.*"]),
-    ("estimators", ["base", "_fitdata", "*._estimator", "corels._auto", "corels._constrained",
+    ("estimators", ["base", "_fitdata", "_validation", "*._estimator", "corels._auto", "corels._constrained",
                     "corels._rashomon_set"]),
     ("applications", ["corels", "frl", "colgen", "corels._ablation", "*._spec", "learners",
                       "compare", "cli", "datasets", "rulekit"]),
