@@ -186,3 +186,52 @@ def test_the_folds_come_from_the_fold_column():
                zip(pairs.B[design.index], pairs.y[design.index], design.T[:, k]) if t > 0}
         want = {(tuple(p), int(c)): w for p, c, w in zip(expect.B, expect.y, expect.w)}
         assert got == want
+
+
+# -- the bound after a sampled pricing IP (issue 37 item 2) --------------------------------
+
+def _least_loss(B, y, C):
+    """The least mistake count of any DNF of complexity (clauses + literals) <= C, by
+    enumeration (integers: exact)."""
+    from itertools import combinations
+
+    d = B.shape[1]
+    pos, neg = (y == 1), (y == 0)
+    best = int(pos.sum())                        # the empty DNF predicts 0
+    clauses = [c for k in range(1, C) for c in combinations(range(d), k)]
+    covers = {c: B[:, list(c)].all(axis=1) for c in clauses}
+
+    def loss(holds):
+        return int((pos & ~holds).sum() + (neg & holds).sum())
+
+    for c in clauses:
+        best = min(best, loss(covers[c]))
+    for a, b in combinations(clauses, 2):
+        if 2 + len(a) + len(b) <= C:
+            best = min(best, loss(covers[a] | covers[b]))
+    for trio in combinations([c for c in clauses if len(c) == 1], 3):
+        if 6 <= C:
+            best = min(best, loss(covers[trio[0]] | covers[trio[1]] | covers[trio[2]]))
+    return best
+
+
+def test_a_sampled_pricing_ip_keeps_the_bounds_the_exact_steps_proved():
+    """Pricing by the beam, an enumeration cut short by its work limit, then a pricing
+    IP on a sample of the rows: the sampled IP proves nothing, but the bounds the
+    cut-short enumerations proved on every row still hold and are the certificate's
+    (the old code dropped them all, and claimed no bound, once any round sampled)."""
+    from rulekit.colgen import ColGenSettings, search
+
+    rng = np.random.default_rng(0)
+    B = rng.random((300, 8)) < 0.5
+    y = ((B[:, 0] & B[:, 1]) | (B[:, 2] & ~B[:, 3]) | (rng.random(300) < 0.2)).astype(int)
+    B = np.hstack([B, ~B])
+    settings = ColGenSettings(pricing="auto", sample_rows=40, enum_work_limit=10_000,
+                              beam_widening=(1,), beam_width=1, beam_max_candidates=2,
+                              initial_beam=False)
+    res = search(B, y, max_complexity=6, settings=settings, time_limit=None, random_state=0)
+    assert "ip-sampled" in [r.pricing for r in res.trace]
+    proved = [r.bound for r in res.trace if r.bound is not None]
+    assert proved and max(proved) > 0
+    assert res.lower_bound is not None and res.lower_bound >= max(proved)
+    assert res.lower_bound <= _least_loss(B, y, 6) <= res.objective
