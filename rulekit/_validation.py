@@ -42,7 +42,7 @@ import numpy as np
 from ._params import as_generator, declared, validated
 from ._tolerances import FLOAT_SLACK
 from .evaluate import merge_rows
-from .colgen._select import (CHOICE_PARAMETERS, CV_MAX_ROWS, DEFAULT_GRID, INNER_FOLDS, PATIENCE,
+from .colgen._select import (CHOICE_PARAMETERS, BudgetChoice, CV_MAX_ROWS, DEFAULT_GRID, INNER_FOLDS, PATIENCE,
                              VALIDATION_ROWS, check_grid)
 from .colgen import _select
 
@@ -250,7 +250,7 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=INNER
                       cv_max_rows=CV_MAX_ROWS, validation_rows=VALIDATION_ROWS,
                       patience=PATIENCE, max_literals=None,
                       lambda0=0.0, lambda1=0.0, sample_weight=None, metadata=None,
-                      settings=None, time_limit=None, random_state=0):
+                      settings=None, time_limit=None, random_state=0) -> BudgetChoice:
     """Pick the form and ``max_complexity`` for :func:`rulekit.colgen.search`.
 
     Parameters
@@ -263,7 +263,7 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=INNER
         model a rule set has to beat on held-out rows to be worth its rules.
     forms : sequence of {"dnf", "cnf"}
     n_splits : int
-        Inner folds (default 3).
+        Inner folds (default :data:`INNER_FOLDS`).
     cv_max_rows : int
         Largest row count validated; above it the largest budget is used,
         and the form is probed on a stratified sample of this many rows.
@@ -275,12 +275,15 @@ def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=INNER
         rule set that fits the sample need not fit every row).
     patience : int
         The path of a form stops after this many budgets without a lower
-        validation error; the grid's largest budget is then validated too.
+        validation error; the grid's largest budget is then validated too
+        (one more budget per fold path), so that a rule set that needs many
+        clauses is not missed for a plateau of small budgets.
     settings : ColGenSettings, optional
-        Settings of the inner fits (default: rounds, enumeration and solver
-        nodes bounded, no pricing IP).
+        Settings of the inner fits (default :data:`INNER_SETTINGS`: rounds,
+        enumeration and solver nodes bounded, no pricing IP).
     time_limit : float or None
-        Seconds, a safety net.  Cut short, the choice is the best so far.
+        Seconds, a safety net (nested in an estimator's fit it keeps the
+        earlier deadline).  Cut short, the choice is the best so far.
     random_state : int, Generator, RandomState, SeedSequence or None
         Seeds the folds, the probe's sample (and any sampled pricing).
 

@@ -104,6 +104,16 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
           overfit at these sizes; with ``form="auto"`` a short run of each
           form (8 rounds) picks the one with the lower training objective.
 
+        The folds are drawn on the estimator side (:mod:`rulekit._validation`):
+        in memory, each distinct (binarized row, class) pair's weight is cut
+        into units that are shuffled per class with ``random_state`` and dealt
+        to the folds (stratified; a row of weight 2 and the same row twice
+        are the same data); with a per-row fold column (streamed data) the
+        fold table is each pair's weight in each fold, whatever the order or
+        chunking of the rows.  Every search -- the validation paths, the
+        probe and the final fit -- runs on the distinct pairs, each weighted
+        by its rows' summed weight.
+
         The fits made while choosing are bounded by rounds, enumeration
         steps and solver nodes, not by time, so the choice depends only on
         the data and ``random_state``.  The clauses they generate are the
