@@ -150,7 +150,11 @@ def test_a_fold_column_makes_the_fit_independent_of_order_and_merging(n, cols):
     another order, or with the copies inside each fold merged into one weighted
     row, give the same fit.  (2400 rows of 11 bits: more distinct pairs than the
     validation keeps, so its sample is drawn from the per-fold counts.)"""
+    from rulekit import _validation
+
     X, y, fold = _binary(n, cols, seed=3)
+    pairs = _validation.binary_pairs(X.to_numpy() > 0, y, None, fold)
+    assert (len(pairs.y) > _validation.VALIDATION_ROWS) == (n > 1000)
     first = _with_fold(BooleanRuleCGClassifier(time_limit=None), fold).fit(X, y)
     assert first.choice_ is not None and first.choice_.method in ("cv", "exact")
 
