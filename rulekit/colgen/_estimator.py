@@ -356,7 +356,8 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         outer = current_run()
         left = None if outer is None else outer.time_left()
         share = None if left is None else max(left / classes_left, MIN_TIME_SHARE)
-        freq = data.sample_weight
+        # the rows each pair stands for (class_weight scales costs, not rows)
+        freq = np.ones(data.n_rows) if data.sample_weight is None else data.sample_weight
         pairs = binary_pairs(data.B, yk, w, fold, freq)
         view = _view(data.binarizer, pairs.B)
         choosing = params["form"] == "auto" or params["max_complexity"] == "auto"
