@@ -547,8 +547,15 @@ class ColumnGeneration:
 
     # -- bounds and the rule set ----------------------------------------------------------------
     def lower_bound(self):
-        """Best proven lower bound on the objective at this budget (None after sampling)."""
-        if self.sampled:
+        """Best proven lower bound on the objective at this budget.
+
+        Only exact steps add to it: a bound of the exact enumeration (cut
+        short or not), a pricing IP on every row, or a proof that the master
+        LP is solved.  A sampled pricing IP proves nothing, but it does not
+        take away what the exact steps proved; only when nothing was proved
+        after sampling is the bound None (no claim) rather than 0.
+        """
+        if self.sampled and self.lb_best is None and not self.lp_proven:
             return None
         best = 0.0 if self.lb_best is None else max(0.0, self.lb_best)
         if self.lp_proven and self.z is not None:
@@ -642,7 +649,7 @@ class ColumnGeneration:
             clauses=tuple(clauses), form=self.p.form, objective=float(ub), lower_bound=lower,
             status=status, trace=tuple(self.trace),
             complexity=int(sum(1 + len(c) for c in clauses)), lp_value=self.z,
-            n_columns=len(self.clauses), lp_proven=bool(self.lp_proven and not self.sampled),
+            n_columns=len(self.clauses), lp_proven=bool(self.lp_proven),
             columns=tuple(self.clauses))
 
 

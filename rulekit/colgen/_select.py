@@ -31,7 +31,6 @@ the path short (``BudgetChoice.stopped`` says so).
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -39,8 +38,8 @@ from typing import NamedTuple
 import numpy as np
 
 from rulekit._anytime import Anytime, current_run
-from rulekit._params import Instance, Integer, Real, SeedLike, as_generator, declared, validated
-from rulekit.evaluate import merge_rows
+from rulekit._params import (Instance, Integer, NoValidation, Real, SeedLike, as_generator,
+                             declared, validated)
 
 from ._metadata import ConditionMetadata
 from ._result import empty_result
@@ -150,76 +149,63 @@ CHOICE_PARAMETERS = {
 }
 
 
-@validated(CHOICE_PARAMETERS, "rulekit.colgen.choose_complexity")
-def choose_complexity(B, y, *, grid=DEFAULT_GRID, forms=("dnf",), n_splits=INNER_FOLDS,
-                      cv_max_rows=CV_MAX_ROWS, validation_rows=VALIDATION_ROWS,
-                      patience=PATIENCE, max_literals=None,
-                      lambda0=0.0, lambda1=0.0, sample_weight=None, metadata=None,
-                      settings=None, time_limit=None, random_state=0) -> BudgetChoice:
-    """Pick the form and ``max_complexity`` for :func:`rulekit.colgen.search`.
+#: Declarations of the engine's :func:`choose_complexity`: the design replaces the
+#: numbers it was drawn with (``n_splits``, ``cv_max_rows``, ``validation_rows``).
+ENGINE_CHOICE_PARAMETERS = {
+    **{k: v for k, v in CHOICE_PARAMETERS.items()
+       if k not in ("n_splits", "cv_max_rows", "validation_rows")},
+    # a rulekit.estimators.validation.Design (drawn on the estimator side): checked below
+    "design": NoValidation(),
+}
+
+
+@validated(ENGINE_CHOICE_PARAMETERS, "choose_complexity")
+def choose_complexity(B, y, *, design, grid=DEFAULT_GRID, forms=("dnf",), patience=PATIENCE,
+                      max_literals=None, lambda0=0.0, lambda1=0.0, sample_weight=None,
+                      metadata=None, settings=None, time_limit=None,
+                      random_state=0) -> BudgetChoice:
+    """Pick the form and ``max_complexity`` along the validation ``design`` given.
+
+    The engine draws nothing: which pairs are validated and in which fold
+    each unit of their weight is held out come with ``design`` (a
+    :class:`rulekit.estimators.validation.Design`, drawn on the estimator side; the
+    public :func:`rulekit.colgen.choose_complexity` draws it and calls this).
 
     Parameters
     ----------
-    B, y, sample_weight, max_literals, lambda0, lambda1, metadata :
-        As for :func:`rulekit.colgen.search`.
-    grid : sequence of int
-        Candidate budgets, each 0 or >= 2.  0 stands for the rule set with no
-        clauses, a constant prediction (0 as a DNF, 1 as a CNF): the null
-        model a rule set has to beat on held-out rows to be worth its rules.
-    forms : sequence of {"dnf", "cnf"}
-    n_splits : int
-        Inner folds (default :data:`INNER_FOLDS`).
-    cv_max_rows : int
-        Largest row count validated; above it the largest budget is used,
-        and the form is probed on a stratified sample of this many rows.
-    validation_rows : int
-        With more distinct (row, label) pairs than this, the validation runs
-        on a stratified sample of this many rows (drawn with
-        ``random_state``), so its work stays bounded whatever the size of
-        the data; the path then never ends with the ``"exact"`` shortcut (a
-        rule set that fits the sample need not fit every row).
-    patience : int
-        The path of a form stops after this many budgets without a lower
-        validation error; the grid's largest budget is then validated too
-        (one more budget per fold path), so that a rule set that needs many
-        clauses is not missed for a plateau of small budgets.
-    settings : ColGenSettings, optional
-        Settings of the inner fits (default :data:`INNER_SETTINGS`: rounds,
-        enumeration and solver nodes bounded, no pricing IP).
-    time_limit : float or None
-        Seconds, a safety net (nested in an estimator's fit it keeps the
-        earlier deadline).  Cut short, the choice is the best so far.
-    random_state : int, Generator, RandomState, SeedSequence or None
-        Seeds the folds, the probe's sample (and any sampled pricing).
+    B, y, sample_weight :
+        The binary problem's distinct ``(row, label)`` pairs and their summed
+        weights (``design.index`` refers to them).
+    design : Design
+        ``"largest"``, ``"probe"`` (the pairs ``design.index`` with weights
+        ``design.weight`` are the probe's sample) or ``"cv"`` (validation
+        over those pairs with the fold table ``design.T``).
+    grid, forms, patience, max_literals, lambda0, lambda1, metadata, settings,
+    time_limit, random_state :
+        As for :func:`rulekit.colgen.choose_complexity`; ``random_state``
+        seeds the inner fits only.
 
     Returns
     -------
     BudgetChoice
     """
-    p = declared(CHOICE_PARAMETERS, locals())
+    p = declared(ENGINE_CHOICE_PARAMETERS, locals())
     forms = tuple(dict.fromkeys(forms))
     if not forms or any(f not in ("dnf", "cnf") for f in forms):
         raise ValueError(f"forms must hold 'dnf' and/or 'cnf', got {forms!r}")
     grid = check_grid(grid)
     B, y, w = check_data(B, y, sample_weight)
+    if getattr(design, "kind", None) not in ("largest", "probe", "cv"):
+        raise TypeError("design must be a rulekit.estimators.validation.Design")
     p.update(settings=p["settings"] or INNER_SETTINGS, rng=as_generator(p["random_state"]))
-    if np.all(y == y[0]) or (len(grid) == 1 and len(forms) == 1):
+    if np.all(y == y[0]) or (len(grid) == 1 and len(forms) == 1) or design.kind == "largest":
         return BudgetChoice(forms[0], grid[-1], "largest")
     with Anytime("colgen", unit="fits", time_limit=p["time_limit"]) as run:
-        if len(y) > p["cv_max_rows"]:
-            if len(forms) == 1 or grid[-1] == 0:
-                return BudgetChoice(forms[0], grid[-1], "largest")
-            return _probe_forms(B, y, w, grid[-1], forms, p)
-        P, Y, W = _pairs(B, y, w)
-        # the master LPs' rows are the distinct pairs: what the path's work grows with
-        sampled = len(Y) > p["validation_rows"]
-        if sampled:
-            keep = _probe_rows(y, p["validation_rows"], p["rng"])
-            P, Y, W = _pairs(B[keep], y[keep], w[keep])
-        T = _unit_folds(Y, W, p["n_splits"], p["rng"])
-        if T is None:
-            return BudgetChoice(forms[0], grid[-1], "largest")
-        return _validate_path(P, Y, W, T, grid, forms, p, run, exact=not sampled)
+        idx = design.index
+        if design.kind == "probe":
+            return _probe_forms(B[idx], y[idx], design.weight, grid[-1], forms, p)
+        return _validate_path(B[idx], y[idx], design.weight, design.T, grid, forms, p, run,
+                              exact=not design.sampled)
 
 
 class BinaryFit(NamedTuple):
@@ -250,16 +236,22 @@ class BinaryFit(NamedTuple):
 
 def fit_binary(view, y, sample_weight, *, form, max_complexity, max_literals, lambda0,
                lambda1, settings, complexity_grid, random_state, time_limit=None, verbose=0,
-               finer=None) -> BinaryFit:
+               design=None, finer=None) -> BinaryFit:
     """Choose the form and budget when asked (``"auto"``), then fit one binary problem.
 
     Parameters
     ----------
     view : object
         The conditions to fit over: its ``B`` is the condition matrix, its
-        ``meta`` the :class:`ConditionMetadata` of the columns.
+        ``meta`` the :class:`ConditionMetadata` of the columns.  Its rows
+        are best the distinct ``(row, label)`` pairs, ``sample_weight``
+        their summed weights: every search here runs on distinct rows.
     y : ndarray of {0, 1}
     sample_weight : ndarray of float
+    design : Design, optional
+        The validation design over ``view``'s rows
+        (:func:`rulekit.estimators.validation.draw_design`), needed when the form or
+        the budget is ``"auto"``.
     form : {"auto", "dnf", "cnf"}
     max_complexity : int or "auto"
     max_literals, lambda0, lambda1, verbose :
@@ -274,10 +266,12 @@ def fit_binary(view, y, sample_weight, *, form, max_complexity, max_literals, la
     time_limit : float or None
         Seconds for the choice and the fit together (the choice takes at
         most :data:`CHOICE_SHARE` of them).
-    finer : object, optional
-        A second view (a finer binarization) validation may prefer to
-        ``view``; tried only when the choice is made by cross-validation,
-        and only in the form chosen over ``view``.
+    finer : tuple, optional
+        ``(view, y, sample_weight, design, generator)``: a second view (a
+        finer binarization, over its own distinct pairs) validation may
+        prefer to ``view``, with its design and the generator its fits
+        use; tried only when the choice is made by cross-validation, and
+        only in the form chosen over ``view``.
 
     Returns
     -------
@@ -301,14 +295,18 @@ def fit_binary(view, y, sample_weight, *, form, max_complexity, max_literals, la
                                            mip_solver=settings.mip_solver)
             # should the time limit cut the choice short, the final fit on
             # every row still gets a share of the time to build its master
-            ckw = dict(kw, grid=complexity_grid if C == "auto" else (C,), n_splits=INNER_FOLDS,
+            ckw = dict(kw, grid=complexity_grid if C == "auto" else (C,),
                        forms=("dnf", "cnf") if form == "auto" else (form,), settings=inner,
                        time_limit=None if time_limit is None else CHOICE_SHARE * time_limit)
-            choice, used, rng = _choose_view(view, finer, y, rng, ckw)
+            if design is None:
+                raise TypeError("fit_binary: form or max_complexity 'auto' needs a design")
+            choice, used, rng = _choose_view(view, design, finer, y, rng, ckw)
             if choice.stopped == "interrupted" or run.interrupted:
                 res = constant_result(y, sample_weight, "interrupted")
                 return BinaryFit(res, choice, res.form, 0, view)
             form, C = choice.form, choice.max_complexity
+            if used is not view:       # the finer view: its own pairs
+                y, kw = finer[1], dict(kw, sample_weight=finer[2])
         if C == 0:                     # validation preferred the constant prediction
             res = empty_result(y, sample_weight, form)
         elif choice is not None and choice.result is not None:
@@ -330,7 +328,7 @@ def _final_fit(view, y, form, C, settings, choice, rng, verbose, kw):
                   verbose=verbose, metadata=view.meta, random_state=rng, **kw)
 
 
-def _choose_view(view, finer, y, rng, ckw):
+def _choose_view(view, design, finer, y, rng, ckw):
     """The choice over ``view``, or over ``finer`` when its validation error is lower.
 
     ``finer`` is validated in the form chosen over ``view`` only: which class
@@ -342,56 +340,25 @@ def _choose_view(view, finer, y, rng, ckw):
     """
     if finer is not None:
         try:
-            check_compatibility_memory(finer.B.shape[1])
+            check_compatibility_memory(finer[0].B.shape[1])
         except ValueError:
             finer = None         # optional: the finer view's matrix would not fit in memory
-    # the finer view starts from the same generator state: the same folds
-    rng_finer = copy.deepcopy(rng) if finer is not None else None
-    choice = choose_complexity(view.B, y, metadata=view.meta, random_state=rng, **ckw)
+    choice = choose_complexity(view.B, y, metadata=view.meta, random_state=rng, design=design,
+                               **ckw)
     if finer is not None and choice.method == "cv" and not choice.stopped:
-        other = choose_complexity(finer.B, y, metadata=finer.meta, random_state=rng_finer,
-                                  **dict(ckw, forms=(choice.form,)))
+        fview, fy, fw, fdesign, rng_finer = finer
+        other = choose_complexity(fview.B, fy, metadata=fview.meta, random_state=rng_finer,
+                                  design=fdesign,
+                                  **dict(ckw, forms=(choice.form,), sample_weight=fw))
         if (other.method in ("cv", "exact") and not other.stopped
                 and _chosen_error(other) < _chosen_error(choice) - RATE_SLACK):
-            return other, finer, rng_finer
+            return other, fview, rng_finer
     return choice, view, rng
 
 
 def _chosen_error(choice):
     """Validation error of the candidate a choice picked."""
     return choice.errors[(choice.form, choice.max_complexity)]
-
-
-def _pairs(B, y, w):
-    """The distinct (row, label) pairs of the data and the total weight of each."""
-    rows, _, (weight,) = merge_rows(np.column_stack([B, y.astype(bool)]), w)
-    return rows[:, :-1], rows[:, -1].astype(np.int64), weight
-
-
-def _unit_folds(Y, W, n_splits, rng):
-    """Stratified folds over units of weight; ``T[g, k]``: pair ``g``'s weight tested in fold ``k``.
-
-    A pair of total weight ``W`` >= 2 is cut into ``min(floor(W), n_splits)``
-    equal units, and the units of each class are shuffled and dealt to the
-    folds.  So a row of weight 2 and the same row twice are the same data
-    (the same folds and the same choice), and copies of a row spread over
-    the folds as they would in a plain row-by-row split.  None when a class
-    has fewer units than 2 folds need.
-    """
-    n_units = np.where(W > 0, np.clip(np.floor(W + FLOAT_SLACK), 1, n_splits), 0).astype(np.int64)
-    unit_pair = np.repeat(np.arange(W.size), n_units)
-    k = int(min(n_splits, *(np.sum(Y[unit_pair] == c) for c in (0, 1))))
-    if k < 2:
-        return None
-    fold = np.empty(unit_pair.size, dtype=np.int64)
-    for cls in (0, 1):
-        members = np.flatnonzero(Y[unit_pair] == cls)
-        rng.shuffle(members)
-        for j, part in enumerate(np.array_split(members, k)):
-            fold[part] = j
-    T = np.zeros((W.size, k))
-    np.add.at(T, (unit_pair, fold), (W / np.maximum(n_units, 1))[unit_pair])
-    return T
 
 
 class _FoldPath:
@@ -537,18 +504,6 @@ def _one_standard_error(loss, w, forms):
     return min((fc for fc in loss if within(fc)), key=lambda fc: (fc[1], errors[fc], rank[fc[0]]))
 
 
-def _probe_rows(y, m, rng):
-    """A stratified sample of ``m`` rows (sorted indices), drawn with ``rng``."""
-    if len(y) <= m:
-        return np.arange(len(y))
-    parts = []
-    for label in np.unique(y):
-        rows = np.flatnonzero(y == label)
-        take = max(1, int(round(m * len(rows) / len(y))))
-        parts.append(rng.choice(rows, size=min(take, len(rows)), replace=False))
-    return np.sort(np.concatenate(parts))
-
-
 def _probe_forms(B, y, w, C, forms, p):
     """A fixed number of rounds of each form; the lower restricted master LP value wins.
 
@@ -558,8 +513,6 @@ def _probe_forms(B, y, w, C, forms, p):
     default time limit leaves, and a probe cut by the clock would let the
     clock choose the form.  The sample's clauses warm-start the final fit.
     """
-    keep = _probe_rows(y, max(p["cv_max_rows"], 1), p["rng"])
-    B, y, w = B[keep], y[keep], w[keep]
     total = float(w.sum())
     values, columns = {}, {}
     settings = p["settings"].replace(

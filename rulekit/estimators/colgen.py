@@ -6,6 +6,7 @@ Dash, Günlük, Wei, "Boolean Decision Rules via Column Generation", NeurIPS
 
 from __future__ import annotations
 
+import copy
 import logging
 from typing import NamedTuple
 
@@ -15,6 +16,7 @@ from sklearn.utils.class_weight import compute_class_weight
 from .._anytime import current_run, stopping
 from .._params import AnyOf, Instance, Integer, Options, as_generator, pick
 from .._fitdata import FitData, FitOutcome
+from .validation import binary_pairs, draw_design
 from ..base import RuleClassifierBase
 from ..binarize import ESTIMATOR_PARAMETERS, Binarizer
 from ..models import OneVsRestRuleSets, RuleSet
@@ -101,6 +103,16 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         * more rows: the largest budget (64), since large data sets barely
           overfit at these sizes; with ``form="auto"`` a short run of each
           form (8 rounds) picks the one with the lower training objective.
+
+        The folds are drawn on the estimator side (:mod:`rulekit.estimators.validation`):
+        in memory, each distinct (binarized row, class) pair's weight is cut
+        into units that are shuffled per class with ``random_state`` and dealt
+        to the folds (stratified; a row of weight 2 and the same row twice
+        are the same data); with a per-row fold column (streamed data) the
+        fold table is each pair's weight in each fold, whatever the order or
+        chunking of the rows.  Every search -- the validation paths, the
+        probe and the final fit -- runs on the distinct pairs, each weighted
+        by its rows' summed weight.
 
         The fits made while choosing are bounded by rounds, enumeration
         steps and solver nodes, not by time, so the choice depends only on
@@ -289,16 +301,21 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         weights = _weights(y, data.sample_weight, params["class_weight"], classes)
         rng = as_generator(params["random_state"])
         targets = [1] if len(classes) == 2 else list(range(len(classes)))
-        view = _view(data.binarizer, data.B)
         finer = data.views.get("finer")
         binarizer, B = data.binarizer, data.B
+        # every search runs on the distinct (binarized row, class) pairs of its
+        # binary problem, each weighted by the summed weight of its rows; the
+        # validation design is drawn here, on the estimator side
+        # (rulekit.estimators.validation), and only read by the engine
+        fold = getattr(data, "fold", None)
         fits = []
         for i, k in enumerate(targets):
             yk = (y == k).astype(np.int64)
-            fit = self._fit_class(view, yk, weights, params, rng, len(targets) - i, finer)
+            fit = self._fit_class(data, yk, weights, fold, params, rng, len(targets) - i,
+                                  finer)
             fits.append(fit)
-            if fit.view is finer:    # two-class problems only: one fit
-                binarizer, B = finer.binarizer, finer.B
+            if finer is not None and fit.view.binarizer is finer.binarizer:
+                binarizer, B = finer.binarizer, finer.B    # two-class problems only: one fit
             if params["verbose"]:
                 log.info("class %r: %s, C=%d, %s", classes[k], fit.form,
                          fit.max_complexity, fit.result.certificate.summary())
@@ -327,17 +344,43 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             lambda1=params["lambda1"])
         return FitOutcome(model, certificate, binarizer, fitted)
 
-    def _fit_class(self, view, yk, w, params, rng, classes_left, finer=None):
-        """Fit one binary problem in its share of the time left (:func:`fit_binary`)."""
+    def _fit_class(self, data, yk, w, fold, params, rng, classes_left, finer=None):
+        """Fit one binary problem in its share of the time left (:func:`fit_binary`).
+
+        The problem is handed over as its distinct ``(row, label)`` pairs
+        (:func:`rulekit.estimators.validation.binary_pairs`), with the validation design
+        drawn from ``rng`` when the form or the budget is ``"auto"``; the
+        finer view's design is drawn from a copy of ``rng`` taken first, so
+        both views are validated on folds drawn from the same state.
+        """
         outer = current_run()
         left = None if outer is None else outer.time_left()
         share = None if left is None else max(left / classes_left, MIN_TIME_SHARE)
-        return fit_binary(view, yk, w, form=params["form"],
+        # the rows each pair stands for (class_weight scales costs, not rows)
+        freq = np.ones(data.n_rows) if data.sample_weight is None else data.sample_weight
+        pairs = binary_pairs(data.B, yk, w, fold, freq)
+        view = _view(data.binarizer, pairs.B)
+        choosing = params["form"] == "auto" or params["max_complexity"] == "auto"
+        design, fine = None, None
+        if choosing:
+            grid = (params["complexity_grid"] if params["max_complexity"] == "auto"
+                    else (params["max_complexity"],))
+            forms = ("dnf", "cnf") if params["form"] == "auto" else (params["form"],)
+            rng_finer = copy.deepcopy(rng) if finer is not None else None
+            design = draw_design(pairs, rng, forms=forms, grid=grid)
+            if finer is not None:
+                fpairs = binary_pairs(finer.B, yk, w, fold, freq)
+                # validated in one form (the one chosen over the first view)
+                fdesign = draw_design(fpairs, rng_finer, forms=forms[:1], grid=grid)
+                fine = (_View(finer.binarizer, fpairs.B, finer.meta), fpairs.y, fpairs.w,
+                        fdesign, rng_finer)
+        return fit_binary(view, pairs.y, pairs.w, form=params["form"],
                           max_complexity=params["max_complexity"],
                           max_literals=params["max_literals"], lambda0=params["lambda0"],
                           lambda1=params["lambda1"], settings=params["settings"],
                           complexity_grid=params["complexity_grid"], random_state=rng,
-                          time_limit=share, verbose=params["verbose"], finer=finer)
+                          time_limit=share, verbose=params["verbose"], design=design,
+                          finer=fine)
 
 
 def _weights(y, sample_weight, class_weight, classes):

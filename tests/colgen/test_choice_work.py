@@ -13,7 +13,8 @@ import pytest
 
 from rulekit import BooleanRuleCGClassifier, Binarizer
 from rulekit.colgen import ColGenSettings, condition_metadata
-from rulekit.colgen import _select
+from rulekit import _validation
+from rulekit.colgen import _select, choose_complexity
 from rulekit.colgen._beam import _allowed_extensions, beam_search
 from rulekit.colgen._pricing import PricingProblem
 
@@ -59,14 +60,14 @@ def test_finer_resolution_is_validated_in_the_chosen_form_only(choices):
 def test_inner_folds_are_the_module_default(choices):
     X, y = _numeric(seed=1)
     BooleanRuleCGClassifier(n_thresholds=9).fit(X, y)
-    assert [kw["n_splits"] for _, kw, _ in choices] == [_select.INNER_FOLDS]
+    assert [kw["design"].T.shape[1] for _, kw, _ in choices] == [_select.INNER_FOLDS]
 
 
 def test_inner_folds_hold_out_every_unit_once():
     rng = np.random.default_rng(0)
     Y = rng.integers(0, 2, size=200)
     W = rng.integers(1, 4, size=200).astype(float)
-    T = _select._unit_folds(Y, W, _select.INNER_FOLDS, rng)
+    T = _validation.unit_folds(Y, W, _select.INNER_FOLDS, rng)
     assert T.shape == (200, _select.INNER_FOLDS)
     # each pair's whole weight is tested exactly once over the folds
     np.testing.assert_allclose(T.sum(axis=1), W)
@@ -121,8 +122,8 @@ def _parity(n=400, seed=0):
 def test_a_plateau_of_small_budgets_does_not_hide_the_largest_budget():
     B, y = _parity()
     # patience 1: the path stops after C = 3, where no rule set beats the constant
-    choice = _select.choose_complexity(B, y, grid=(0, 3, 64), forms=("dnf",), patience=1,
-                                       time_limit=60)
+    choice = choose_complexity(B, y, grid=(0, 3, 64), forms=("dnf",), patience=1,
+                               time_limit=60)
     assert choice.errors[("dnf", 3)] >= choice.errors[("dnf", 0)] - 1e-12
     assert ("dnf", 64) in choice.errors
     assert choice.errors[("dnf", 64)] < 0.05
@@ -142,13 +143,13 @@ def test_the_largest_budget_is_validated_once(monkeypatch):
     B = rng.random((300, 8)) < 0.5
     y = rng.integers(0, 2, size=300)          # noise: every path stops by patience
     grid = (0, 3, 4, 64)
-    choice = _select.choose_complexity(B, y, grid=grid, forms=("dnf", "cnf"), patience=1,
-                                       n_splits=3, time_limit=60)
+    choice = choose_complexity(B, y, grid=grid, forms=("dnf", "cnf"), patience=1,
+                               n_splits=3, time_limit=60)
     for form in ("dnf", "cnf"):
         assert seen.count((form, 64)) == 3, "once per fold path"
         assert (form, 64) in choice.errors
     # a path that walks the whole grid does not validate its last budget twice
     seen.clear()
-    _select.choose_complexity(B, y, grid=(0, 3), forms=("dnf",), patience=5, n_splits=3,
-                              time_limit=60)
+    choose_complexity(B, y, grid=(0, 3), forms=("dnf",), patience=5, n_splits=3,
+                      time_limit=60)
     assert seen.count(("dnf", 3)) == 3

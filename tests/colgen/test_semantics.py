@@ -451,7 +451,7 @@ def test_the_form_probe_runs_on_a_sample_and_does_not_depend_on_the_clock():
     cv_max_rows rows: the CNF of y = x0 | x1 still wins there, and runs with
     different time budgets that both finish choose the same form and start
     the final fit from the same clauses."""
-    from rulekit.colgen._select import _probe_rows
+    from rulekit.estimators.validation import probe_rows as _probe_rows
 
     rng = np.random.default_rng(11)
     B = rng.random((3000, 6)) < 0.3
