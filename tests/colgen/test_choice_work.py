@@ -13,7 +13,7 @@ import pytest
 
 from rulekit import BooleanRuleCGClassifier, Binarizer
 from rulekit.colgen import ColGenSettings, condition_metadata
-from rulekit import _validation
+from rulekit.estimators import validation as _validation
 from rulekit.colgen import _select, choose_complexity
 from rulekit.colgen._beam import _allowed_extensions, beam_search
 from rulekit.colgen._pricing import PricingProblem

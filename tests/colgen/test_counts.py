@@ -150,7 +150,7 @@ def test_a_fold_column_makes_the_fit_independent_of_order_and_merging(n, cols):
     another order, or with the copies inside each fold merged into one weighted
     row, give the same fit.  (2400 rows of 11 bits: more distinct pairs than the
     validation keeps, so its sample is drawn from the per-fold counts.)"""
-    from rulekit import _validation
+    from rulekit.estimators import validation as _validation
 
     X, y, fold = _binary(n, cols, seed=3)
     pairs = _validation.binary_pairs(X.to_numpy() > 0, y, None, fold)
@@ -175,7 +175,7 @@ def test_a_fold_column_makes_the_fit_independent_of_order_and_merging(n, cols):
 
 def test_the_folds_come_from_the_fold_column():
     """The validation holds out exactly the rows of each fold the column names."""
-    from rulekit import _validation
+    from rulekit.estimators import validation as _validation
 
     X, y, fold = _binary(400, 5, seed=4)
     B = X.to_numpy() > 0
