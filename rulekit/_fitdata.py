@@ -41,7 +41,7 @@ import numpy as np
 
 from .binarize import Binarizer
 from .certificate import Certificate
-from .evaluate import merge_rows
+from .evaluate import group_rows
 from .mining import AntecedentSet
 
 __all__ = ["FitData", "FitOutcome"]
@@ -148,21 +148,20 @@ class FitData:
         """
         count = (np.ones(self.n_rows, dtype=np.int64) if self.count is None
                  else np.asarray(self.count, dtype=np.int64))
-        sums = [count] if self.sample_weight is None else [
-            count, np.asarray(self.sample_weight, dtype=float)]
         parts = [self.B, self._class_bits()]
         if self.tested is not None:
             parts.append(self.tested)
-        rows, group, summed = merge_rows(np.column_stack(parts), *sums)
-        y = np.empty(rows.shape[0], dtype=np.int64)
-        y[group] = self.y     # one class per group: the class bits are part of the key
-        width = self.B.shape[1]
-        tested = (None if self.tested is None
-                  else np.ascontiguousarray(rows[:, rows.shape[1] - self.tested.shape[1]:]))
-        return replace(self, B=np.ascontiguousarray(rows[:, :width]), y=y,
-                       count=summed[0].astype(np.int64),
-                       sample_weight=None if self.sample_weight is None else summed[1],
-                       tested=tested, antecedents=None)
+        # the parts are keyed side by side, never copied into one matrix
+        first, group = group_rows(*parts)
+        size = len(first)
+        weight = (None if self.sample_weight is None else
+                  np.bincount(group, weights=np.asarray(self.sample_weight, float),
+                              minlength=size))
+        return replace(self, B=np.ascontiguousarray(self.B[first]), y=self.y[first],
+                       count=np.bincount(group, weights=count, minlength=size).astype(np.int64),
+                       sample_weight=weight,
+                       tested=None if self.tested is None else self.tested[first],
+                       antecedents=None)
 
     def split_by(self, tested) -> "FitData":
         """The data with validation splits drawn on the training rows they stand for.

@@ -375,7 +375,16 @@ class Binarizer(TransformerMixin, BaseEstimator):
         """
         blocks = []
         n = self._learn(X, y, sample_weight, blocks)
-        return np.concatenate(blocks, axis=1) if blocks else np.zeros((n, 0), dtype=bool)
+        # copied into one matrix a column's block at a time, each freed once copied: the
+        # peak is the matrix and one block, not the matrix twice
+        out = np.empty((n, sum(block.shape[1] for block in blocks)), dtype=bool)
+        start = 0
+        blocks.reverse()
+        while blocks:
+            block = blocks.pop()
+            out[:, start:start + block.shape[1]] = block
+            start += block.shape[1]
+        return out
 
     def _learn(self, X, y, sample_weight, blocks) -> int:
         """The body of :meth:`fit`; appends each column's matrix to ``blocks`` unless None.

@@ -154,6 +154,38 @@ def _distinct_rows(keys: np.ndarray):
     return first, group.reshape(-1)
 
 
+def group_rows(*parts):
+    """Groups of identical rows across boolean matrices read side by side.
+
+    Parameters
+    ----------
+    *parts : ndarray of bool, shape (n_samples, k_i) each
+        Read as one matrix ``[parts[0] | parts[1] | ...]``, without building
+        it: each part is packed into bytes on its own, so the whole is never
+        held twice.
+
+    Returns
+    -------
+    first : ndarray of int64, shape (n_groups,)
+        The first row of each group; groups are numbered in that order.
+    group : ndarray of int64, shape (n_samples,)
+        The group of each row.
+    """
+    parts = [_matrix(p) for p in parts]
+    n = parts[0].shape[0]
+    packed = [np.packbits(p, axis=1) for p in parts if p.shape[1]]
+    if not packed or n == 0:
+        return np.zeros(min(n, 1), dtype=np.int64), np.zeros(n, dtype=np.int64)
+    keys = packed[0] if len(packed) == 1 else np.concatenate(packed, axis=1)
+    del packed
+    first, group = _distinct_rows(keys)
+    # number groups by first appearance, so the layout follows the data order
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return first[order].astype(np.int64), rank[group].astype(np.int64)
+
+
 def merge_rows(M, *weights):
     """Merge identical rows of a boolean matrix.
 
@@ -173,18 +205,7 @@ def merge_rows(M, *weights):
         One per ``weights`` argument.
     """
     M = _matrix(M)
-    n = M.shape[0]
-    if M.shape[1] == 0 or n == 0:
-        group = np.zeros(n, dtype=np.int64)
-        first = np.zeros(min(n, 1), dtype=np.int64)
-    else:
-        keys = np.packbits(M, axis=1)
-        first, group = _distinct_rows(keys)
-        # number groups by first appearance, so the layout follows the data order
-        order = np.argsort(first, kind="stable")
-        rank = np.empty_like(order)
-        rank[order] = np.arange(len(order))
-        group, first = rank[group], first[order]
+    first, group = group_rows(M)
     sums = []
     for w in weights:
         w = np.asarray(w)

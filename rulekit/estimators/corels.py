@@ -314,20 +314,18 @@ dask DataFrame or rulekit.stream.Counts
     def _fits_on_counts(self, params) -> bool:
         # the constrained search reads a group per row, and forbids or requires
         # per row: it keeps the rows
-        return not (params["forbidden"] or params["required"] or params["fairness"])
+        return self._on_counts and not _constrained(params)
 
     def _fold_splits(self, n_folds, n_rows, class_totals, params):
         # counted data: the hash folds; k-fold on small data, one fold held out on large
-        if (params["c"] != "auto" or not self._fits_on_counts(params)
-                or class_totals.min() < _auto.FOLDS):
+        if params["c"] != "auto" or _constrained(params) or class_totals.min() < _auto.FOLDS:
             return None
         if n_rows <= _auto.LARGE_ROWS:
             return np.eye(n_folds, dtype=bool)
         return np.arange(n_folds)[:, None] == 0
 
     def _validation_splits(self, y, params):
-        constrained = not self._fits_on_counts(params)
-        if params["c"] != "auto" or constrained or np.bincount(y).min() < _auto.FOLDS:
+        if params["c"] != "auto" or _constrained(params) or np.bincount(y).min() < _auto.FOLDS:
             return None     # nothing is validated (see _auto.select)
         splits = cv_splits(y, params["random_state"])
         tested = np.zeros((len(y), len(splits)), dtype=bool)
@@ -363,7 +361,7 @@ dask DataFrame or rulekit.stream.Counts
                  None if kept.weight is None else kept.weight.astype(np.int64))
         cards = np.array([len(item) for item in antecedents.items], dtype=np.int64)
         fitted = {"_train": train, "max_card_": int(cards.max()) if cards.size else 1}
-        if params["forbidden"] or params["required"] or params["fairness"]:
+        if _constrained(params):
             if params["trace"] is not None:
                 raise ValueError("trace='events' records the CORELS search; the constrained "
                                  "search (forbidden, required, fairness) has no event log")
@@ -453,6 +451,11 @@ dask DataFrame or rulekit.stream.Counts
 
 
 # --- the steps of CorelsClassifier._solve, as functions of the prepared data ---------
+
+def _constrained(params) -> bool:
+    """The constrained search (forbidden, required, fairness): no path, no validation."""
+    return bool(params["forbidden"] or params["required"] or params["fairness"])
+
 
 def _memory_limit_mb(params) -> float:
     return default_max_memory() if params["max_memory"] == "auto" else params["max_memory"]
