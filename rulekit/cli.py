@@ -513,7 +513,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("compile", help="compile the learners' numba kernels into the on-disk cache",
                        description="Fit each learner once on a small generated problem, so numba "
                        "compiles its kernels and caches the machine code on disk: later processes "
-                       "load it instead of compiling (about 10 CPU s per learner on a first fit).")
+                       "load it instead of compiling (tens of CPU seconds on a first fit; docs/compilation.md).")
     p.add_argument("--learners", help="comma-separated, default all: " + ", ".join(_compilable()))
     p.set_defaults(func=cmd_compile)
 
