@@ -280,7 +280,7 @@ def heap_pop_top(hkey, hseq, hnode, S):
     hseq[0] = hseq[n]
     hnode[0] = hnode[n]
     S[S_HEAP] = n
-    _sift_down(hkey, hseq, hnode, np.int64(0), n)  # not the literal 0: heapify's specialization
+    _sift_down(hkey, hseq, hnode, np.int64(0), n)  # a literal 0 would be a type of its own
 
 
 @njit(cache=True)
