@@ -11,15 +11,27 @@ read from the child's resource usage, as ``/usr/bin/time -v`` reports them.
   process compiles every kernel it calls;
 * ``warm``: the same process again, with the cache the cold run wrote.
 
+With ``--fresh-cache-dir`` each cold run gets instead an empty temporary
+``NUMBA_CACHE_DIR`` (the warm run after it reuses it): any rulekit works then,
+a source checkout too, and nothing beside the sources is deleted.  This is
+how a user's first run meets an empty cache.
+
+Each row gives CPU seconds as user + sys (both medians), the peak RSS, and
+the load average when the case started: the machine may be shared, and CPU
+seconds are what load changes least.
+
 Usage::
 
     python benchmarks/bench_compile.py --python /path/to/venv/bin/python [--repeat 3]
+    python benchmarks/bench_compile.py --python "$(which python)" --fresh-cache-dir \
+        --cases "rulekit demo"
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -53,6 +65,13 @@ CASES = {
         "BooleanRuleCGClassifier(max_complexity=32, max_literals=3).fit(X, y)\n"
     ),
     "rulekit demo": "from rulekit.cli import main\nmain(['demo'])\n",
+    # the default fit recording its event log: the traced kernels are a second specialization
+    "CORELS trace='events'": (
+        "from rulekit import CorelsClassifier\n"
+        "from rulekit.datasets import load_compas\n"
+        "X, y = load_compas(return_X_y=True)\n"
+        "CorelsClassifier(trace='events').fit(X, y)\n"
+    ),
     "rulekit compile (all learners)": "from rulekit.cli import main\nmain(['compile'])\n",
 }
 
@@ -68,14 +87,15 @@ def clear_cache(package: Path) -> None:
         f.unlink()
 
 
-def measure(python: str, code: str, env: dict) -> tuple[float, float]:
-    """(CPU seconds, peak RSS in MB) of one fresh process running ``code``."""
+def measure(python: str, code: str, env: dict) -> tuple[float, float, float, float]:
+    """(CPU seconds, user, sys, peak RSS in MB) of one fresh process running ``code``."""
     proc = subprocess.Popen([python, "-c", code], env=env, cwd=tempfile.gettempdir(),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"case failed: {code!r}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    return (usage.ru_utime + usage.ru_stime, usage.ru_utime, usage.ru_stime,
+            usage.ru_maxrss / 1024)
 
 
 def main() -> None:
@@ -83,28 +103,43 @@ def main() -> None:
     parser.add_argument("--python", required=True, help="interpreter of a venv with rulekit installed")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--fresh-cache-dir", action="store_true",
+                        help="cold: an empty NUMBA_CACHE_DIR per run (any rulekit, a checkout too)")
     args = parser.parse_args()
     package = installed_package(args.python)
-    if "site-packages" not in str(package):
-        raise SystemExit(f"{package} is not an installed copy: use a venv with a plain 'pip install .'")
+    if not args.fresh_cache_dir and "site-packages" not in str(package):
+        raise SystemExit(f"{package} is not an installed copy: use a venv with a plain "
+                         "'pip install .', or --fresh-cache-dir")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    print(f"installed rulekit: {package}\n")
-    print("| case | cold CPU s | warm CPU s | compile share | cold peak RSS MB | warm peak RSS MB |")
-    print("|---|---|---|---|---|---|")
+    print(f"rulekit: {package}\n")
+    print("| case | cold CPU s (user + sys) | warm CPU s (user + sys) | compile share | "
+          "cold peak RSS MB | warm peak RSS MB | load average at start |")
+    print("|---|---|---|---|---|---|---|")
     for name in args.cases.split(","):
         code = CASES[name]
         cold, warm = [], []
+        load = os.getloadavg()[0]
         for _ in range(args.repeat):
-            clear_cache(package)
-            cold.append(measure(args.python, code, env))
-            warm.append(measure(args.python, code, env))
-        c_cpu = statistics.median(c for c, _ in cold)
-        w_cpu = statistics.median(c for c, _ in warm)
-        if c_cpu > w_cpu + 1 and not any(package.rglob("*.nbi")):
+            if args.fresh_cache_dir:
+                cache = tempfile.mkdtemp(prefix="numba-cold-")
+                run_env = {**env, "NUMBA_CACHE_DIR": cache}
+            else:
+                cache, run_env = None, env
+                clear_cache(package)
+            try:
+                cold.append(measure(args.python, code, run_env))
+                warm.append(measure(args.python, code, run_env))
+            finally:
+                if cache is not None:
+                    shutil.rmtree(cache, ignore_errors=True)
+        med = lambda runs, i: statistics.median(r[i] for r in runs)  # noqa: E731
+        c_cpu, w_cpu = med(cold, 0), med(warm, 0)
+        if (not args.fresh_cache_dir and c_cpu > w_cpu + 1
+                and not any(package.rglob("*.nbi"))):
             raise SystemExit(f"numba wrote no cache under {package}: is the install read-only?")
-        print(f"| {name} | {c_cpu:.2f} | {w_cpu:.2f} | {c_cpu - w_cpu:.2f} | "
-              f"{statistics.median(r for _, r in cold):.0f} | {statistics.median(r for _, r in warm):.0f} |",
-              flush=True)
+        print(f"| {name} | {c_cpu:.2f} ({med(cold, 1):.2f} + {med(cold, 2):.2f}) | "
+              f"{w_cpu:.2f} ({med(warm, 1):.2f} + {med(warm, 2):.2f}) | {c_cpu - w_cpu:.2f} | "
+              f"{med(cold, 3):.0f} | {med(warm, 3):.0f} | {load:.1f} |", flush=True)
 
 
 if __name__ == "__main__":

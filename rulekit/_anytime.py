@@ -52,7 +52,7 @@ from ._interrupt import DeferredInterrupt, is_interrupt
 from ._tolerances import MIN_STEP_SECONDS
 
 __all__ = ["SearchState", "Anytime", "current_run", "default_max_memory", "memory_budget_mb",
-           "check_allocation", "stopping", "progress_bar"]
+           "check_allocation", "stopping", "progress_bar", "wants_progress"]
 
 _local = threading.local()
 _blas = None   # threadpoolctl's controller, made on first use (inspecting libraries costs ms)
@@ -429,9 +429,29 @@ class Anytime:
                          work, self.unit, self.elapsed, self.cpu_time)
 
 
-def progress_bar(label: str, unit: str, total=None):
-    """The progress bar every rulekit display uses (tqdm, on stderr)."""
+def progress_bar(label: str, unit: str, total=None, *, scale: bool = True):
+    """The progress bar every rulekit display uses (tqdm, on stderr).
+
+    ``scale``: counts in k and M (nodes, iterations); False for a few dozen
+    whole things (fits, searches), which read best as ``7/15``.
+    """
     from tqdm.auto import tqdm
 
     return tqdm(total=total, unit=f" {unit}", desc=label, file=sys.stderr, leave=True,
-                dynamic_ncols=True, unit_scale=True, mininterval=0.2)
+                dynamic_ncols=True, unit_scale=scale, mininterval=0.2)
+
+
+def wants_progress(progress) -> bool:
+    """Resolve a ``progress`` argument: ``True`` or ``False`` as given; ``None`` (the
+    default of every caller) shows progress only when stderr is an interactive terminal.
+
+    A log file, a pipe, a notebook's or a test runner's captured stream gets no bar: its
+    carriage returns would only fill it with the bar's every redraw.
+    """
+    if progress is not None:
+        return bool(progress)
+    stream = sys.stderr
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False

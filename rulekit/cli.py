@@ -174,12 +174,28 @@ def _options(args) -> dict:
 
 # --- commands -----------------------------------------------------------------------------
 
+@contextlib.contextmanager
+def _fit_progress(est, args):
+    """While the block runs, ``est`` draws its searches as one bar on stderr (``--progress``;
+    by default only when stderr is a terminal), from the states its callback receives."""
+    from ._anytime import wants_progress
+    from .callbacks import progress
+
+    if not wants_progress(args.progress) or "callback" not in est.get_params():
+        yield
+        return
+    with progress(est.get_params()["callback"]) as bar:
+        est.set_params(callback=bar)
+        yield
+
+
 def cmd_fit(args) -> int:
     _check_output(args.save, args.force)
     X, y = _read_training_csv(args)
     est = _learner(args.model, _options(args))
     est.set_params(**({"verbose": args.verbose} if "verbose" in est.get_params() else {}))
-    est.fit(X, y)
+    with _fit_progress(est, args):
+        est.fit(X, y)
     print(est)
     print(f"\ntraining accuracy: {est.score(X, y):.4f}")
     print(f"certificate: {est.certificate_}")
@@ -245,7 +261,8 @@ def cmd_compare(args) -> int:
         raise CliError("--models needs at least one model name")
     models = {n: _estimator(n, _options(args), args.random_state or 0) for n in names}
     comp = compare_models(models, X, y, cv=args.cv, n_jobs=args.n_jobs, refit=False,
-                          random_state=args.random_state or 0, verbose=args.verbose)
+                          random_state=args.random_state or 0, verbose=args.verbose,
+                          progress=args.progress)
     print(comp.to_markdown())
     if args.plot:
         import matplotlib
@@ -284,7 +301,8 @@ def cmd_explore(args) -> int:
     est.set_params(**({"verbose": args.verbose} if "verbose" in est.get_params() else {}))
     if args.trace:
         est.set_params(trace="events")
-    est.fit(X, y)
+    with _fit_progress(est, args):
+        est.fit(X, y)
     rset = None
     if eps is not None:
         rset = est.rashomon_set(eps)
@@ -415,7 +433,10 @@ def _add_model_options(p):
                    "objective is at most GAP, e.g. 0.01 (learners with a lower bound)")
     for old in RENAMED:
         g.add_argument(old, action=_Renamed, help=argparse.SUPPRESS)
-    g.add_argument("-v", "--verbose", type=int, default=0, help="progress on stderr (0 = quiet)")
+    g.add_argument("-v", "--verbose", type=int, default=0,
+                   help="1: a progress bar per search on stderr (0 = none)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="a progress bar on stderr (default: only when stderr is a terminal)")
 
 
 def _add_force(p):
@@ -492,7 +513,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("compile", help="compile the learners' numba kernels into the on-disk cache",
                        description="Fit each learner once on a small generated problem, so numba "
                        "compiles its kernels and caches the machine code on disk: later processes "
-                       "load it instead of compiling (about 10 CPU s per learner on a first fit).")
+                       "load it instead of compiling (tens of CPU seconds on a first fit; docs/compilation.md).")
     p.add_argument("--learners", help="comma-separated, default all: " + ", ".join(_compilable()))
     p.set_defaults(func=cmd_compile)
 

@@ -38,7 +38,7 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.tree import BaseDecisionTree
 
-from ._anytime import progress_bar
+from ._anytime import progress_bar, wants_progress
 from .certificate import _percent
 
 __all__ = ["compare_models", "Comparison", "baselines", "model_size"]
@@ -349,7 +349,7 @@ def _certificate_summary(rows: pd.DataFrame) -> str:
 
 
 def compare_models(models, X, y, *, cv=5, scoring=("accuracy", "balanced_accuracy", "roc_auc"),
-                   n_jobs=None, random_state=0, refit=True, verbose=0) -> Comparison:
+                   n_jobs=None, random_state=0, refit=True, verbose=0, progress=None) -> Comparison:
     """Cross-validate several classifiers on identical folds.
 
     Parameters
@@ -371,7 +371,13 @@ def compare_models(models, X, y, *, cv=5, scoring=("accuracy", "balanced_accurac
     refit : bool, default=True
         Also fit every model on all the data (``Comparison.models``).
     verbose : int
-        A progress bar over folds on stderr when >= 1.
+        ``>= 1`` shows the progress bar even where ``progress=None`` would not.
+    progress : bool or None, default=None
+        A progress bar on stderr (tqdm) with one tick per model and fold, and
+        one per model refitted on all the data.  ``None``: only when stderr is
+        an interactive terminal, so scripts, logs, notebooks and test runs stay
+        quiet; ``True`` or ``False`` forces it.  The bar never changes the
+        results.
 
     Returns
     -------
@@ -397,17 +403,27 @@ def compare_models(models, X, y, *, cv=5, scoring=("accuracy", "balanced_accurac
         for name, est in models.items()
         for fold, (train, test) in enumerate(folds)
     ]
-    bar = progress_bar("compare", "fits", len(tasks)) if verbose else None
-    rows = []
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(t[2] for t in tasks)
-    for (name, fold, _), row in zip(tasks, results):
-        row["fold"] = fold
-        rows.append(row)
+    show = wants_progress(progress) if progress is not None or not verbose else True
+    bar = progress_bar("compare", "fits", len(tasks) + (len(models) if refit else 0),
+                       scale=False) if show else None
+    try:
+        rows = []
+        results = Parallel(n_jobs=n_jobs, return_as="generator")(t[2] for t in tasks)
+        for (name, fold, _), row in zip(tasks, results):
+            row["fold"] = fold
+            rows.append(row)
+            if bar is not None:
+                bar.set_postfix_str(f"{name} fold {fold + 1}/{len(folds)}", refresh=False)
+                bar.update()
+        refitted = {}
+        for name, est in (models.items() if refit else ()):
+            refitted[name] = clone(est).fit(X, y)
+            if bar is not None:
+                bar.set_postfix_str(f"{name} refitted on all rows", refresh=False)
+                bar.update()
+    finally:
         if bar is not None:
-            bar.set_postfix_str(f"{name} fold {fold + 1}", refresh=False)
-            bar.update()
-    if bar is not None:
-        bar.close()
+            bar.close()
     fold_frame = pd.DataFrame(rows)
 
     table_rows = []
@@ -425,5 +441,4 @@ def compare_models(models, X, y, *, cv=5, scoring=("accuracy", "balanced_accurac
         table_rows.append(entry)
     table = pd.DataFrame(table_rows).set_index("model")
 
-    refitted = {name: clone(est).fit(X, y) for name, est in models.items()} if refit else {}
     return Comparison(table=table, folds=fold_frame, models=refitted, scoring=scoring)

@@ -18,7 +18,7 @@ SECTIONS = [
                        "rulekit.colgen:ColGenSettings", "rulekit.colgen:choose_complexity"]),
     ("Data layer", "rulekit", ["Binarizer", "Condition", "mine_antecedents", "AntecedentSet"]),
     ("Models", "rulekit", ["RuleList", "RuleSet", "OneVsRestRuleSets", "Rule", "model_from_dict"]),
-    ("Callbacks", "rulekit.callbacks", ["stop_at_gap", "record"]),
+    ("Callbacks", "rulekit.callbacks", ["stop_at_gap", "record", "progress"]),
     ("Learner registry", "rulekit.learners", ["LearnerSpec", "register", "unregister",
                                               "registered"]),
     ("Saving and loading", "rulekit", ["load", "Predictor"]),

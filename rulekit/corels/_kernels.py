@@ -280,7 +280,7 @@ def heap_pop_top(hkey, hseq, hnode, S):
     hseq[0] = hseq[n]
     hnode[0] = hnode[n]
     S[S_HEAP] = n
-    _sift_down(hkey, hseq, hnode, 0, n)
+    _sift_down(hkey, hseq, hnode, np.int64(0), n)  # a literal 0 would be a type of its own
 
 
 @njit(cache=True)
@@ -1162,7 +1162,7 @@ def _max_rest(ucnt, tv, s, C):
     return dmax
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, ready, ev=None):
     """Expand node ``c``: evaluate its children, store the survivors, queue it.
 
@@ -1276,7 +1276,7 @@ def _skip_rest(nodes, S, p):
     nodes[p, C_DNEXT] = nodes[p, C_DEND]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def build_child(A, lut, valid, zob, cfg, st, S, F, ws, p, s, ev=None):
     """Make the waiting child ``p + s`` a node, unless the map says it cannot win.
 
@@ -1374,7 +1374,7 @@ def build_child(A, lut, valid, zob, cfg, st, S, F, ws, p, s, ev=None):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def garbage_collect(nodes, nlb, free, pool_free, hkey, hseq, hnode, mhash, mnode, S, F, cfg):
     """After the best objective dropped: purge stale queue and map entries."""
     lam = F[F_LAM]
@@ -1464,12 +1464,18 @@ def run(A, lut, valid, zob, cfg, st, S, F, best_prefix, budget, ws, ev=None):
             return code
         if S[S_TRIE] >= cfg[G_MAXNODES]:
             return R_NODE_LIMIT
-        p = hnode[0]
+        # one node type and one call of expand below: numba compiles a kernel once per
+        # argument types, and a constant argument (True, 0) is a type of its own, so two
+        # calls, one with p (int32) and False and one with c (int64) and True, made it
+        # compile expand, with everything it calls, twice (issue 37: the cold first fit)
+        p = np.int64(hnode[0])
         heap_pop_top(hkey, hseq, hnode, S)
-        if (nodes[p, C_FLAGS] & FL_EXPANDED) == 0:  # the root
+        root = (nodes[p, C_FLAGS] & FL_EXPANDED) == 0
+        c = p  # the node to expand: the root itself, or the child built below (-1: none)
+        leaving = False
+        if root:
             nodes[p, C_FLAGS] &= ~FL_QUEUE
             nodes[p, C_REF] -= 1
-            improved = expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, p, False, ev)
         else:
             i = nodes[p, C_DNEXT]
             s = dante[i]
@@ -1485,16 +1491,20 @@ def run(A, lut, valid, zob, cfg, st, S, F, best_prefix, budget, ws, ev=None):
                 nodes[p, C_FLAGS] &= ~FL_QUEUE  # its reference is dropped below
             else:
                 _queue(nodes, hkey, hseq, hnode, S, cfg, p, np.float64(dkey[nodes[p, C_DNEXT]]))
-            improved = False
+            c = -1
             if useful:
-                c = build_child(A, lut, valid, zob, cfg, st, S, F, ws, p, s, ev)
-                if c >= 0:
-                    improved = expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, True, ev)
-                    release_ref(nodes, free, pool_free, S, c)
+                c = np.int64(build_child(A, lut, valid, zob, cfg, st, S, F, ws, p, s, ev))
             else:
                 S[S_DROPPED] += 1
-            if leaving:
-                release_ref(nodes, free, pool_free, S, p)
+        improved = False
+        if c >= 0:
+            # ready: build_child left path, inpfx and u describing the child (not the root)
+            ready = not root
+            improved = expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, ready, ev)
+            if not root:
+                release_ref(nodes, free, pool_free, S, c)
+        if leaving:
+            release_ref(nodes, free, pool_free, S, p)
         if improved:
             garbage_collect(nodes, nlb, free, pool_free, hkey, hseq, hnode, mhash, mnode, S, F, cfg)
     return R_BUDGET
