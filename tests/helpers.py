@@ -4,6 +4,15 @@ import pytest
 from sklearn.utils.estimator_checks import estimator_checks_generator
 
 
+def seeds(n: int, fast: int) -> list:
+    """``range(n)`` for ``pytest.mark.parametrize``: the first ``fast`` seeds run in the
+    fast lane, the others are marked slow.  The same check on more random instances
+    adds confidence, not a new path; the two lanes together still run every seed
+    (the ids stay ``[0]``, ``[1]``, ...)."""
+    return [pytest.param(seed, marks=() if seed < fast else pytest.mark.slow)
+            for seed in range(n)]
+
+
 def _check_name(check) -> str:
     func = getattr(check, "func", check)
     return func.__name__
@@ -14,7 +23,7 @@ def _check_name(check) -> str:
 SLOW_CHECKS = {"check_classifiers_train", "check_dtype_object", "check_supervised_y_2d"}
 
 
-def sklearn_checks(*estimators, expected_failed_checks=None):
+def sklearn_checks(*estimators, expected_failed_checks=None, slow_checks=()):
     """``pytest.mark.parametrize`` over sklearn's estimator checks.
 
     Like ``parametrize_with_checks`` but leaves out the array-API checks,
@@ -24,7 +33,8 @@ def sklearn_checks(*estimators, expected_failed_checks=None):
     the estimator returning such a dict (scikit-learn's convention); the
     checks are marked by scikit-learn itself, as strict xfail: the test
     fails if the check starts passing.  The checks named in ``SLOW_CHECKS``
-    are marked slow.
+    are marked slow, and so are those named in ``slow_checks`` (for these
+    estimators only: a learner whose every fit is dearer moves more of its checks).
     """
     def expected(est) -> dict:
         if callable(expected_failed_checks):
@@ -40,7 +50,7 @@ def sklearn_checks(*estimators, expected_failed_checks=None):
                 else (item, ())
             if "array_api" in _check_name(check):
                 continue
-            if _check_name(check) in SLOW_CHECKS:
+            if _check_name(check) in SLOW_CHECKS or _check_name(check) in slow_checks:
                 marks = (*marks, pytest.mark.slow)
             cases.append(pytest.param(est_, check, marks=marks,
                                       id=f"{type(est_).__name__}-{_check_name(check)}"))

@@ -8,7 +8,6 @@ and fitted in other interpreters, as on a cluster of machines.
 import numpy as np
 import pandas as pd
 import pytest
-from distributed import Client, LocalCluster
 from joblib import parallel_config
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
@@ -43,6 +42,10 @@ def data():
 
 @pytest.fixture(scope="module")
 def client():
+    # imported here: every worker of the fast lane collects this module too, and
+    # distributed is a second of imports that only the slow lane uses
+    from distributed import Client, LocalCluster
+
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                            dashboard_address=None, silence_logs=40)
     with cluster, Client(cluster) as c:

@@ -190,6 +190,7 @@ def test_an_interrupted_save_leaves_no_temporary_file(tmp_path, monkeypatch, ove
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # a new process, killed mid-save (SIGKILL ends a process, not a thread)
 def test_a_save_killed_midway_leaves_no_hidden_file(tmp_path):
     """A process killed (SIGKILL: no handler, no cleanup) while the data is on its way
     to disk: the old code left its hidden .m.json.PID.RANDOM.tmp behind."""

@@ -20,7 +20,18 @@ def _ttt():
     return X, np.asarray(y)
 
 
-@sklearn_checks(BooleanRuleCGClassifier())
+# At its defaults every fit chooses its complexity by inner cross-validation (many
+# master LPs), so the checks that fit over and over cost about a CPU second each here,
+# against a few tenths for the other learners: they run in the slow lane (0.9 CPU s or
+# more each, measured one process, warm kernels; together about 10 of colgen's 16).
+COLGEN_SLOW_CHECKS = {
+    "check_class_weight_classifiers", "check_fit_idempotent", "check_positive_only_tag_during_fit",
+    "check_sample_weight_equivalence_on_dense_data", "check_sample_weights_list",
+    "check_n_features_in", "check_fit_check_is_fitted", "check_estimators_dtypes",
+}
+
+
+@sklearn_checks(BooleanRuleCGClassifier(), slow_checks=COLGEN_SLOW_CHECKS)
 def test_sklearn_compatible(estimator, check):
     """scikit-learn's checks at the default parameters."""
     check(estimator)

@@ -12,6 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import seeds
 
 from rulekit import CorelsClassifier
 
@@ -96,7 +97,7 @@ def test_fairness_limit_is_optimal_under_the_limit(seed, kind, delta):
     assert float(_gap(pred, y, group, kind)) <= delta + 1e-12
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", seeds(3, fast=1))
 def test_required_condition_is_in_a_capturing_rule(seed):
     X, y = _data(seed)
     free = _fit(X, y)

@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers import seeds
 
 from rulekit import CorelsClassifier, datasets
 from rulekit.corels import _search, search
@@ -39,7 +40,7 @@ def _check_log(res):
     assert np.all(ev["value"][kinds == "expand"] <= best[0] + 1e-12)
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", seeds(6, fast=3))  # 2: three classes
 @pytest.mark.parametrize("opts", [
     dict(c=0.01), dict(c=0.03, symmetry="capture"), dict(c=0.05, symmetry="none", policy="bfs"),
     dict(c=0.02, bounds=["hierarchical", "min_support", "rejection_propagation"]),

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from corels_testutils import optimum, random_instance
+from helpers import seeds
 from rulekit.corels import search
 
 
@@ -40,7 +41,7 @@ def _min_mb(A, y):
     return float(info.value.args[0].rsplit("at least ", 1)[1])
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", seeds(3, fast=1))
 def test_tiny_limits_bracket_the_brute_force_optimum(seed):
     rng = np.random.default_rng(900 + seed)
     for _ in range(15):

@@ -11,6 +11,10 @@ from rulekit.frl import capture_counts, list_objective, search
 
 from ._brute import objective
 
+# the bank-full data set (45,211 rows, 270 antecedents mined from it): a published
+# anchor on benchmark-size data, so the slow lane
+pytestmark = pytest.mark.slow
+
 # Table 1 of Chen & Rudin (2018): antecedent, probability, n+, n-.
 TABLE_1 = [
     (("default==no", "poutcome==success"), 0.65, 978, 531),
