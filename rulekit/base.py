@@ -339,15 +339,18 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
                         type(self).__name__)
 
     # -- sklearn API ------------------------------------------------------------
-    def fit(self, X, y):
+    def fit(self, X, y=None):
         """Binarize ``X``, mine antecedents (where the learner uses them) and search.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
-            Numeric and categorical columns; missing values allowed.
+            Numeric and categorical columns; missing values allowed.  A
+            learner that searches on counts also reads files, chunks, a dask
+            DataFrame or counts (see ``CorelsClassifier.fit``).
         y : array-like of shape (n_samples,)
-            Class labels (strings, ints or bools).
+            Class labels (strings, ints or bools); required for rows in
+            memory (None only for a source that holds its labels).
 
         Returns
         -------

@@ -189,15 +189,76 @@ def _fit_progress(est, args):
         yield
 
 
+def _is_large_source(args) -> bool:
+    """Parquet files, a glob, several files or a dask scheduler: read in chunks, not at once."""
+    data = args.data
+    return bool(getattr(args, "scheduler", None)) or len(data) > 1 or any(
+        any(ch in d for ch in "*?[") or not d.lower().endswith((".csv", ".csv.gz", ".txt"))
+        for d in data)
+
+
+def _source(args):
+    """What ``fit`` reads for parquet files, globs or a scheduler (``docs/distributed.md``)."""
+    from .stream import Files
+
+    files = Files(args.data if len(args.data) > 1 else args.data[0], target=args.target)
+    try:
+        found = files.files()
+    except FileNotFoundError as exc:
+        raise CliError(str(exc)) from None
+    if not getattr(args, "scheduler", None):
+        return files, None
+    try:
+        from dask.distributed import Client
+
+        import dask.dataframe as dd
+    except ImportError:
+        raise CliError("--scheduler needs dask: pip install 'rulekit[distributed]'") from None
+    try:
+        Client(args.scheduler)        # the default scheduler from here on
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise CliError(f"--scheduler {args.scheduler}: cannot connect ({exc})") from None
+    frame = (dd.read_csv(found) if all(".csv" in f.lower() for f in found)
+             else dd.read_parquet(found))
+    if args.target not in frame.columns:
+        raise CliError(f"column {args.target!r} is not in {args.data[0]}; columns are: "
+                       f"{', '.join(map(str, frame.columns))}")
+    return frame.drop(columns=[args.target]), frame[args.target]
+
+
+def _training_accuracy_from_counts(est) -> float | None:
+    """Accuracy on the training rows read from a rule list's counts (no second pass)."""
+    model = est.model_
+    rules = [*getattr(model, "rules", []), getattr(model, "default", None)]
+    if rules[-1] is None or any(r.counts is None for r in rules):
+        return None
+    classes = [str(c) for c in model.classes]
+    right = sum(r.counts[classes.index(str(r.prediction))] for r in rules)
+    return right / sum(sum(r.counts) for r in rules)
+
+
 def cmd_fit(args) -> int:
     _check_output(args.save, args.force)
-    X, y = _read_training_csv(args)
     est = _learner(args.model, _options(args))
     est.set_params(**({"verbose": args.verbose} if "verbose" in est.get_params() else {}))
-    with _fit_progress(est, args):
-        est.fit(X, y)
-    print(est)
-    print(f"\ntraining accuracy: {est.score(X, y):.4f}")
+    if _is_large_source(args):
+        X, y = _source(args)
+        with _fit_progress(est, args):
+            try:
+                est.fit(X, y)
+            except TypeError as exc:       # a learner that fits rows in memory only
+                raise CliError(str(exc)) from None
+        print(est)
+        accuracy = _training_accuracy_from_counts(est)
+        if accuracy is not None:
+            print(f"\ntraining accuracy: {accuracy:.4f}")
+    else:
+        args.data = args.data[0]
+        X, y = _read_training_csv(args)
+        with _fit_progress(est, args):
+            est.fit(X, y)
+        print(est)
+        print(f"\ntraining accuracy: {est.score(X, y):.4f}")
     print(f"certificate: {est.certificate_}")
     if args.save:
         with _unless_forced(args.save):
@@ -452,8 +513,15 @@ def build_parser() -> argparse.ArgumentParser:
                                 parser_class=functools.partial(argparse.ArgumentParser,
                                                                formatter_class=_HelpFormatter))
 
-    p = sub.add_parser("fit", help="learn a model from a CSV file and print it")
-    _add_data_arguments(p)
+    p = sub.add_parser("fit", help="learn a model from a CSV file (or parquet files) and print it")
+    p.add_argument("data", nargs="+", metavar="DATA",
+                   help="a CSV file with a header row; or parquet/CSV files or globs "
+                   "('claims/*.parquet'), read in two passes without holding the rows "
+                   "(learners that search on counts: corels)")
+    p.add_argument("--target", required=True, help="name of the label column")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="count on this dask scheduler (tcp://host:8786): binarizing and "
+                   "counting run on its workers, the search here (docs/distributed.md)")
     p.add_argument("--model", required=True, help="learner: " + ", ".join(sorted(LEARNERS)))
     p.add_argument("--save", help="write the fitted model to this JSON file")
     _add_force(p)

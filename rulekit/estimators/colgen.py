@@ -258,7 +258,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         self.verbose = verbose
         self.callback = callback
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y=None, sample_weight=None):
         """Fit the rule set.
 
         Parameters

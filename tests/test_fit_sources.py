@@ -1,0 +1,148 @@
+"""``fit`` reads files, chunks, dask frames and counts without holding the rows (issue 35).
+
+Claims tested here:
+
+* a fit from parquet files is the same whatever the chunk size, the number of
+  files, and whether the rows come as files, chunks, counts or a dask frame
+  (hash folds and sorted counts do not depend on where the data are cut);
+* with a fixed ``c`` (nothing validated) the fit from a source is the in-memory
+  fit: the same model and certificate;
+* on dask, ``predict`` and ``predict_proba`` return dask collections equal to
+  the in-memory answers;
+* what cannot be read this way says so, naming what to do;
+* the command line fits parquet globs, and ``--scheduler`` counts on a
+  2-process ``LocalCluster`` (slow lane).
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rulekit import CorelsClassifier, FallingRuleListClassifier, stream
+from rulekit.datasets import load_compas
+
+from helpers import run_cli
+
+
+@pytest.fixture(scope="module")
+def compas():
+    b = load_compas()
+    X, y = b.data.reset_index(drop=True), pd.Series(np.asarray(b.target), name="recid")
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def parquet(compas, tmp_path_factory):
+    X, y = compas
+    where = tmp_path_factory.mktemp("parquet")
+    frame = X.assign(recid=y)
+    cuts = [0, 1000, 4321, len(frame)]
+    for i, (a, b) in enumerate(zip(cuts, cuts[1:])):
+        frame.iloc[a:b].to_parquet(where / f"part{i}.parquet")
+    return where
+
+
+def _same(a, b):
+    assert str(a.model_) == str(b.model_)
+    ca, cb = a.certificate_, b.certificate_
+    assert (ca.status, ca.objective, ca.lower_bound, ca.n) == (cb.status, cb.objective,
+                                                               cb.lower_bound, cb.n)
+    assert a.c_ == b.c_
+
+
+def test_the_default_fit_from_files_does_not_depend_on_chunks_or_files(compas, parquet):
+    X, y = compas
+    whole = CorelsClassifier().fit(stream.Files(str(parquet / "*.parquet"), target="recid"))
+    small = CorelsClassifier().fit(stream.Files(str(parquet / "*.parquet"), target="recid",
+                                                chunk_rows=997))
+    frame = X.assign(recid=y)
+    chunks = CorelsClassifier().fit(stream.Chunks(
+        lambda: (frame.iloc[i:i + 2500] for i in range(0, len(frame), 2500)), target="recid"))
+    _same(whole, small)
+    _same(whole, chunks)
+    assert whole.certificate_.n == len(y)
+    assert "hash folds" in whole.certificate_.scope
+    # the model predicts rows held in memory as usual
+    assert whole.predict(X).shape == (len(y),)
+
+
+def test_a_fixed_c_from_files_is_the_in_memory_fit(compas, parquet):
+    X, y = compas
+    kw = dict(c=0.01, max_card=2)
+    streamed = CorelsClassifier(**kw).fit(stream.Files(str(parquet / "*.parquet"),
+                                                       target="recid"))
+    _same(streamed, CorelsClassifier(**kw).fit(X, y))
+
+
+def test_counts_computed_once_fit_like_their_source(compas, parquet):
+    source = stream.Files(str(parquet / "*.parquet"), target="recid")
+    est = CorelsClassifier(c=0.01)
+    counts = stream.count(source, binarizer=est._binarizer(est._check_params(), None),
+                          n_folds=5)
+    _same(CorelsClassifier(c=0.01).fit(counts), CorelsClassifier(c=0.01).fit(source))
+
+
+def test_a_dask_frame_fits_like_its_files_and_predicts_lazily(compas, parquet):
+    dd = pytest.importorskip("dask.dataframe")
+    import dask
+
+    X, y = compas
+    with dask.config.set(scheduler="synchronous"):
+        est = CorelsClassifier().fit(dd.from_pandas(X, npartitions=3),
+                                     dd.from_pandas(y, npartitions=3))
+        other = CorelsClassifier().fit(dd.from_pandas(X, npartitions=7),
+                                       dd.from_pandas(y, npartitions=7))
+        _same(est, other)
+        _same(est, CorelsClassifier().fit(stream.Files(str(parquet / "*.parquet"),
+                                                       target="recid")))
+        lazy = est.predict(dd.from_pandas(X, npartitions=4))
+        proba = est.predict_proba(dd.from_pandas(X, npartitions=4))
+        assert type(lazy).__module__.startswith("dask")
+        assert type(proba).__module__.startswith("dask")
+        assert np.array_equal(lazy.compute().to_numpy(), est.predict(X))
+        assert np.allclose(proba.compute().to_numpy(), est.predict_proba(X))
+
+
+def test_what_cannot_be_read_from_a_source_says_what_to_do(parquet):
+    source = stream.Files(str(parquet / "*.parquet"), target="recid")
+    with pytest.raises(TypeError, match="DataFrame or array"):
+        FallingRuleListClassifier().fit(source)
+    with pytest.raises(ValueError, match="y=None"):
+        CorelsClassifier().fit(source, np.zeros(3))
+    with pytest.raises(ValueError, match="sample_weight"):
+        CorelsClassifier().fit(source, sample_weight=np.ones(3))
+    with pytest.raises(ValueError, match="in memory"):
+        CorelsClassifier(forbidden=["age"]).fit(source)
+
+
+def test_too_many_patterns_are_refused_before_they_are_held(parquet):
+    source = stream.Files(str(parquet / "*.parquet"), target="recid", chunk_rows=500)
+    with pytest.raises(stream.TooManyPatterns, match="max_card|thresholds"):
+        CorelsClassifier(max_memory=0.01).fit(source)
+
+
+def test_the_command_line_fits_a_parquet_glob(parquet, tmp_path):
+    out = tmp_path / "model.json"
+    done = run_cli("fit", parquet / "*.parquet", "--target", "recid", "--model", "corels",
+                   "--corels-c", "0.01", "--save", out)
+    assert done.returncode == 0, done.stderr
+    assert "optimal" in done.stdout and "training accuracy" in done.stdout and out.is_file()
+    refused = run_cli("fit", parquet / "*.parquet", "--target", "recid", "--model", "frl")
+    assert refused.returncode != 0 and "DataFrame or array" in refused.stderr
+
+
+@pytest.mark.slow
+def test_the_command_line_counts_on_a_dask_scheduler(parquet):
+    from distributed import LocalCluster
+
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                           dashboard_address=None, silence_logs=40)
+    with cluster:
+        remote = run_cli("fit", parquet / "*.parquet", "--target", "recid", "--model", "corels",
+                         "--scheduler", cluster.scheduler_address)
+    assert remote.returncode == 0, remote.stderr
+    local = run_cli("fit", parquet / "*.parquet", "--target", "recid", "--model", "corels")
+    assert local.returncode == 0, local.stderr
+    # the same rows, counted on the workers or here: the same model and certificate
+    assert remote.stdout == local.stdout
+    assert "optimal" in remote.stdout
