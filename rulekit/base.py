@@ -31,8 +31,9 @@ Contract for a learner's estimator (``rulekit/<learner>/_estimator.py``):
 * set the class attributes ``_learner`` (name for logging), ``_multiclass``
   (may ``y`` have more than two classes?), ``_mines`` (does the learner
   search over mined antecedents, or over the binarized conditions
-  directly?), ``_negations`` (should the binarizer emit ``!=`` conditions?)
-  and ``_per_class_mining``;
+  directly?), ``_negations`` (should the binarizer emit ``!=`` conditions?),
+  ``_per_class_mining`` and ``_fits_on_counts`` (does the learner search
+  the distinct binarized rows, each weighted by how many rows it stands for?);
 * implement :meth:`RuleClassifierBase._solve`;
 * optionally override the hooks, each a function of what it is given:
   :meth:`RuleClassifierBase._binarizer`, ``_resolve_min_support``,
@@ -148,6 +149,13 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     _mines = True
     _negations = False
     _per_class_mining = True
+    #: True: ``_prepare`` folds identical ``(conditions, class)`` rows into one
+    #: weighted row (:meth:`FitData.distinct`) right after binarizing, so mining,
+    #: the views and ``_solve`` see the distinct rows and their weights (whole
+    #: numbers when the rows were unweighted).  For a learner whose objective
+    #: sees the rows only through weighted class counts this changes no result,
+    #: and the fit costs what the distinct rows cost.
+    _fits_on_counts = False
 
     # -- hooks: each a function of its arguments, none writes to self -------------
     def _inputs(self, X, params: dict) -> dict:
@@ -171,8 +179,11 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         """Most conditions per mined antecedent, given the condition matrix ``B``."""
         return params["max_card"]
 
-    def _resolve_max_antecedents(self, params: dict, B) -> tuple:
-        """``(max_antecedents, prefer)`` for the miner (None: keep every antecedent)."""
+    def _resolve_max_antecedents(self, params: dict, data: FitData) -> tuple:
+        """``(max_antecedents, prefer)`` for the miner (None: keep every antecedent).
+
+        ``data`` is the prepared data so far (rows, weights; no antecedents yet).
+        """
         return None, "support"
 
     def _views(self, X, data: FitData, inputs: dict) -> dict:
@@ -319,14 +330,18 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         data = FitData(params=params, classes=classes, n_features_in=_num_features(X),
                        feature_names_in=names, binarizer=binarizer, B=B, y=codes,
                        sample_weight=weights)
+        if self._fits_on_counts:
+            del B       # the rows as given are not kept: only their distinct patterns
+            data = data.distinct()
         if self._mines:
-            limit, prefer = self._resolve_max_antecedents(params, B)
+            limit, prefer = self._resolve_max_antecedents(params, data)
             mining = dict(min_support=self._resolve_min_support(params, n_rows),
-                          max_card=self._resolve_max_card(params, B), max_antecedents=limit)
+                          max_card=self._resolve_max_card(params, data.B), max_antecedents=limit)
             antecedents = mine_antecedents(
-                B, codes, min_support=mining["min_support"], max_card=mining["max_card"],
+                data.B, data.y, min_support=mining["min_support"], max_card=mining["max_card"],
                 max_antecedents=limit, prefer=prefer, per_class=self._per_class_mining,
-                conditions=binarizer.conditions_, max_bytes=self._mining_bytes(params))
+                conditions=binarizer.conditions_, max_bytes=self._mining_bytes(params),
+                sample_weight=data.sample_weight)
             data = replace(data, antecedents=antecedents, mining=mining)
         return replace(data, views=self._views(X, data, inputs))
 
@@ -467,8 +482,9 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         """Build a :class:`RuleList` from antecedents given as condition tuples.
 
         ``rule_codes``/``default_code`` are class codes; training counts per
-        rule are recomputed here from ``data.B`` and ``data.y`` by first-match
-        capture, so every learner reports them the same way.
+        rule are recomputed here from ``data.B``, ``data.y`` and the rows'
+        weights by first-match capture, so every learner reports them the same
+        way (whole weights, as counts give, stay whole).
         ``probabilities`` optionally gives each rule's (and, last, the
         default's) stated probability of each class; ``positive`` names the
         class whose probability the list states (see :class:`RuleList`).
@@ -476,10 +492,13 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         classes = data.classes
         binarizer = binarizer or data.binarizer
         items = [tuple(int(j) for j in item) for item in items]
-        counts = capture_counts(data.B, items, data.y, len(classes))
+        counts = capture_counts(data.B, items, data.y, len(classes),
+                                sample_weight=data.sample_weight)
+        whole = bool(np.all(counts == np.round(counts)))
         codes = [*rule_codes, default_code]
         rules = [
-            Rule(item, _plain(classes[codes[k]]), tuple(int(v) for v in counts[k]),
+            Rule(item, _plain(classes[codes[k]]),
+                 tuple(int(v) if whole else float(v) for v in counts[k]),
                  None if probabilities is None else tuple(float(p) for p in probabilities[k]))
             for k, item in enumerate([*items, ()])
         ]

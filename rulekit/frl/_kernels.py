@@ -55,20 +55,61 @@ _soft_curiosity = njit(cache=True)(_obj.soft_curiosity)
 
 
 @njit(cache=True, inline="always")
-def _count(M, a, b, rem):
-    """``|M[a] & M[b] & rem|`` (``|M[a] & rem|`` when ``b < 0``).
+def _count(M, a, b, rem, lay):
+    """Weight of the rows of ``M[a] & M[b] & rem`` (``M[a] & rem`` when ``b < 0``).
 
-    Indexes ``M`` in place: a row view (``M[a]``) costs more to build than
-    the few words it counts on small data.
+    ``lay`` is the class's weight layout (see :func:`weight_layout`).  Indexes
+    ``M`` in place: a row view (``M[a]``) costs more to build than the few
+    words it counts on small data.
     """
-    total = 0
-    if b < 0:
-        for k in range(rem.shape[0]):
-            total += popcount64(M[a, k] & rem[k])
-    else:
-        for k in range(rem.shape[0]):
-            total += popcount64(M[a, k] & M[b, k] & rem[k])
+    seg_lo, seg_hi, seg_w, mix_k, mix_ptr, term_mask, term_w = lay
+    total = 0.0
+    for s in range(seg_lo.shape[0]):
+        c = 0
+        if b < 0:
+            for k in range(seg_lo[s], seg_hi[s]):
+                c += popcount64(M[a, k] & rem[k])
+        else:
+            for k in range(seg_lo[s], seg_hi[s]):
+                c += popcount64(M[a, k] & M[b, k] & rem[k])
+        total += seg_w[s] * c
+    for j in range(mix_k.shape[0]):
+        k = mix_k[j]
+        x = M[a, k] & rem[k]
+        if b >= 0:
+            x &= M[b, k]
+        if x:
+            for t in range(mix_ptr[j], mix_ptr[j + 1]):
+                total += term_w[t] * popcount64(x & term_mask[t])
     return total
+
+
+@njit(cache=True, inline="always")
+def _count_with(r, M, b, lay):
+    """Weight of the rows of ``r & M[b]`` (``r`` a row vector already masked)."""
+    seg_lo, seg_hi, seg_w, mix_k, mix_ptr, term_mask, term_w = lay
+    total = 0.0
+    for s in range(seg_lo.shape[0]):
+        c = 0
+        for k in range(seg_lo[s], seg_hi[s]):
+            c += popcount64(r[k] & M[b, k])
+        total += seg_w[s] * c
+    for j in range(mix_k.shape[0]):
+        k = mix_k[j]
+        x = r[k] & M[b, k]
+        if x:
+            for t in range(mix_ptr[j], mix_ptr[j + 1]):
+                total += term_w[t] * popcount64(x & term_mask[t])
+    return total
+
+
+@njit(cache=True)
+def root_counts(M, items, full, lay):
+    """Weight of the rows of ``M``'s class that each antecedent captures."""
+    out = np.zeros(items.shape[0], dtype=np.float64)
+    for l in range(items.shape[0]):
+        out[l] = _count(M, items[l, 0], items[l, 1], full, lay)
+    return out
 
 
 @njit(cache=True)
@@ -82,8 +123,12 @@ def _remove(rem, M, a, b):
 
 
 @njit(cache=True)
-def count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_pos):
+def count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_pos, lay_p,
+                     lay_q):
     """Counts ``pc[l] = |P[a] & P[b] & rem_p|``, ``qc[l]`` likewise on ``Q``, active ``l``.
+
+    A count is a weight: the summed weight of the rows (``lay_p``, ``lay_q``:
+    the weight layouts of the two classes, see :func:`weight_layout`).
 
     ``(a, b) = items[l]`` (``b = -1``: the one factor ``a``).  With
     ``need_q_without_pos`` false, ``qc[l]`` is left at 0 when ``pc[l] == 0``
@@ -105,12 +150,12 @@ def count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_p
         a = items[l, 0]
         b = items[l, 1]
         if b < 0:
-            c = _count(P, a, -1, rem_p)
+            c = _count(P, a, -1, rem_p, lay_p)
             pc[l] = c
             if c == 0 and not need_q_without_pos:
                 qc[l] = 0
                 continue
-            qc[l] = _count(Q, a, -1, rem_n)
+            qc[l] = _count(Q, a, -1, rem_n, lay_q)
             continue
         if a != cur:
             cur = a
@@ -128,18 +173,14 @@ def count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_p
             pc[l] = 0       # a's rows are all captured: so are the pair's
             qc[l] = 0
             continue
-        c = 0
+        c = 0.0
         if not empty_p:
-            for k in range(ra_p.shape[0]):
-                c += popcount64(ra_p[k] & P[b, k])
+            c = _count_with(ra_p, P, b, lay_p)
         pc[l] = c
         if c == 0 and not need_q_without_pos:
             qc[l] = 0
             continue
-        c = 0
-        for k in range(ra_n.shape[0]):
-            c += popcount64(ra_n[k] & Q[b, k])
-        qc[l] = c
+        qc[l] = _count_with(ra_n, Q, b, lay_q)
 
 
 @njit(cache=True)
@@ -392,14 +433,98 @@ def _cache_store(cache, node, n_cand, pc, qc, cand, weight, stop_after, cand_pen
 
 
 @njit(cache=True)
-def g_floor_table(n_pos, w, C1, n):
-    """softFRL: :func:`~._objective.soft_g_floor` of every count of positives
-    a rule can leave (``0..n_pos``); FRL: one unused zero."""
-    g_floors = np.zeros(n_pos + 1 if C1 is not None else 1, dtype=np.float64)
+def g_floor_table(size, w, C1, n):
+    """softFRL: :func:`~._objective.soft_g_floor` of every whole weight of
+    positives ``0 .. size - 1`` a rule can leave; FRL: one unused zero.
+
+    The search reads the table for a whole remainder below ``size`` and
+    computes the same function otherwise (see :func:`g_floor_size`).
+    """
+    g_floors = np.zeros(size if C1 is not None else 1, dtype=np.float64)
     if C1 is not None:
-        for r in range(n_pos + 1):
+        for r in range(size):
             g_floors[r] = _soft_g_floor(r, w, C1, n)
     return g_floors
+
+
+#: most entries of softFRL's table of :func:`~._objective.soft_g_floor` (32 MB)
+G_FLOOR_TABLE_MAX = 1 << 22
+
+
+def g_floor_size(weights_whole, n_pos):
+    """Entries of :func:`g_floor_table`: every remainder ``0 .. n_pos`` when the
+    weights are whole numbers (then every remainder is one), none otherwise."""
+    if not weights_whole or n_pos + 1 > G_FLOOR_TABLE_MAX:
+        return 0
+    return int(n_pos) + 1
+
+
+@njit(cache=True, inline="always")
+def _g_floor(g_floors, rem_pos, w, C1, n):
+    """:func:`~._objective.soft_g_floor` of ``rem_pos``, from the table when it holds it."""
+    if rem_pos < g_floors.shape[0]:
+        return g_floors[int(rem_pos)]
+    return _soft_g_floor(rem_pos, w, C1, n)
+
+
+def weight_layout(weights, n_rows):
+    """How the kernels weigh the packed rows of one class: a tuple of arrays.
+
+    ``weights`` are the ``n_rows`` rows' weights in packed order (None: every
+    row 1).  Words whose rows all weigh the same are counted with one
+    popcount and one product; consecutive such words of one weight form a
+    *segment* ``(seg_lo, seg_hi, seg_w)``.  The other (*mixed*) words
+    ``mix_k`` are counted as ``sum_t term_w[t] * popcount(x & term_mask[t])``
+    over their terms ``mix_ptr[j] .. mix_ptr[j + 1]``: one term per distinct
+    weight in the word or, for whole weights when that is fewer, one per
+    binary digit (``2**b`` on the rows whose weight has bit ``b``).  Rows
+    sorted by weight (as :mod:`._search` packs them) leave few mixed words.
+    Whole weights give whole counts, exact in floating point below
+    ``2**53``, so a row of weight ``k`` counts exactly as ``k`` copies of it.
+    """
+    n_w = (n_rows + 63) // 64
+    if weights is None:
+        return (np.zeros(1, np.int64), np.full(1, n_w, np.int64), np.ones(1),
+                np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.uint64),
+                np.zeros(0))
+    weights = np.asarray(weights, dtype=np.float64)
+    padded = np.full(n_w * 64, np.nan)
+    padded[:n_rows] = weights
+    words = padded.reshape(n_w, 64)
+    low, high = np.nanmin(words, axis=1), np.nanmax(words, axis=1)
+    uniform = low == high
+    seg_lo, seg_hi, seg_w = [], [], []
+    mix_k, mix_ptr, term_mask, term_w = [], [0], [], []
+    bit = np.uint64(1) << np.arange(64, dtype=np.uint64)
+    for k in range(n_w):
+        if uniform[k]:
+            if seg_w and seg_hi[-1] == k and seg_w[-1] == low[k]:
+                seg_hi[-1] = k + 1
+            else:
+                seg_lo.append(k)
+                seg_hi.append(k + 1)
+                seg_w.append(low[k])
+            continue
+        row = words[k]
+        held = ~np.isnan(row)
+        values = np.unique(row[held])
+        terms = [(np.bitwise_or.reduce(bit[row == v]), v) for v in values]
+        if np.all(values == np.round(values)) and values[-1] < 2.0 ** 53:
+            whole = np.where(held, row, 0).astype(np.uint64)
+            digits = [(np.bitwise_or.reduce(bit[(whole >> np.uint64(d)) & np.uint64(1) == 1]),
+                       float(2 ** d)) for d in range(int(values[-1]).bit_length())]
+            digits = [t for t in digits if t[0]]
+            if len(digits) < len(terms):
+                terms = digits
+        mix_k.append(k)
+        for mask, v in terms:
+            term_mask.append(mask)
+            term_w.append(v)
+        mix_ptr.append(len(term_w))
+    return (np.asarray(seg_lo, np.int64), np.asarray(seg_hi, np.int64),
+            np.asarray(seg_w, np.float64), np.asarray(mix_k, np.int64),
+            np.asarray(mix_ptr, np.int64), np.asarray(term_mask, np.uint64).reshape(-1),
+            np.asarray(term_w, np.float64))
 
 
 @njit(cache=True)
@@ -446,7 +571,7 @@ def candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer, penalty
             continue
         p2 = rp - p
         q2 = rn - q
-        if p2 + q2 == 0:
+        if not p2 + q2 > 0:
             continue            # would leave an empty else clause
         if C1 is None:
             if not w * p > q:
@@ -478,7 +603,7 @@ def candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer, penalty
             new_min = alpha if alpha < alpha_min else alpha_min
             above = floor + _obj.G_SKIP_MARGIN * (1.0 + abs(floor)) - new_obj
             if _soft_terms_above(above, p, q, alpha < alpha_min, new_min, p2, q2, w, C, C1,
-                                 g_floors[p2], b1_slope, tau, inv_n):
+                                 _g_floor(g_floors, p2, w, C1, n), b1_slope, tau, inv_n):
                 continue
             b1, gv, tm = _soft_bound_terms(new_min, p2, q2, w, C, C1, n, False)
             bound = new_obj + min(b1, gv, tm)
@@ -529,7 +654,7 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
     One long loop on purpose: splitting an iteration into compiled helpers
     that share this much state costs speed in numba.
     """
-    P, Q, items, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg = data
+    P, Q, items, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg, lay_p, lay_q = data
     w, C, lam, stop_prob, g_floors = settings
     best_prefix, best_len, best_obj = incumbent
     obj_out, best_out = out
@@ -540,8 +665,8 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
     rem_p = np.empty_like(full_p)
     rem_n = np.empty_like(full_n)
     active = np.empty(n_ante, dtype=np.bool_)
-    pc = np.zeros(n_ante, dtype=np.int64)
-    qc = np.zeros(n_ante, dtype=np.int64)
+    pc = np.zeros(n_ante, dtype=np.float64)
+    qc = np.zeros(n_ante, dtype=np.float64)
     cand = np.empty(n_ante, dtype=np.int64)
     weight = np.empty(n_ante, dtype=np.float64)
     stop_after = np.empty(n_ante, dtype=np.bool_)
@@ -569,8 +694,8 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
         rn = n_neg
         depth = 0
         numer = 0.0          # n * risk of the captured rows, in list order
-        last_p = 1           # FRL: counts of the last rule; (1, 0) = proportion 1
-        last_q = 0
+        last_p = 1.0         # FRL: counts of the last rule; (1, 0) = proportion 1
+        last_q = 0.0
         alpha_last = 1.0
         penalty = 0.0        # softFRL: S(e), in list order
         alpha_min = 1.0
@@ -597,7 +722,7 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
                     qc[:] = root_q
                 else:
                     count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc,
-                                     C1 is not None)
+                                     C1 is not None, lay_p, lay_q)
                 n_cand = candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer,
                                     penalty, depth, w, C, C1, n, lam, incumbent, cand, weight,
                                     stop_after, cand_pen, bounds, pruned_low, g_floors)
