@@ -75,8 +75,8 @@ SEARCH_PARAMETERS = {
 # 60 bytes each, 56 MB at most); beyond this the search goes on without
 # remembering new prefixes.
 _MAX_MEMO_NODES = 1_000_000
-# Candidates the candidate cache holds over all prefixes (37 bytes each: at
-# most 74 MB, touched only as it fills); beyond this, prefixes not stored
+# Candidates the candidate cache holds over all prefixes (45 bytes each: at
+# most 90 MB, touched only as it fills; counts are weights, so float64); beyond this, prefixes not stored
 # yet are counted on every visit.
 _CACHE_ENTRIES = 2_000_000
 
@@ -245,21 +245,18 @@ class _Packed:
         else:
             F, self.items = factors
         pos, neg = np.flatnonzero(yb), np.flatnonzero(~yb)
-        if weights is not None:
-            pos, neg = (rows[weights[rows] > 0] for rows in (pos, neg))
-            pos, neg = (rows[np.argsort(-weights[rows], kind="stable")] for rows in (pos, neg))
         self.n_pos = float(len(pos) if weights is None else weights[pos].sum())
         self.n_neg = float(len(neg) if weights is None else weights[neg].sum())
         self.whole = weights is None or bool(np.all(weights == np.round(weights)))
+        if weights is not None:
+            pos, neg = (_slots(rows, weights) for rows in (pos, neg))
         # P over the positive rows, Q over the negative rows (factor-major)
         F_t = np.ascontiguousarray(F.T)
         n_f = F_t.shape[0]
-        self.P = pack(F_t[:, pos]) if n_f else np.zeros((0, n_words(len(pos))), np.uint64)
-        self.Q = pack(F_t[:, neg]) if n_f else np.zeros((0, n_words(len(neg))), np.uint64)
-        self.full_p = pack(np.ones(len(pos), dtype=bool))
-        self.full_n = pack(np.ones(len(neg), dtype=bool))
-        self.lay_p = _kernels.weight_layout(None if weights is None else weights[pos], len(pos))
-        self.lay_q = _kernels.weight_layout(None if weights is None else weights[neg], len(neg))
+        self.P, self.full_p = _pack_rows(F_t, pos)
+        self.Q, self.full_n = _pack_rows(F_t, neg)
+        self.lay_p = _kernels.weight_layout(_slot_weights(pos, weights), len(pos))
+        self.lay_q = _kernels.weight_layout(_slot_weights(neg, weights), len(neg))
         self.root_p = _kernels.root_counts(self.P, self.items, self.full_p, self.lay_p)
         self.root_q = _kernels.root_counts(self.Q, self.items, self.full_n, self.lay_q)
         # antecedents that can never be a candidate in any list are left out early
@@ -269,6 +266,46 @@ class _Packed:
         """The tuple :func:`._kernels.chunk` unpacks first."""
         return (self.P, self.Q, self.items, self.full_p, self.full_n, self.root_p, self.root_q,
                 self.root_active, self.n_pos, self.n_neg, self.lay_p, self.lay_q)
+
+
+def _slots(rows, weights):
+    """Where the kernels keep each row of one class: row indices, -1 for an empty slot.
+
+    Rows of weight 0 are left out, the others are ordered heaviest first,
+    and, when it costs at most a quarter more words, each run of one weight
+    starts a new 64-row word: every word then holds rows of one weight and
+    is counted with one popcount (:func:`._kernels.weight_layout`).
+    """
+    rows = rows[weights[rows] > 0]
+    rows = rows[np.argsort(-weights[rows], kind="stable")]
+    starts = np.flatnonzero(np.r_[True, np.diff(weights[rows]) != 0])
+    if len(starts) * 64 > len(rows) // 4 + 256:
+        return rows
+    lengths = np.diff(np.r_[starts, len(rows)])
+    padded = (lengths + 63) // 64 * 64
+    out = np.full(int(padded.sum()), -1, dtype=np.int64)
+    at = np.r_[0, np.cumsum(padded)[:-1]]
+    for begin, first, size in zip(at, starts, lengths):
+        out[begin:begin + size] = rows[first:first + size]
+    return out
+
+
+def _slot_weights(slots, weights):
+    """The weight in each slot (NaN: empty), or None without weights."""
+    if weights is None:
+        return None
+    return np.where(slots >= 0, weights[np.maximum(slots, 0)], np.nan)
+
+
+def _pack_rows(F_t, slots):
+    """The factors' bits over ``slots`` (empty slots 0) and the bits of the rows held."""
+    held = slots >= 0
+    if F_t.shape[0] == 0:
+        return np.zeros((0, n_words(len(slots))), np.uint64), pack(held)
+    bits = F_t[:, np.maximum(slots, 0)]
+    if not held.all():
+        bits &= held
+    return pack(bits), pack(held)
 
 
 def _check_factors(factors, A):
@@ -302,11 +339,11 @@ def _check_memory(A, factors) -> None:
     """Refuse, before the search allocates, what the memory budget does not allow.
 
     The search holds the prefix memo and the candidate cache (fixed tables,
-    about 140 MB at most), a few numbers per antecedent, and its factors'
+    about 150 MB at most), a few numbers per antecedent, and its factors'
     rows twice (a row-major copy and the bits).
     """
     F = A if factors is None else factors[0]
-    fixed = 60 * _MAX_MEMO_NODES + 37 * _CACHE_ENTRIES
+    fixed = 60 * _MAX_MEMO_NODES + 45 * _CACHE_ENTRIES
     need = fixed + 100 * A.shape[1] + 1.125 * F.shape[0] * F.shape[1]
     check_allocation(need, f"the falling-rule-list search over {A.shape[1]:,} antecedents "
                      f"and {F.shape[0]:,} rows",
