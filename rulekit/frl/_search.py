@@ -247,7 +247,9 @@ class _Packed:
         pos, neg = np.flatnonzero(yb), np.flatnonzero(~yb)
         self.n_pos = float(len(pos) if weights is None else weights[pos].sum())
         self.n_neg = float(len(neg) if weights is None else weights[neg].sum())
-        self.whole = weights is None or bool(np.all(weights == np.round(weights)))
+        # whole weights are summed as int64 by the kernels: exact below 2**53
+        self.whole = weights is None or bool(np.all(weights == np.round(weights))
+                                             and self.n_pos + self.n_neg < 2.0 ** 53)
         if weights is not None:
             pos, neg = (_slots(rows, weights) for rows in (pos, neg))
         # P over the positive rows, Q over the negative rows (factor-major)
@@ -255,8 +257,8 @@ class _Packed:
         n_f = F_t.shape[0]
         self.P, self.full_p = _pack_rows(F_t, pos)
         self.Q, self.full_n = _pack_rows(F_t, neg)
-        self.lay_p = _kernels.weight_layout(_slot_weights(pos, weights), len(pos))
-        self.lay_q = _kernels.weight_layout(_slot_weights(neg, weights), len(neg))
+        self.lay_p = _kernels.weight_layout(_slot_weights(pos, weights), len(pos), self.whole)
+        self.lay_q = _kernels.weight_layout(_slot_weights(neg, weights), len(neg), self.whole)
         self.root_p = _kernels.root_counts(self.P, self.items, self.full_p, self.lay_p)
         self.root_q = _kernels.root_counts(self.Q, self.items, self.full_n, self.lay_q)
         # antecedents that can never be a candidate in any list are left out early
