@@ -232,7 +232,7 @@ class _Packed:
     ``B``'s columns and antecedent ``l`` is the AND of the columns in
     ``items[l]`` (see :mod:`._kernels`).  With weights, every count is the
     summed weight of the rows: rows of weight 0 are left out, and each
-    class's rows are packed heaviest first, so that words of one weight are
+    class's rows are packed lightest first, so that words of one weight are
     counted with one popcount (:func:`._kernels.weight_layout`).
     """
 
@@ -273,13 +273,15 @@ class _Packed:
 def _slots(rows, weights):
     """Where the kernels keep each row of one class: row indices, -1 for an empty slot.
 
-    Rows of weight 0 are left out, the others are ordered heaviest first,
+    Rows of weight 0 are left out, the others are ordered lightest first
+    (the rows of weight 1, most of them when the rows are folded copies,
+    come first and are counted with plain popcounts),
     and, when it costs at most a quarter more words, each run of one weight
     starts a new 64-row word: every word then holds rows of one weight and
     is counted with one popcount (:func:`._kernels.weight_layout`).
     """
     rows = rows[weights[rows] > 0]
-    rows = rows[np.argsort(-weights[rows], kind="stable")]
+    rows = rows[np.argsort(weights[rows], kind="stable")]
     starts = np.flatnonzero(np.r_[True, np.diff(weights[rows]) != 0])
     if len(starts) * 64 > len(rows) // 4 + 256:
         return rows
