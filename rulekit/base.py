@@ -31,8 +31,12 @@ Contract for a learner's estimator (``rulekit/estimators/<learner>.py``):
 * set the class attributes ``_learner`` (name for logging), ``_multiclass``
   (may ``y`` have more than two classes?), ``_mines`` (does the learner
   search over mined antecedents, or over the binarized conditions
-  directly?), ``_negations`` (should the binarizer emit ``!=`` conditions?)
-  and ``_per_class_mining``;
+  directly?), ``_negations`` (should the binarizer emit ``!=`` conditions?),
+  ``_per_class_mining``, ``_on_counts`` (does the learner search the
+  distinct binarized rows, each weighted by how many rows it stands for?),
+  ``_weights_are_counts`` (are whole ``sample_weight`` copies of the row?)
+  and ``_fits_sources`` (does ``fit`` also read files, chunks, dask frames
+  and counts?);
 * implement :meth:`RuleClassifierBase._solve`;
 * optionally override the hooks, each a function of what it is given:
   :meth:`RuleClassifierBase._binarizer`, ``_resolve_min_support``,
@@ -240,8 +244,11 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         """
         return None
 
-    def _resolve_max_antecedents(self, params: dict, B) -> tuple:
-        """``(max_antecedents, prefer)`` for the miner (None: keep every antecedent)."""
+    def _resolve_max_antecedents(self, params: dict, data: FitData) -> tuple:
+        """``(max_antecedents, prefer)`` for the miner (None: keep every antecedent).
+
+        ``data`` is the prepared data so far (rows, weights; no antecedents yet).
+        """
         return None, "support"
 
     def _views(self, X, data: FitData, inputs: dict) -> dict:
@@ -411,7 +418,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         if not self._mines:
             return data
         B, n_rows = data.B, data.n_samples
-        limit, prefer = self._resolve_max_antecedents(params, B)
+        limit, prefer = self._resolve_max_antecedents(params, data)
         mining = dict(min_support=self._resolve_min_support(params, n_rows),
                       max_card=self._resolve_max_card(params, B, n_rows),
                       max_antecedents=limit)
@@ -614,7 +621,8 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         counts = capture_counts(data.B, items, data.y, len(classes), _frequencies(data))
         codes = [*rule_codes, default_code]
         rules = [
-            Rule(item, _plain(classes[codes[k]]), tuple(int(v) for v in counts[k]),
+            Rule(item, _plain(classes[codes[k]]),
+                 tuple(int(v) if whole else float(v) for v in counts[k]),
                  None if probabilities is None else tuple(float(p) for p in probabilities[k]))
             for k, item in enumerate([*items, ()])
         ]

@@ -15,6 +15,9 @@ import warnings
 
 import numpy as np
 
+from sklearn.utils.validation import _num_samples
+
+from rulekit._checks import check_counts
 from rulekit._params import AnyOf, NoValidation, Options, pick
 from rulekit._fitdata import FitData, FitOutcome
 from rulekit.base import RuleClassifierBase
@@ -90,6 +93,10 @@ class _FallingBase(RuleClassifierBase):
     _mines = True
     _negations = False
     _per_class_mining = True
+    # the objective sees the rows only through weighted class counts: mining and
+    # the search run on the distinct binarized rows, each weighted by its rows
+    _on_counts = True
+    _weights_are_counts = True
     #: words of row bits the search may read per rule drawn with
     #: ``max_antecedents="auto"`` (see ``_resolve_max_antecedents``)
     _counting_budget = 1_500_000
@@ -97,7 +104,43 @@ class _FallingBase(RuleClassifierBase):
     def _soft_weight(self, params):
         return None
 
-    def _resolve_max_antecedents(self, params, B):
+    def fit(self, X, y, sample_weight=None):
+        """Binarize ``X``, mine antecedents per class and search for the list.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Numeric and categorical columns; missing values allowed.
+        y : array-like of shape (n_samples,)
+            Two class labels.
+        sample_weight : array-like of shape (n_samples,), optional
+            Frequency weights: non-negative whole numbers, a row of weight
+            ``k`` counting as ``k`` copies of it (the same list, objective
+            and certificate as the rows repeated; rows of weight 0 take no
+            part).  They weigh the binarizer's thresholds, the supports of
+            mining and every count of the objective.  Fractional weights
+            are refused: mining counts rows exactly.  None: every row once.
+
+        Returns
+        -------
+        self
+        """
+        # refused here, before binarizing, rather than by mining afterwards
+        check_counts(sample_weight, _num_samples(X), rows_of="X")
+        return self._fit(X, y, sample_weight)
+
+    @staticmethod
+    def _rows_for_cap(data) -> float:
+        """The rows ``max_antecedents="auto"`` is computed for.
+
+        The rows the data stands for: the total weight, which is the number
+        of rows as given (unweighted data), and the same for rows repeated
+        as for whole weights; never fewer than the rows the search holds.
+        """
+        held = data.n_rows if data.weight is None else int(np.count_nonzero(data.weight))
+        return max(data.total_weight(), held)
+
+    def _resolve_max_antecedents(self, params, data):
         """The pool's cap: as given, or ``"auto"``'s share of the counting budget.
 
         Before every rule it draws, the search counts each antecedent still
@@ -113,7 +156,7 @@ class _FallingBase(RuleClassifierBase):
         """
         limit = params["max_antecedents"]
         if limit == "auto":
-            limit = _auto_cap(self._counting_budget, B.shape[0])
+            limit = _auto_cap(self._counting_budget, self._rows_for_cap(data))
         return limit, "association"
 
     def _positive_code(self, params, classes) -> int:
@@ -126,20 +169,23 @@ class _FallingBase(RuleClassifierBase):
             )
         return labels.index(_plain(params["pos_label"]))
 
-    def _resolve_w(self, w, y_pos) -> float:
-        """The numeric ``w``: as given, or the negative-to-positive ratio."""
+    def _resolve_w(self, w, y_pos, sample_weight=None) -> float:
+        """The numeric ``w``: as given, or the negative-to-positive ratio (of weights)."""
         if w != "balanced":
             return w
-        n_pos = int(y_pos.sum())
-        # y has two classes (checked before), so both counts are positive
-        return (len(y_pos) - n_pos) / n_pos
+        weight = np.ones(len(y_pos)) if sample_weight is None else sample_weight
+        n_pos, n_neg = weight[y_pos].sum(), weight[~y_pos].sum()
+        if not (n_pos > 0 and n_neg > 0):
+            raise ValueError("w='balanced' needs a positive sample_weight in each class; pass "
+                             "a numeric w, or weights that leave both classes some weight")
+        return float(n_neg) / float(n_pos)
 
     def _solve(self, data: FitData) -> FitOutcome:
         params, A, B, antecedents = data.params, data.A, data.B, data.antecedents
         C1 = self._soft_weight(params)
         pos = self._positive_code(params, data.classes)
         y_pos = data.y == pos
-        w = self._resolve_w(params["w"], y_pos)
+        w = self._resolve_w(params["w"], y_pos, data.weight)
         if A.shape[1] == 0:
             warnings.warn(
                 f"no antecedent reaches min_support={params['min_support']} in either class; "
@@ -156,7 +202,7 @@ class _FallingBase(RuleClassifierBase):
             A, y_pos, w=w, C=params["C"], C1=C1, n_iter=params["n_iter"],
             curiosity_lambda=params["curiosity_lambda"], stop_prob=params["stop_prob"],
             random_state=params["random_state"], time_limit=params["time_limit"],
-            verbose=params["verbose"], factors=factors,
+            verbose=params["verbose"], factors=factors, sample_weight=data.weight,
         )
         positive = data.classes[pos]
         fitted = {
@@ -167,6 +213,8 @@ class _FallingBase(RuleClassifierBase):
             "trace_": result.trace, "objective_history_": result.trace.objective,
             "best_objective_history_": result.trace.best_objective,
             "positive_class_": positive,
+            # how many rows the search held: the distinct (conditions, class) rows
+            "n_rows_searched_": data.n_rows,
         }
         certificate = _certificate(result, antecedents, data.mining, params, positive)
         model = _to_rule_list(data, result, antecedents, pos)
@@ -183,7 +231,9 @@ def _certificate(result, antecedents, mining, params, positive):
               "of the conditions most associated with the class "
               f"within max_antecedents={mining['max_antecedents']})")
     # the risk is a rate per training row already: name the rows beside it
-    return result.certificate.rate_of(int(result.counts.sum())).restricted_to(result.scope(
+    total = result.counts.sum()
+    total = int(total) if float(total).is_integer() else float(total)
+    return result.certificate.rate_of(total).restricted_to(result.scope(
         f"the {n_antecedents} antecedents mined at min_support={params['min_support']:g} "
         f"per class{capped}, positive class {_plain(positive)!r}"))
 
@@ -253,7 +303,8 @@ class FallingRuleListClassifier(_FallingBase):
         times the rows (it counts every antecedent on the rows left before
         each rule it draws), so ``"auto"`` caps the pool at
         ``1,500,000 / (n_rows / 64 + 20)`` antecedents, never below 2,500
-        (54,000 on 500 rows, 8,500 on 10,000 rows, 2,500 on 40,000 rows).
+        (54,000 on 500 rows, 8,500 on 10,000 rows, 2,500 on 40,000 rows;
+        with ``sample_weight``, rows are the total weight).
         It binds on wide numeric data (pairs of 30 columns at 9 thresholds
         are over 100,000) and on many rows; elsewhere nothing changes.  The
         value used is ``max_antecedents_``; None keeps every mined
@@ -309,6 +360,11 @@ class FallingRuleListClassifier(_FallingBase):
     risk_ : float
         Weighted training risk of the list.
     result_ : rulekit.frl.FRLResult
+    n_rows_searched_ : int
+        Rows the search held: the distinct ``(conditions, class)`` rows of
+        the binarized training data, each weighted by the rows (or the
+        summed ``sample_weight``) it stands for.  Every count above is a
+        count of training rows all the same.
     trace_, objective_history_, best_objective_history_
         Search trace (see :class:`rulekit.frl.SearchTrace`).
     probabilities_, positive_proportions_ : ndarray
@@ -395,7 +451,8 @@ class SoftFallingRuleListClassifier(_FallingBase):
         times the rows (it counts every antecedent on the rows left before
         each rule it draws), so ``"auto"`` caps the pool at
         ``750,000 / (n_rows / 64 + 20)`` antecedents, never below 2,500
-        (27,000 on 500 rows, 4,300 on 10,000 rows, 2,500 on 40,000 rows).
+        (27,000 on 500 rows, 4,300 on 10,000 rows, 2,500 on 40,000 rows;
+        with ``sample_weight``, rows are the total weight).
         It binds on wide numeric data (pairs of 30 columns at 9 thresholds
         are over 100,000) and on many rows; elsewhere nothing changes.  The
         value used is ``max_antecedents_``; None keeps every mined
@@ -455,6 +512,11 @@ class SoftFallingRuleListClassifier(_FallingBase):
     risk_ : float
         Weighted training risk of the list.
     result_ : rulekit.frl.FRLResult
+    n_rows_searched_ : int
+        Rows the search held: the distinct ``(conditions, class)`` rows of
+        the binarized training data, each weighted by the rows (or the
+        summed ``sample_weight``) it stands for.  Every count above is a
+        count of training rows all the same.
     trace_, objective_history_, best_objective_history_
         Search trace (see :class:`rulekit.frl.SearchTrace`).
 """

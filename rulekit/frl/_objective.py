@@ -124,7 +124,8 @@ def list_objective(counts, w, C, C1=None):
     ----------
     counts : sequence of (n_pos, n_neg)
         One pair per rule, in list order, the else clause last.  ``n`` is the
-        sum of all counts.
+        sum of all counts.  With row weights the counts are sums of weights
+        (whole numbers are taken as ints, Fractions stay Fractions).
     w, C : float
         Positive-class weight and cost per rule.
     C1 : float or None
@@ -138,7 +139,7 @@ def list_objective(counts, w, C, C1=None):
         The sum is formed in list order, exactly as the search forms it, so
         the two agree to the last bit.
     """
-    counts = [(int(a), int(b)) for a, b in counts]
+    counts = [(_number(a), _number(b)) for a, b in counts]
     if not counts:
         raise ValueError("counts must contain at least the else clause")
     n = sum(a + b for a, b in counts)
@@ -151,6 +152,15 @@ def list_objective(counts, w, C, C1=None):
         props = [(a + 0 * C1) / (a + b) for a, b in counts if a + b > 0]
         value = value + C1 * monotonicity_penalty(props)
     return value
+
+
+def _number(v):
+    """A count as plain Python: whole numbers as int (exact in every type), others kept."""
+    if hasattr(v, "item"):          # a numpy scalar
+        v = v.item()
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return v
 
 
 # --- falling rule lists ---------------------------------------------------

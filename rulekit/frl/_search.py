@@ -47,10 +47,10 @@ import numpy as np
 
 from rulekit import evaluate
 from rulekit._anytime import Anytime, check_allocation
-from rulekit._checks import check_boolean_matrix, check_labels
+from rulekit._checks import check_boolean_matrix, check_labels, check_sample_weight
 from rulekit._params import (COMMON_PARAMETERS, Boolean, Integer, Real, as_generator, declared, pick,
                              validated)
-from rulekit.bitset import n_words, pack, popcount
+from rulekit.bitset import n_words, pack
 from rulekit.certificate import Certificate
 
 from . import _kernels
@@ -75,8 +75,8 @@ SEARCH_PARAMETERS = {
 # 60 bytes each, 56 MB at most); beyond this the search goes on without
 # remembering new prefixes.
 _MAX_MEMO_NODES = 1_000_000
-# Candidates the candidate cache holds over all prefixes (37 bytes each: at
-# most 74 MB, touched only as it fills); beyond this, prefixes not stored
+# Candidates the candidate cache holds over all prefixes (45 bytes each: at
+# most 90 MB, touched only as it fills; counts are weights, so float64); beyond this, prefixes not stored
 # yet are counted on every visit.
 _CACHE_ENTRIES = 2_000_000
 
@@ -142,7 +142,9 @@ class FRLResult:
         Probabilities the list states: the proportions for FRL, their
         running minimum for softFRL.  Always non-increasing.
     counts : ndarray of int64, shape (K + 1, 2)
-        ``(n_pos, n_neg)`` training rows each rule (then the else) captures.
+        ``(n_pos, n_neg)`` training rows each rule (then the else) captures
+        (their summed weights with ``sample_weight``: float64 when a weight
+        is fractional).
     objective : float
         ``L(d)`` for FRL, ``L(d) + C1 S(d)`` for softFRL, with the
         proportions (not the stated probabilities).
@@ -228,47 +230,86 @@ class _Packed:
     Without ``factors`` each antecedent is its own factor (``P[l]``, ``Q[l]``
     are antecedent ``l``); with ``factors = (B, items)`` the factors are
     ``B``'s columns and antecedent ``l`` is the AND of the columns in
-    ``items[l]`` (see :mod:`._kernels`).
+    ``items[l]`` (see :mod:`._kernels`).  With weights, every count is the
+    summed weight of the rows: rows of weight 0 are left out, and each
+    class's rows are packed lightest first, so that words of one weight are
+    counted with one popcount (:func:`._kernels.weight_layout`).
     """
 
-    def __init__(self, A, yb, soft, factors=None):
+    def __init__(self, A, yb, soft, factors=None, weights=None):
         n_ante = A.shape[1]
-        self.n_pos = int(yb.sum())
-        self.n_neg = int(yb.shape[0] - self.n_pos)
         if factors is None:
             F = A
             self.items = np.column_stack([np.arange(n_ante, dtype=np.int64),
                                           np.full(n_ante, -1, dtype=np.int64)])
         else:
             F, self.items = factors
+        pos, neg = np.flatnonzero(yb), np.flatnonzero(~yb)
+        self.n_pos = float(len(pos) if weights is None else weights[pos].sum())
+        self.n_neg = float(len(neg) if weights is None else weights[neg].sum())
+        # whole weights are summed as int64 by the kernels: exact below 2**53
+        self.whole = weights is None or bool(np.all(weights == np.round(weights))
+                                             and self.n_pos + self.n_neg < 2.0 ** 53)
+        if weights is not None:
+            pos, neg = (_slots(rows, weights) for rows in (pos, neg))
         # P over the positive rows, Q over the negative rows (factor-major)
         F_t = np.ascontiguousarray(F.T)
         n_f = F_t.shape[0]
-        self.P = pack(F_t[:, yb]) if n_f else np.zeros((0, n_words(self.n_pos)), np.uint64)
-        self.Q = pack(F_t[:, ~yb]) if n_f else np.zeros((0, n_words(self.n_neg)), np.uint64)
-        self.full_p = pack(np.ones(self.n_pos, dtype=bool))
-        self.full_n = pack(np.ones(self.n_neg, dtype=bool))
-        self.root_p = self._root_counts(self.P)
-        self.root_q = self._root_counts(self.Q)
+        self.P, self.full_p = _pack_rows(F_t, pos)
+        self.Q, self.full_n = _pack_rows(F_t, neg)
+        self.lay_p = _kernels.weight_layout(_slot_weights(pos, weights), len(pos), self.whole)
+        self.lay_q = _kernels.weight_layout(_slot_weights(neg, weights), len(neg), self.whole)
+        self.root_p = _kernels.root_counts(self.P, self.items, self.full_p, self.lay_p)
+        self.root_q = _kernels.root_counts(self.Q, self.items, self.full_n, self.lay_q)
         # antecedents that can never be a candidate in any list are left out early
         self.root_active = (self.root_p > 0) if not soft else (self.root_p + self.root_q > 0)
 
     def kernel_data(self) -> tuple:
         """The tuple :func:`._kernels.chunk` unpacks first."""
         return (self.P, self.Q, self.items, self.full_p, self.full_n, self.root_p, self.root_q,
-                self.root_active, self.n_pos, self.n_neg)
+                self.root_active, self.n_pos, self.n_neg, self.lay_p, self.lay_q)
 
-    def _root_counts(self, M):
-        """Rows of ``M``'s class each antecedent captures (blocks of antecedents: bounded memory)."""
-        a, b = self.items[:, 0], self.items[:, 1]
-        out = np.zeros(a.shape[0], dtype=np.int64)
-        for lo in range(0, a.shape[0], 4096):
-            sl = slice(lo, lo + 4096)
-            words = M[a[sl]]
-            pair = b[sl] >= 0
-            words[pair] &= M[b[sl][pair]]
-            out[sl] = popcount(words) if words.shape[0] else 0
-        return out
+
+def _slots(rows, weights):
+    """Where the kernels keep each row of one class: row indices, -1 for an empty slot.
+
+    Rows of weight 0 are left out, the others are ordered lightest first
+    (the rows of weight 1, most of them when the rows are folded copies,
+    come first and are counted with plain popcounts),
+    and, when it costs at most a quarter more words, each run of one weight
+    starts a new 64-row word: every word then holds rows of one weight and
+    is counted with one popcount (:func:`._kernels.weight_layout`).
+    """
+    rows = rows[weights[rows] > 0]
+    rows = rows[np.argsort(weights[rows], kind="stable")]
+    starts = np.flatnonzero(np.r_[True, np.diff(weights[rows]) != 0])
+    if len(starts) * 64 > len(rows) // 4 + 256:
+        return rows
+    lengths = np.diff(np.r_[starts, len(rows)])
+    padded = (lengths + 63) // 64 * 64
+    out = np.full(int(padded.sum()), -1, dtype=np.int64)
+    at = np.r_[0, np.cumsum(padded)[:-1]]
+    for begin, first, size in zip(at, starts, lengths):
+        out[begin:begin + size] = rows[first:first + size]
+    return out
+
+
+def _slot_weights(slots, weights):
+    """The weight in each slot (NaN: empty), or None without weights."""
+    if weights is None:
+        return None
+    return np.where(slots >= 0, weights[np.maximum(slots, 0)], np.nan)
+
+
+def _pack_rows(F_t, slots):
+    """The factors' bits over ``slots`` (empty slots 0) and the bits of the rows held."""
+    held = slots >= 0
+    if F_t.shape[0] == 0:
+        return np.zeros((0, n_words(len(slots))), np.uint64), pack(held)
+    bits = F_t[:, np.maximum(slots, 0)]
+    if not held.all():
+        bits &= held
+    return pack(bits), pack(held)
 
 
 def _check_factors(factors, A):
@@ -302,11 +343,11 @@ def _check_memory(A, factors) -> None:
     """Refuse, before the search allocates, what the memory budget does not allow.
 
     The search holds the prefix memo and the candidate cache (fixed tables,
-    about 140 MB at most), a few numbers per antecedent, and its factors'
+    about 150 MB at most), a few numbers per antecedent, and its factors'
     rows twice (a row-major copy and the bits).
     """
     F = A if factors is None else factors[0]
-    fixed = 60 * _MAX_MEMO_NODES + 37 * _CACHE_ENTRIES
+    fixed = 60 * _MAX_MEMO_NODES + 45 * _CACHE_ENTRIES
     need = fixed + 100 * A.shape[1] + 1.125 * F.shape[0] * F.shape[1]
     check_allocation(need, f"the falling-rule-list search over {A.shape[1]:,} antecedents "
                      f"and {F.shape[0]:,} rows",
@@ -342,8 +383,8 @@ class _Run:
         # the candidate cache (see _kernels), for the prefixes the memo names
         self.cache = _kernels.empty_cache(max(self.max_nodes, 1), _CACHE_ENTRIES)
         # softFRL's table for its cheap test (see _kernels.candidates)
-        self.g_floors = _kernels.g_floor_table(data.n_pos, p["w"], p["C1"],
-                                               data.n_pos + data.n_neg)
+        self.g_floors = _kernels.g_floor_table(_kernels.g_floor_size(data.whole, data.n_pos),
+                                               p["w"], p["C1"], data.n_pos + data.n_neg)
         self._saved = None
 
     def lower_bound(self) -> float | None:
@@ -386,7 +427,7 @@ class _Run:
 @validated(SEARCH_PARAMETERS, "frl.search")
 def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
            random_state=0, time_limit=None, callback=None, verbose=0,
-           prefix_memo=True, factors=None) -> FRLResult:
+           prefix_memo=True, factors=None, sample_weight=None) -> FRLResult:
     """Monte-Carlo search for a falling or softly falling rule list.
 
     How the lists are built and when the search ends: see the module docstring.
@@ -439,6 +480,13 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
         :func:`rulekit.mine_antecedents` builds them).  It is the caller's
         promise that ``A`` equals the ANDs; ``A`` itself is only read for
         the final list's counts.
+    sample_weight : array_like of float, shape (n_samples,), or None, default=None
+        Non-negative weight of each row (None: every row 1).  Every count of
+        the objective and the bounds (the positives and negatives a rule
+        captures, the rows left, ``n``) is then a sum of weights.  A row of
+        whole weight ``k`` is exactly ``k`` copies of it: the same search,
+        list, objective and certificate (whole counts are exact in floating
+        point below ``2**53``).  Rows of weight 0 take no part.
 
     Returns
     -------
@@ -454,14 +502,15 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
     """
     p = declared(SEARCH_PARAMETERS, locals())
     A, yb = _check_data(A, y)
+    weights = check_sample_weight(sample_weight, A.shape[0], rows_of="A", positive=True)
     if factors is not None:
         factors = _check_factors(factors, A)
     _check_memory(A, factors)
-    job = _Run(_Packed(A, yb, C1 is not None, factors), p, as_generator(random_state))
+    job = _Run(_Packed(A, yb, C1 is not None, factors, weights), p, as_generator(random_state))
     status = _drive(job, p)
     prefix = tuple(int(l) for l in job.best_prefix[: int(job.best_len[0])])
     trace = SearchTrace.from_batches(job.batches)
-    return _finish(A, yb, prefix, p, status, job.done, trace, job.lower_bound())
+    return _finish(A, yb, weights, prefix, p, status, job.done, trace, job.lower_bound())
 
 
 def _drive(job: _Run, p: dict) -> str:
@@ -478,7 +527,7 @@ def _drive(job: _Run, p: dict) -> str:
     return status
 
 
-def capture_counts(A, y, prefix):
+def capture_counts(A, y, prefix, sample_weight=None):
     """``(n_pos, n_neg)`` captured by each rule of ``prefix`` and the else clause.
 
     Parameters
@@ -487,22 +536,29 @@ def capture_counts(A, y, prefix):
     y : ndarray of bool or {0, 1}, shape (n_samples,)
     prefix : sequence of int
         Antecedent indices in list order.
+    sample_weight : ndarray of float, shape (n_samples,), optional
+        Row weights: the counts are then sums of weights.
 
     Returns
     -------
-    ndarray of int64, shape (len(prefix) + 1, 2)
+    ndarray, shape (len(prefix) + 1, 2)
+        int64 when every weight is a whole number (or there are none), else
+        float64.
     """
     codes = np.asarray(y).astype(bool).astype(np.int64)
-    counts = evaluate.capture_counts(A, [(int(l),) for l in prefix], codes, 2)
-    return np.ascontiguousarray(counts[:, ::-1], dtype=np.int64)
+    counts = evaluate.capture_counts(A, [(int(l),) for l in prefix], codes, 2,
+                                     sample_weight=sample_weight)
+    if sample_weight is not None and np.all(counts == np.round(counts)):
+        counts = counts.astype(np.int64)
+    return np.ascontiguousarray(counts[:, ::-1])
 
 
-def _finish(A, y, prefix, p, status, done, trace, lower_bound):
+def _finish(A, y, weights, prefix, p, status, done, trace, lower_bound):
     """Recompute the incumbent from scratch and package the result."""
     w, C, C1 = p["w"], p["C"], p["C1"]
-    counts = capture_counts(A, y, prefix)
+    counts = capture_counts(A, y, prefix, weights)
     totals = counts.sum(axis=1)
-    proportions = np.where(totals > 0, counts[:, 0] / np.maximum(totals, 1), 0.0)
+    proportions = np.where(totals > 0, counts[:, 0] / np.where(totals > 0, totals, 1), 0.0)
     soft = C1 is not None
     probabilities = (np.asarray(running_minimum(list(proportions)), dtype=float)
                      if soft else proportions.copy())
@@ -520,7 +576,8 @@ def _finish(A, y, prefix, p, status, done, trace, lower_bound):
     )
 
 
-def candidate_set(A, y, prefix, *, w, C, C1=None, incumbent=math.inf, curiosity_lambda=0.8):
+def candidate_set(A, y, prefix, *, w, C, C1=None, incumbent=math.inf, curiosity_lambda=0.8,
+                  sample_weight=None):
     """Candidate set the search would build after ``prefix`` (for tests, plots).
 
     Runs the same compiled candidate kernel as :func:`search` on the state a
@@ -538,6 +595,8 @@ def candidate_set(A, y, prefix, *, w, C, C1=None, incumbent=math.inf, curiosity_
         Best objective known; candidates whose prefix bound is not below it
         are pruned.
     curiosity_lambda : float, default=0.8
+    sample_weight : array_like, optional
+        Row weights, as for :func:`search`.
 
     Returns
     -------
@@ -547,33 +606,37 @@ def candidate_set(A, y, prefix, *, w, C, C1=None, incumbent=math.inf, curiosity_
         softFRL only).
     """
     A, yb = _check_data(A, y)
+    weights = check_sample_weight(sample_weight, A.shape[0], rows_of="A", positive=True)
+    rw = np.ones(A.shape[0]) if weights is None else weights
     prefix = [int(l) for l in prefix]
     n_ante = A.shape[1]
-    counts = capture_counts(A, yb, prefix)
+    counts = capture_counts(A, yb, prefix, weights)
     left = evaluate.first_match(A, [(l,) for l in prefix]) == len(prefix)
-    pc = (A & (left & yb)[:, None]).sum(axis=0).astype(np.int64)
-    qc = (A & (left & ~yb)[:, None]).sum(axis=0).astype(np.int64)
+    pc = np.ascontiguousarray((rw * (left & yb)) @ A, dtype=np.float64)
+    qc = np.ascontiguousarray((rw * (left & ~yb)) @ A, dtype=np.float64)
     active = np.ones(n_ante, dtype=bool)
     active[prefix] = False
     w, C = float(w), float(C)
     C1 = None if C1 is None else float(C1)
     numer = 0.0
     for a, b in counts[:-1]:
-        numer += _kernels._risk_numerator(int(a), int(b), w)
+        numer += _kernels._risk_numerator(float(a), float(b), w)
     props = [a / (a + b) for a, b in counts[:-1]]
-    last_p, last_q = (1, 0) if not prefix else (int(v) for v in counts[-2])
+    last_p, last_q = (1.0, 0.0) if not prefix else (float(v) for v in counts[-2])
     alpha_min = min(props) if props else 1.0
     penalty = monotonicity_penalty(props) if props else 0.0
     cand, weight, bounds = np.empty(n_ante, np.int64), np.empty(n_ante), np.empty(n_ante)
     stop_after, cand_pen = np.empty(n_ante, bool), np.empty(n_ante)
-    k = _kernels.candidates(pc, qc, active, int(counts[-1, 0]), int(counts[-1, 1]), last_p,
+    k = _kernels.candidates(pc, qc, active, float(counts[-1, 0]), float(counts[-1, 1]), last_p,
                             last_q, float(alpha_min), numer, float(penalty), len(prefix), w, C,
-                            C1, A.shape[0], float(curiosity_lambda), float(incumbent), cand,
-                            weight, stop_after, cand_pen, bounds, np.empty(1),
-                            _kernels.g_floor_table(int(yb.sum()), w, C1, A.shape[0]))
+                            C1, float(rw.sum()), float(curiosity_lambda), float(incumbent), cand,
+                            weight, stop_after, cand_pen, bounds, np.empty(1), np.zeros(0))
+    whole = weights is None or bool(np.all(weights == np.round(weights)))
     out = {}
     for i in range(k):
-        entry = {"p": int(pc[cand[i]]), "q": int(qc[cand[i]]), "bound": float(bounds[i]),
+        p_i, q_i = float(pc[cand[i]]), float(qc[cand[i]])
+        entry = {"p": int(p_i) if whole else p_i, "q": int(q_i) if whole else q_i,
+                 "bound": float(bounds[i]),
                  "curiosity": float(weight[i])}
         if C1 is not None:
             entry["stop_after"] = bool(stop_after[i])
