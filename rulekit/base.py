@@ -622,7 +622,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         codes = [*rule_codes, default_code]
         rules = [
             Rule(item, _plain(classes[codes[k]]),
-                 tuple(int(v) if whole else float(v) for v in counts[k]),
+                 tuple(int(v) for v in counts[k]),
                  None if probabilities is None else tuple(float(p) for p in probabilities[k]))
             for k, item in enumerate([*items, ()])
         ]
