@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulekit import CorelsClassifier, FallingRuleListClassifier, stream
+from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListClassifier,
+                     SoftFallingRuleListClassifier, stream)
 from rulekit.datasets import load_compas
 
 from helpers import run_cli
@@ -74,6 +75,19 @@ def test_a_fixed_c_from_files_is_the_in_memory_fit(compas, parquet):
     _same(streamed, CorelsClassifier(**kw).fit(X, y))
 
 
+@pytest.mark.parametrize("cls", [FallingRuleListClassifier, SoftFallingRuleListClassifier])
+def test_falling_lists_from_chunks_are_the_in_memory_fit(compas, cls):
+    """No validation, exact thresholds: counted chunks give the fit on the rows."""
+    X, y = compas
+    frame = X.assign(recid=y)
+    chunks = stream.Chunks(lambda: (frame.iloc[i:i + 1500] for i in range(0, len(frame), 1500)),
+                           target="recid")
+    a, b = cls().fit(chunks), cls().fit(X, y)
+    assert str(a.model_) == str(b.model_)
+    assert a.certificate_.objective == b.certificate_.objective
+    assert a.certificate_.status == b.certificate_.status
+
+
 def test_counts_computed_once_fit_like_their_source(compas, parquet):
     source = stream.Files(str(parquet / "*.parquet"), target="recid")
     est = CorelsClassifier(c=0.01)
@@ -106,7 +120,7 @@ def test_a_dask_frame_fits_like_its_files_and_predicts_lazily(compas, parquet):
 def test_what_cannot_be_read_from_a_source_says_what_to_do(parquet):
     source = stream.Files(str(parquet / "*.parquet"), target="recid")
     with pytest.raises(TypeError, match="DataFrame or array"):
-        FallingRuleListClassifier().fit(source)
+        BooleanRuleCGClassifier().fit(source)
     with pytest.raises(ValueError, match="y=None"):
         CorelsClassifier().fit(source, np.zeros(3))
     with pytest.raises(ValueError, match="sample_weight"):
@@ -127,7 +141,7 @@ def test_the_command_line_fits_a_parquet_glob(parquet, tmp_path):
                    "--corels-c", "0.01", "--save", out)
     assert done.returncode == 0, done.stderr
     assert "optimal" in done.stdout and "training accuracy" in done.stdout and out.is_file()
-    refused = run_cli("fit", parquet / "*.parquet", "--target", "recid", "--model", "frl")
+    refused = run_cli("fit", parquet / "*.parquet", "--target", "recid", "--model", "cg")
     assert refused.returncode != 0 and "DataFrame or array" in refused.stderr
 
 

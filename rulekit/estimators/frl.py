@@ -18,6 +18,7 @@ import numpy as np
 from sklearn.utils.validation import _num_samples
 
 from rulekit._checks import check_counts
+from rulekit.estimators.sources import is_source
 from rulekit._params import AnyOf, NoValidation, Options, pick
 from rulekit._fitdata import FitData, FitOutcome
 from rulekit.base import RuleClassifierBase
@@ -97,6 +98,7 @@ class _FallingBase(RuleClassifierBase):
     # the search run on the distinct binarized rows, each weighted by its rows
     _on_counts = True
     _weights_are_counts = True
+    _fits_sources = True
     #: words of row bits the search may read per rule drawn with
     #: ``max_antecedents="auto"`` (see ``_resolve_max_antecedents``)
     _counting_budget = 1_500_000
@@ -104,15 +106,20 @@ class _FallingBase(RuleClassifierBase):
     def _soft_weight(self, params):
         return None
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y=None, sample_weight=None):
         """Binarize ``X``, mine antecedents per class and search for the list.
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Numeric and categorical columns; missing values allowed.
-        y : array-like of shape (n_samples,)
-            Two class labels.
+        X : DataFrame, array-like, rulekit.stream.Files, rulekit.stream.Chunks, \
+dask DataFrame or rulekit.stream.Counts
+            Numeric and categorical columns; missing values allowed.  The
+            search sees the distinct binarized rows with their class counts,
+            so files and chunks (naming their label column, ``target=``) and
+            dask frames are read in two passes without holding the rows
+            (``docs/streaming.md``).
+        y : array-like of shape (n_samples,), dask Series, or None
+            Two class labels; None for files, chunks and counts.
         sample_weight : array-like of shape (n_samples,), optional
             Frequency weights: non-negative whole numbers, a row of weight
             ``k`` counting as ``k`` copies of it (the same list, objective
@@ -126,7 +133,8 @@ class _FallingBase(RuleClassifierBase):
         self
         """
         # refused here, before binarizing, rather than by mining afterwards
-        check_counts(sample_weight, _num_samples(X), rows_of="X")
+        if sample_weight is not None and not is_source(X):
+            check_counts(sample_weight, _num_samples(X), rows_of="X")
         return self._fit(X, y, sample_weight)
 
     @staticmethod
