@@ -31,9 +31,12 @@ Y = np.array([0, 1, 0, 1, 1, 0])
 ENTRY_POINTS = {
     "corels.search": (dict(A=A, y=Y, c=0.01), {"A", "y", "sample_weight"}),
     "corels.rashomon": (dict(A=A, y=Y, c=0.01, epsilon=0.01), {"A", "y", "sample_weight"}),
-    "frl.search": (dict(A=A, y=Y, w=1.0, C=0.01, n_iter=5), {"A", "y", "factors"}),
+    "frl.search": (dict(A=A, y=Y, w=1.0, C=0.01, n_iter=5), {"A", "y", "factors", "sample_weight"}),
     "rulekit.colgen.search": (dict(B=A, y=Y), {"B", "y", "sample_weight"}),
     "rulekit.colgen.choose_complexity": (dict(B=A, y=Y), {"B", "y", "grid", "sample_weight"}),
+    # the engine's own, reading a validation design drawn on the estimator side (never
+    # reached here: a refused value stops the call before the design is read)
+    "choose_complexity": (dict(B=A, y=Y, design=None), {"B", "y", "grid", "sample_weight"}),
     "mine_antecedents": (dict(B=A, min_support=0.5, max_card=1),
                          {"B", "y", "per_class", "conditions", "max_bytes", "sample_weight"}),
 }
