@@ -51,6 +51,7 @@ def _same(a, b):
     assert a.c_ == b.c_
 
 
+@pytest.mark.slow   # three default fits on 7,214 rows, each counted in two passes
 def test_the_default_fit_from_files_does_not_depend_on_chunks_or_files(compas, parquet):
     X, y = compas
     whole = CorelsClassifier().fit(stream.Files(str(parquet / "*.parquet"), target="recid"))
@@ -96,6 +97,7 @@ def test_counts_computed_once_fit_like_their_source(compas, parquet):
     _same(CorelsClassifier(c=0.01).fit(counts), CorelsClassifier(c=0.01).fit(source))
 
 
+@pytest.mark.slow   # three default fits through dask
 def test_a_dask_frame_fits_like_its_files_and_predicts_lazily(compas, parquet):
     dd = pytest.importorskip("dask.dataframe")
     import dask

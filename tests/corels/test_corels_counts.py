@@ -20,6 +20,7 @@ import pytest
 from rulekit import CorelsClassifier
 from rulekit.datasets import load_dataset
 
+from helpers import seeds
 from test_corels_weights import weighted_brute_force
 
 
@@ -54,7 +55,7 @@ def _fit(cls, X, y, **kw):
     return est
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", seeds(3, fast=1))
 def test_folded_rows_give_the_row_by_row_fit_at_every_default(seed):
     X, y = _duplicated_frame(seed)
     folded, rows = _fit(CorelsClassifier, X, y), _fit(RowByRow, X, y)
@@ -62,6 +63,7 @@ def test_folded_rows_give_the_row_by_row_fit_at_every_default(seed):
     _same_fit(folded, rows)
 
 
+@pytest.mark.slow   # three default fits twice over: benchmark-size work
 @pytest.mark.parametrize("name", ["tictactoe", "heart", "monks"])
 def test_folded_rows_give_the_row_by_row_fit_on_benchmark_sets(name):
     data = load_dataset(name)
