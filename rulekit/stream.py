@@ -170,30 +170,34 @@ def as_source(data, target: str | None = None, key: str | None = None):
 
 
 # -- pass 1: summaries ------------------------------------------------------------------
-def _canonical(frame: pd.DataFrame) -> pd.DataFrame:
-    """The frame as the row hashes read it: numbers as floats, everything else as text, so
-    that a row hashes the same from a DataFrame, a CSV or a parquet file."""
-    out = {}
-    for name in frame.columns:
-        s = frame[name]
-        if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
-            x = s.to_numpy(dtype=float, na_value=np.nan) + 0.0   # -0.0 hashes as 0.0
-            out[name] = np.where(np.isnan(x), np.nan, x)
-        else:
-            missing = col.is_missing(s)
-            values = s.to_numpy(dtype=object)
-            if pd.api.types.infer_dtype(values, skipna=True) != "string":
-                values = s.astype(str).to_numpy(dtype=object)   # only when not text already
-            else:
-                values = values.copy()
-            values[missing] = _MISSING_TEXT
-            out[name] = values
-    return pd.DataFrame(out)
+#: mixes one column's hash into the row's (an odd 64-bit constant: FNV-1a's prime)
+_MIX = np.uint64(0x100000001B3)
+
+
+def _column_hash(s: pd.Series, hash_key: str) -> np.ndarray:
+    """One 64-bit hash per value, as the row hash reads it: numbers as floats, everything
+    else as text, so that a value hashes the same from a DataFrame, a CSV or a parquet file.
+
+    Text is hashed once per distinct value (factorized in C), not once per row.
+    """
+    if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
+        x = s.to_numpy(dtype=float, na_value=np.nan) + 0.0   # -0.0 hashes as 0.0
+        return pd.util.hash_array(np.where(np.isnan(x), np.nan, x), hash_key=hash_key)
+    codes, uniques = pd.factorize(s, use_na_sentinel=True)
+    text = pd.Series(uniques)
+    if pd.api.types.infer_dtype(text, skipna=True) != "string":
+        text = text.astype(str)                 # only when not text already
+    values = np.append(text.to_numpy(dtype=object), _MISSING_TEXT)
+    return pd.util.hash_array(values, hash_key=hash_key)[codes]   # code -1: missing
 
 
 def _row_hash(frame: pd.DataFrame, hash_key: str) -> np.ndarray:
-    return pd.util.hash_pandas_object(_canonical(frame), index=False,
-                                      hash_key=hash_key).to_numpy(dtype=np.uint64)
+    """A 64-bit hash of each row's values (column by column, in order)."""
+    out = np.zeros(len(frame), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for name in frame.columns:
+            out = (out ^ _column_hash(frame[name], hash_key)) * _MIX
+    return out
 
 
 def _bucket(values: np.ndarray) -> np.ndarray:
