@@ -68,6 +68,7 @@ def test_the_default_fit_from_files_does_not_depend_on_chunks_or_files(compas, p
     assert whole.predict(X).shape == (len(y),)
 
 
+@pytest.mark.slow   # compas twice, at two conditions per rule
 def test_a_fixed_c_from_files_is_the_in_memory_fit(compas, parquet):
     X, y = compas
     kw = dict(c=0.01, max_card=2)
@@ -76,7 +77,8 @@ def test_a_fixed_c_from_files_is_the_in_memory_fit(compas, parquet):
     _same(streamed, CorelsClassifier(**kw).fit(X, y))
 
 
-@pytest.mark.parametrize("cls", [FallingRuleListClassifier, SoftFallingRuleListClassifier])
+@pytest.mark.parametrize("cls", [FallingRuleListClassifier, pytest.param(
+    SoftFallingRuleListClassifier, marks=pytest.mark.slow)])
 def test_falling_lists_from_chunks_are_the_in_memory_fit(compas, cls):
     """No validation, exact thresholds: counted chunks give the fit on the rows."""
     X, y = compas
@@ -89,6 +91,7 @@ def test_falling_lists_from_chunks_are_the_in_memory_fit(compas, cls):
     assert a.certificate_.status == b.certificate_.status
 
 
+@pytest.mark.slow   # compas counted and fitted twice
 def test_counts_computed_once_fit_like_their_source(compas, parquet):
     source = stream.Files(str(parquet / "*.parquet"), target="recid")
     est = CorelsClassifier(c=0.01)
@@ -117,6 +120,19 @@ def test_a_dask_frame_fits_like_its_files_and_predicts_lazily(compas, parquet):
         assert type(proba).__module__.startswith("dask")
         assert np.array_equal(lazy.compute().to_numpy(), est.predict(X))
         assert np.allclose(proba.compute().to_numpy(), est.predict_proba(X))
+
+
+def test_a_small_source_fits_like_the_rows_in_memory():
+    """The fast lane's check of a counted fit: a fixed c, a small frame in three chunks."""
+    rng = np.random.default_rng(3)
+    n = 1200
+    X = pd.DataFrame({"a": rng.integers(0, 30, n), "b": rng.choice(["u", "v", "w"], n)})
+    y = pd.Series(np.where((X["a"] > 12) ^ (rng.random(n) < 0.1), "yes", "no"), name="t")
+    frame = X.assign(t=y)
+    source = stream.Chunks(lambda: (frame.iloc[i:i + 500] for i in range(0, n, 500)),
+                           target="t")
+    _same(CorelsClassifier(c=0.01, max_card=1).fit(source),
+          CorelsClassifier(c=0.01, max_card=1).fit(X, y))
 
 
 def test_what_cannot_be_read_from_a_source_says_what_to_do(parquet):

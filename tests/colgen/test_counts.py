@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from helpers import seeds
+
 from rulekit import BooleanRuleCGClassifier
 from rulekit import datasets
 from rulekit.colgen import _search
@@ -87,8 +89,8 @@ def _expanded(X, y, counts):
     return X.iloc[idx].reset_index(drop=True), y[idx]
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-@pytest.mark.parametrize("kind", [*KINDS, "multiclass"])
+@pytest.mark.parametrize("seed", seeds(2, fast=1))
+@pytest.mark.parametrize("kind", [*KINDS, pytest.param("multiclass", marks=pytest.mark.slow)])
 def test_weighted_rows_fit_as_their_expansion(kind, seed):
     """The fit with integer weights is the fit on the rows repeated that often: the
     same rule set, certificate, objective, choice and training predictions."""

@@ -27,7 +27,12 @@ from ._brute import objective
 # xfail: a declared failure must fail).  At the defaults (w=1) none is
 # declared: predict is the argmax of predict_proba.
 @sklearn_checks(FallingRuleListClassifier(), SoftFallingRuleListClassifier(),
-                expected_failed_checks=expected_failed_checks)
+                expected_failed_checks=expected_failed_checks,
+                # the weight checks fit several times over on repeated rows
+                slow_checks=("check_sample_weights_list",
+                             "check_sample_weight_equivalence_on_dense_data",
+                             "check_sample_weights_invariance", "check_sample_weights_shape",
+                             "check_sample_weights_not_overwritten"))
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
