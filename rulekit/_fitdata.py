@@ -76,6 +76,10 @@ class FitData:
         original rows: ``tested[i, s]`` is true when split ``s`` holds row
         ``i`` out (and trains on the others).  None: the learner does not
         validate, or draws nothing in advance.
+    rows : tuple or None
+        The training rows as given, before folding, for views that are per
+        row (``(packed B.T, y, n_rows)``, one bit per cell); kept only for a
+        learner that asks (``_keeps_rows``), None otherwise.
     antecedents : AntecedentSet or None
         The mined antecedents, for a learner that mines (``_mines``).
     mining : Mapping
@@ -96,6 +100,7 @@ class FitData:
     sample_weight: np.ndarray | None = None
     count: np.ndarray | None = None
     tested: np.ndarray | None = None
+    rows: tuple | None = None
     antecedents: AntecedentSet | None = None
     mining: Mapping[str, Any] = field(default_factory=dict)
     views: Mapping[str, Any] = field(default_factory=dict)

@@ -70,6 +70,7 @@ from ._columns import check_unique_columns
 from ._fitdata import FitData, FitOutcome
 from ._params import COMMON_PARAMETERS, validate
 from .binarize import Binarizer, _plain
+from .bitset import pack
 from .evaluate import capture_counts
 from .mining import MINING_PARAMETERS, AntecedentSet, mine_antecedents
 from .models import Rule, RuleList, label_array
@@ -188,6 +189,9 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     _weights_are_counts = False
     #: ``fit`` also reads files, chunks, dask frames and counts (``rulekit/estimators/sources.py``)
     _fits_sources = False
+    #: keep the training rows as given, packed (``FitData.rows``), for per-row views
+    #: after folding (CORELS's ``rashomon_set`` and the explorer)
+    _keeps_rows = False
 
     # -- hooks: each a function of its arguments, none writes to self -------------
     def _inputs(self, X, params: dict) -> dict:
@@ -401,7 +405,8 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         names = _get_feature_names(X)
         data = FitData(params=params, classes=classes, n_features_in=_num_features(X),
                        feature_names_in=names, binarizer=binarizer, B=B, y=codes,
-                       sample_weight=None if counts is not None else weights, count=counts)
+                       sample_weight=None if counts is not None else weights, count=counts,
+                       rows=(pack(B.T), codes, len(codes)) if self._keeps_rows else None)
         # splits drawn on the rows the data stand for: a row of count k is k rows,
         # which may fall in different folds, exactly as k copies would
         tested = self._validation_splits(codes if counts is None else np.repeat(codes, counts),

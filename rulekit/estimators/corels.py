@@ -234,6 +234,7 @@ class CorelsClassifier(RuleClassifierBase):
     _on_counts = True
     _weights_are_counts = True
     _fits_sources = True
+    _keeps_rows = True
 
     def __init__(self, c="auto", max_card="auto", min_support=None, n_thresholds=9,
                  categorical_features=None, min_frequency=0.01, max_categories=None,
@@ -356,9 +357,14 @@ dask DataFrame or rulekit.stream.Counts
         weight = None if data.weight is None else data.weight.astype(np.int64)
         # the training rows (distinct, with their counts), packed, for rashomon_set
         # (mining again at another support) and the explorer
-        kept = replace(data, tested=None).distinct() if data.count is not None else data
-        train = (pack(kept.B.T), np.asarray(kept.y, dtype=np.int64), kept.n_rows,
-                 None if kept.weight is None else kept.weight.astype(np.int64))
+        if data.rows is not None and data.sample_weight is None and (
+                data.n_samples == data.rows[2]):
+            # the rows as given, in their order (unweighted: one row each)
+            train = (*data.rows, None)
+        else:
+            kept = replace(data, tested=None).distinct() if data.count is not None else data
+            train = (pack(kept.B.T), np.asarray(kept.y, dtype=np.int64), kept.n_rows,
+                     None if kept.weight is None else kept.weight.astype(np.int64))
         cards = np.array([len(item) for item in antecedents.items], dtype=np.int64)
         fitted = {"_train": train, "max_card_": int(cards.max()) if cards.size else 1}
         if _constrained(params):

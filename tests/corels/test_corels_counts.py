@@ -132,9 +132,14 @@ def test_the_explorer_knows_its_training_data_after_folding():
     X, y = _duplicated_frame(6, n=300)
     est = CorelsClassifier(c=0.02, max_card=1).fit(X, y)
     assert build_payload(est, X, y)["corels"]["same_data"] is True
-    shuffled = np.random.default_rng(0).permutation(len(y))
-    assert build_payload(est, X.iloc[shuffled], y[shuffled])["corels"]["same_data"] is True
     assert build_payload(est, X.iloc[:-1], y[:-1])["corels"]["same_data"] is False
     flipped = y.copy()
     flipped[0] = 1 - flipped[0]
     assert build_payload(est, X, flipped)["corels"]["same_data"] is False
+    # a weighted fit keeps its rows folded: its training data are the rows repeated,
+    # in any order
+    w = np.random.default_rng(1).integers(1, 3, len(y))
+    weighted = CorelsClassifier(c=0.02, max_card=1).fit(X, y, sample_weight=w)
+    copies = np.random.default_rng(0).permutation(np.repeat(np.arange(len(y)), w))
+    assert build_payload(weighted, X.iloc[copies], y[copies])["corels"]["same_data"] is True
+    assert build_payload(weighted, X, y)["corels"]["same_data"] is False
