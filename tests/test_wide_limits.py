@@ -252,6 +252,7 @@ WALL_SLACK = 20.0
 
 
 @pytest.mark.slow
+@pytest.mark.serial   # the limit is a wall-clock timer: run alone, as CI runs wall-clock tests
 @pytest.mark.parametrize("learner", ["frl", "softfrl"])
 @pytest.mark.parametrize("shape", ["numeric", "categorical"])
 def test_falling_lists_on_wide_noise_keep_the_time_limit_and_the_memory(tmp_path, learner, shape):
