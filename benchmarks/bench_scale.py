@@ -116,6 +116,25 @@ def _load(files: list[str], learner: str):
     return spec, frame, np.asarray(y)
 
 
+def _fit_or_refusal(est, *args) -> tuple[str, str]:
+    """``est.fit(*args)`` with its warnings silenced: ``(status, error)``.
+
+    A learner that refuses the input (TypeError or ValueError: it cannot read
+    it, or the patterns need more memory than it allows) is recorded as "not
+    supported yet" with the first line of its message, not as a failure.
+    """
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            # a default fit may warn (time budget, identifier-like column): the status says it
+            warnings.simplefilter("ignore")
+            est.fit(*args)
+    except (TypeError, ValueError) as exc:
+        return "not supported yet", f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+    return _status(est), ""
+
+
 def _status(est) -> str:
     """The fit's certificate status when the learner has one (CORELS), else ''."""
     return str(getattr(getattr(est, "certificate_", None), "status", "") or "")
@@ -162,8 +181,6 @@ def child_patterns(job: dict) -> dict:
 
 def child_stream(job: dict) -> dict:
     """``fit(stream.Files(...))``: two passes over the files, never all the rows at once."""
-    import warnings
-
     from rulekit import stream
     from rulekit.learners import LEARNERS
 
@@ -172,15 +189,7 @@ def child_stream(job: dict) -> dict:
     rss_before = _rss_now_mb()
     est = spec.make()
     c0, w0 = _cpu_s(), time.perf_counter()
-    status, error = "", ""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            est.fit(stream.Files(job["files"], target=LABEL))
-        status = _status(est)
-    except (TypeError, ValueError) as exc:
-        status = "not supported yet"
-        error = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+    status, error = _fit_or_refusal(est, stream.Files(job["files"], target=LABEL))
     return dict(fit_cpu_inprocess_s=_cpu_s() - c0, wall_s=time.perf_counter() - w0,
                 rss_loaded_mb=rss_before, status=status, error=error)
 
@@ -192,8 +201,6 @@ def _worker_usage():
 
 
 def child_dask(job: dict) -> dict:
-    import warnings
-
     import dask.dataframe as dd
     from distributed import Client, LocalCluster
 
@@ -210,16 +217,7 @@ def child_dask(job: dict) -> dict:
         before = client.run(_worker_usage)
         est = spec.make()
         c0, w0 = _cpu_s(), time.perf_counter()
-        status, error = "", ""
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                est.fit(X, y)
-            status = _status(est)
-        except (TypeError, ValueError) as exc:
-            # today's estimators take in-memory data only: record it, do not fail the run
-            status = "not supported yet"
-            error = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+        status, error = _fit_or_refusal(est, X, y)
         wall = time.perf_counter() - w0
         client_cpu = _cpu_s() - c0
         after = client.run(_worker_usage)

@@ -357,9 +357,8 @@ dask DataFrame or rulekit.stream.Counts
         weight = None if data.weight is None else data.weight.astype(np.int64)
         # the training rows (distinct, with their counts), packed, for rashomon_set
         # (mining again at another support) and the explorer
-        if data.rows is not None and data.sample_weight is None and (
-                data.n_samples == data.rows[2]):
-            # the rows as given, in their order (unweighted: one row each)
+        if data.rows is not None and data.n_samples == data.rows[2]:
+            # the rows as given, in their order (no weights: one row each)
             train = (*data.rows, None)
         else:
             kept = replace(data, tested=None).distinct() if data.count is not None else data

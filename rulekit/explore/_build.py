@@ -30,7 +30,6 @@ from .._files import write_atomic
 from .._render import format_value
 from .._columns import plain as _plain
 from ..bitset import unpack
-from ..evaluate import merge_rows
 from ..mining import evaluate_antecedents
 from ..models import OneVsRestRuleSets, RuleList, RuleSet
 from ..persist import Predictor
@@ -417,17 +416,18 @@ def _is_training_data(train, B, codes) -> bool:
         return bool(n_rows == codes.size and np.array_equal(train_codes, codes))
     if int(counts.sum()) != codes.size:
         return False
-    width = max(1, int(max(train_codes.max(initial=0), codes.max(initial=0))).bit_length())
-
-    def folded(rows, labels, weight):
-        keyed = np.column_stack([rows, (labels[:, None] >> np.arange(width)) & 1]).astype(bool)
-        distinct, _, (summed,) = merge_rows(keyed, weight)
-        order = np.lexsort(np.packbits(distinct, axis=1).T[::-1])
-        return distinct[order], summed[order]
-    mine = folded(unpack(packed, n_rows).T, train_codes, counts)
-    theirs = folded(B, codes, np.ones(codes.size, dtype=np.int64))
+    mine = _folded(unpack(packed, n_rows).T, train_codes, counts)
+    theirs = _folded(B, codes, np.ones(codes.size, dtype=np.int64))
     return bool(mine[0].shape == theirs[0].shape and np.array_equal(mine[0], theirs[0])
                 and np.array_equal(mine[1], theirs[1]))
+
+
+def _folded(rows, labels, weight):
+    """The distinct ``(row, label)`` pairs, sorted, and the summed weight of each."""
+    keys = np.column_stack([np.packbits(np.asarray(rows, dtype=bool), axis=1),
+                            np.asarray(labels, dtype=">u8").view(np.uint8).reshape(-1, 8)])
+    distinct, inverse = np.unique(keys, axis=0, return_inverse=True)
+    return distinct, np.bincount(inverse.ravel(), weights=weight, minlength=len(distinct))
 
 
 def build_payload(estimator, X, y, *, rashomon=None, title=None) -> dict:

@@ -89,6 +89,31 @@ def _remove(rem, M, a, b):
         rem[k] &= ~(M[a, k] & M[b, k])
 
 
+@njit(inline="always")
+def _weighted_and(rows, M, b, w, n1, mix, ptr, mask, tw):
+    """The summed weight of the rows in both ``rows`` and ``M[b]`` (one weight layout).
+
+    Words ``< n1`` weigh 1 per row (plain popcounts); the others weigh
+    ``w[k]`` per row, indexed unsigned (numba then omits its test for a
+    negative index, which made loops not starting at 0 four times slower on
+    adult); a mixed word ``mix[j]`` adds each of its terms' weight times the
+    rows under that term's mask.
+    """
+    c = 0
+    for k in range(n1):
+        c += popcount64(rows[k] & M[b, k])
+    for k in range(n1, w.shape[0]):
+        u = np.uint64(k)    # unsigned: no test for a negative index
+        c += w[u] * popcount64(rows[u] & M[b, u])
+    for j in range(mix.shape[0]):
+        k = mix[j]
+        x = rows[k] & M[b, k]
+        if x:
+            for t in range(ptr[j], ptr[j + 1]):
+                c += tw[t] * popcount64(x & mask[t])
+    return c
+
+
 @njit(cache=True)
 def count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_pos, lay_p,
                      lay_q):
@@ -106,11 +131,7 @@ def count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_p
     run of equal ``a``, so a pair reads two vectors instead of three, and
     when ``a`` has no uncaptured positive FRL skips its pairs uncounted.
     A single factor ``a`` is counted as the pair of ``a`` with the rows
-    left.  The words of weight 1 (the first ``p_ones[0]``) are plain
-    popcounts; the others are multiplied by their weight (``p_w[k]``, 0 for
-    a mixed word), indexed unsigned: numba then omits its test for a
-    negative index, which made loops not starting at 0 four times slower
-    on adult.
+    left.  Each count is one :func:`_weighted_and` over a class's layout.
     """
     p_w, p_mix, p_ptr, p_mask, p_tw, p_ones = lay_p
     q_w, q_mix, q_ptr, q_mask, q_tw, q_ones = lay_q
@@ -127,38 +148,13 @@ def count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_p
         a = items[l, 0]
         b = items[l, 1]
         if b < 0:
-            b_f = a
-            c = 0
-            for k in range(p1):
-                c += popcount64(rem_p[k] & P[b_f, k])
-            for k in range(p1, p_w.shape[0]):
-                u = np.uint64(k)    # unsigned: no test for a negative index
-                c += p_w[u] * popcount64(rem_p[u] & P[b_f, u])
-            for j in range(p_mix.shape[0]):
-                k = p_mix[j]
-                x = rem_p[k] & P[b_f, k]
-                if x:
-                    for t in range(p_ptr[j], p_ptr[j + 1]):
-                        c += p_tw[t] * popcount64(x & p_mask[t])
+            c = _weighted_and(rem_p, P, a, p_w, p1, p_mix, p_ptr, p_mask, p_tw)
             pc[l] = c
             if c == 0 and not need_q_without_pos:
                 qc[l] = 0
                 continue
-            cq = 0
-            for k in range(q1):
-                cq += popcount64(rem_n[k] & Q[b_f, k])
-            for k in range(q1, q_w.shape[0]):
-                u = np.uint64(k)    # unsigned: no test for a negative index
-                cq += q_w[u] * popcount64(rem_n[u] & Q[b_f, u])
-            for j in range(q_mix.shape[0]):
-                k = q_mix[j]
-                x = rem_n[k] & Q[b_f, k]
-                if x:
-                    for t in range(q_ptr[j], q_ptr[j + 1]):
-                        cq += q_tw[t] * popcount64(x & q_mask[t])
-            qc[l] = cq
+            qc[l] = _weighted_and(rem_n, Q, a, q_w, q1, q_mix, q_ptr, q_mask, q_tw)
             continue
-        b_f = b
         if a != cur:
             cur = a
             nz = 0
@@ -177,35 +173,12 @@ def count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_p
             continue
         c = 0
         if not empty_p:
-            c = 0
-            for k in range(p1):
-                c += popcount64(ra_p[k] & P[b_f, k])
-            for k in range(p1, p_w.shape[0]):
-                u = np.uint64(k)    # unsigned: no test for a negative index
-                c += p_w[u] * popcount64(ra_p[u] & P[b_f, u])
-            for j in range(p_mix.shape[0]):
-                k = p_mix[j]
-                x = ra_p[k] & P[b_f, k]
-                if x:
-                    for t in range(p_ptr[j], p_ptr[j + 1]):
-                        c += p_tw[t] * popcount64(x & p_mask[t])
+            c = _weighted_and(ra_p, P, b, p_w, p1, p_mix, p_ptr, p_mask, p_tw)
         pc[l] = c
         if c == 0 and not need_q_without_pos:
             qc[l] = 0
             continue
-        cq = 0
-        for k in range(q1):
-            cq += popcount64(ra_n[k] & Q[b_f, k])
-        for k in range(q1, q_w.shape[0]):
-            u = np.uint64(k)    # unsigned: no test for a negative index
-            cq += q_w[u] * popcount64(ra_n[u] & Q[b_f, u])
-        for j in range(q_mix.shape[0]):
-            k = q_mix[j]
-            x = ra_n[k] & Q[b_f, k]
-            if x:
-                for t in range(q_ptr[j], q_ptr[j + 1]):
-                    cq += q_tw[t] * popcount64(x & q_mask[t])
-        qc[l] = cq
+        qc[l] = _weighted_and(ra_n, Q, b, q_w, q1, q_mix, q_ptr, q_mask, q_tw)
 
 
 @njit(cache=True)
