@@ -10,6 +10,9 @@ import pytest
 
 from rulekit.datasets import load_adult
 
+# writes parquet files of a generated data set: the slow lane (2 to 4 CPU s in all)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
