@@ -34,7 +34,10 @@ are the counts of the shipped adult data, 48,842 rows), sampled in this order::
     fnlwgt         | race, income, then + an integer in [-1000, 1000], kept >= 1
 
 "Empirical conditional" means: among the adult rows whose parents take the
-sampled values, copy the child's value of one of them, drawn uniformly.
+sampled values, copy the child's value of one of them, drawn uniformly
+(precisely: with the row's uniform ``u`` and the ``k`` such adult rows in
+adult's order, the one at position ``min(floor(u * k), k - 1)``; a missing
+value is a level like any other).
 Every numeric column but ``fnlwgt`` therefore takes only values adult has
 (integer ages 17..90, capital gain mostly 0, hours 1..99), so the number of
 distinct binarized rows levels off as rows grow, as it does on data drawn
@@ -49,10 +52,12 @@ itself drawn given ``income``), so no conditional is ever empty.
 
 Reproducibility
 ---------------
-Chunk ``i`` of column ``j`` draws its uniforms from
-``numpy.random.default_rng([seed, i, j])``, so a chunk depends only on the
-seed, its index and the chunk size, never on the chunks before it or on the
-total: any chunk can be regenerated alone, and the first million rows of a
+Chunk ``i`` of column ``j`` (its position in the chain above, from 0) draws
+its uniforms from ``numpy.random.default_rng([seed, i, j])``, and ``fnlwgt``'s
+jitter, ``floor(v * 2001) - 1000``, its ``v`` from
+``default_rng([seed, i, j, 1])``.  So a chunk depends only on the seed, its
+index and the chunk size, never on the chunks before it or on the total: any
+chunk can be regenerated alone, and the first million rows of a
 50-million-row set are the million-row set with the same seed and chunk size.
 """
 
@@ -92,6 +97,10 @@ CHAIN: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+#: derived parents: the name used in :data:`CHAIN` -> the sampled column it is computed from
+DERIVED_FROM = {"capital_gain_is_zero": "capital_gain"}
+
+
 def _parent_values(frame: pd.DataFrame, name: str) -> np.ndarray:
     """A parent column as an object array, missing values as their own level."""
     if name == "capital_gain_is_zero":
@@ -101,7 +110,15 @@ def _parent_values(frame: pd.DataFrame, name: str) -> np.ndarray:
 
 
 class AdultLikeModel:
-    """The fitted chain: for each column, adult's child values grouped by parent cell.
+    """The fitted chain: for each column, adult's rows grouped by parent cell.
+
+    Sampling works on source row numbers, never on values: every sampled cell
+    is a copy of the child's value in one source row, so the sampler draws
+    that row's number, reads a parent's level code as the code of the
+    parent's source row (computed once, here), and takes each output column's
+    values from the typed source column at the end.  This gives exactly the
+    values of drawing and comparing the values themselves, without object
+    arrays or text conversion per chunk.
 
     Parameters
     ----------
@@ -126,32 +143,35 @@ class AdultLikeModel:
         frame[LABEL] = pd.Series(y).reset_index(drop=True)
         self.columns_ = list(X.columns) + [LABEL]
         self.dtypes_ = frame[self.columns_].dtypes
-        # the levels of every column used as a parent, as text (missing as a marker)
-        self._levels = {}
+        # each column's values as its typed array (int64, or pandas' string dtype with
+        # missing as NA): the output takes from these by source row number
+        self._arrays = {c: frame[c].array for c in self.columns_}
+        # every parent's levels (as text, missing as a marker, sorted) and the level
+        # code of each source row; a sampled row's code is its source row's code
+        self._levels, self._codes = {}, {}
         for _, parents in CHAIN:
             for p in parents:
-                self._levels.setdefault(p, np.unique(_parent_values(frame, p).astype(str)))
+                if p not in self._levels:
+                    levels, codes = np.unique(_parent_values(frame, p).astype(str),
+                                              return_inverse=True)
+                    self._levels[p], self._codes[p] = levels, codes.astype(np.int64).ravel()
         self._tables = {}
         for column, parents in CHAIN:
-            # rows grouped by parent cell (a mixed-radix code over the parents' levels):
-            # the child's values sorted by cell, cell c being values[offsets[c]:offsets[c] + counts[c]]
-            cell_of_row = self._cells(frame, parents)
+            # source rows grouped by parent cell (a mixed-radix code over the parents'
+            # levels): the rows sorted by cell, cell c being
+            # rows[offsets[c]:offsets[c] + counts[c]], in source order within a cell
+            cell_of_row = self._cells(self._codes, parents, len(frame))
             n_cells = int(np.prod([len(self._levels[p]) for p in parents]))
-            order = np.argsort(cell_of_row, kind="stable")
+            rows = np.argsort(cell_of_row, kind="stable")
             counts = np.bincount(cell_of_row, minlength=n_cells)
             offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
-            values = frame[column].to_numpy(dtype=object)[order]
-            self._tables[column] = (parents, offsets, counts, values)
+            self._tables[column] = (parents, offsets, counts, rows)
 
-    def _cells(self, frame: pd.DataFrame, parents: tuple[str, ...]) -> np.ndarray:
-        """Each row's parent cell: its parents' level codes in mixed radix."""
-        cell = np.zeros(len(frame), dtype=np.int64)
+    def _cells(self, codes: dict, parents: tuple[str, ...], n: int) -> np.ndarray:
+        """Each row's parent cell: its parents' level codes (``codes[p]``) in mixed radix."""
+        cell = np.zeros(n, dtype=np.int64)
         for p in parents:
-            levels = self._levels[p]
-            codes = pd.Categorical(_parent_values(frame, p).astype(str), categories=levels).codes
-            if (codes < 0).any():  # cannot happen with the chain's parents; a guard, not a path
-                raise ValueError(f"{p!r} took a value the source never has")
-            cell = cell * len(levels) + codes
+            cell = cell * len(self._levels[p]) + codes[p]
         return cell
 
     def sample_chunk(self, n: int, seed: int, index: int) -> pd.DataFrame:
@@ -173,22 +193,28 @@ class AdultLikeModel:
         -------
         pandas.DataFrame
         """
-        out = pd.DataFrame(index=pd.RangeIndex(n))
-        for j, (column, (parents, offsets, counts, values)) in enumerate(self._tables.items()):
+        codes = {}  # parent -> level code of each sampled row, once its column is drawn
+        out = {}
+        for j, (column, (parents, offsets, counts, rows)) in enumerate(self._tables.items()):
             u = np.random.default_rng([seed, index, j]).random(n)
-            cell = self._cells(out, parents)
+            cell = self._cells(codes, parents, n)
             if (counts[cell] == 0).any():  # the chain's parent sets make this impossible
                 raise RuntimeError(f"empty conditional for {column!r}")
             # uniform pick among the source rows of the cell: floor(u * count) < count
             pick = offsets[cell] + np.minimum((u * counts[cell]).astype(np.int64), counts[cell] - 1)
-            out[column] = values[pick]
+            source_row = rows[pick]
+            # the codes this column gives its children (directly or through a derived parent)
+            for p in self._levels:
+                if DERIVED_FROM.get(p, p) == column:
+                    codes[p] = self._codes[p][source_row]
+            out[column] = self._arrays[column].take(source_row)
             if column == "fnlwgt":
                 jitter = np.floor(np.random.default_rng([seed, index, j, 1]).random(n)
                                   * (2 * FNLWGT_JITTER + 1)).astype(np.int64) - FNLWGT_JITTER
-                out[column] = np.maximum(out[column].to_numpy(dtype=np.int64) + jitter, 1)
-        out = out[self.columns_]
-        # back to the source's dtypes (int64 for numbers, pandas' string dtype for text,
-        # the missing marker never leaves _parent_values, so None stays missing)
+                out[column] = np.maximum(np.asarray(out[column], dtype=np.int64) + jitter, 1)
+        # the source's dtypes throughout (int64 for numbers, pandas' string dtype for text);
+        # the astype is a no-op kept as a guard that the columns come out as promised
+        out = pd.DataFrame({c: out[c] for c in self.columns_}, index=pd.RangeIndex(n))
         return out.astype(self.dtypes_.to_dict())
 
 
