@@ -198,10 +198,12 @@ class AdultLikeModel:
         for j, (column, (parents, offsets, counts, rows)) in enumerate(self._tables.items()):
             u = np.random.default_rng([seed, index, j]).random(n)
             cell = self._cells(codes, parents, n)
-            if (counts[cell] == 0).any():  # the chain's parent sets make this impossible
+            k = counts[cell]  # the number of source rows in each sampled row's cell
+            if (k == 0).any():  # the chain's parent sets make this impossible
                 raise RuntimeError(f"empty conditional for {column!r}")
-            # uniform pick among the source rows of the cell: floor(u * count) < count
-            pick = offsets[cell] + np.minimum((u * counts[cell]).astype(np.int64), counts[cell] - 1)
+            # uniform pick among the k source rows of the cell: floor(u * k), at most k - 1
+            # (u < 1, but u * k can round up to k)
+            pick = offsets[cell] + np.minimum((u * k).astype(np.int64), k - 1)
             source_row = rows[pick]
             # the codes this column gives its children (directly or through a derived parent)
             for p in self._levels:
