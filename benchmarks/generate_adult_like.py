@@ -112,11 +112,11 @@ def _parent_values(frame: pd.DataFrame, name: str) -> np.ndarray:
 class AdultLikeModel:
     """The fitted chain: for each column, adult's rows grouped by parent cell.
 
-    Sampling works on source row numbers, never on values: every sampled cell
-    is a copy of the child's value in one source row, so the sampler draws
+    Sampling works on source row numbers, never on values: every sampled value
+    is a copy of the column's value in one source row, so the sampler draws
     that row's number, reads a parent's level code as the code of the
     parent's source row (computed once, here), and takes each output column's
-    values from the typed source column at the end.  This gives exactly the
+    values from the typed source column by row number.  This gives exactly the
     values of drawing and comparing the values themselves, without object
     arrays or text conversion per chunk.
 
