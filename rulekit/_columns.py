@@ -116,6 +116,8 @@ def check_case_distinct(columns, holder: str = "X has") -> None:
 
 def refuse_bytes(values, name) -> None:
     """A ValueError naming the column when ``values`` (present values) hold bytes."""
+    if _is_text(values):
+        return                              # a text dtype holds no bytes
     # pandas reads the kinds of values in one C loop; only a mixed column is looked at
     # value by value (a million strings: milliseconds instead of a second)
     kind = pd.api.types.infer_dtype(values, skipna=True)
@@ -296,9 +298,15 @@ def _factorize(values: np.ndarray):
 
 
 def _is_text(values) -> bool:
-    """A pandas Series of a string dtype (not object): its values are all text or missing."""
-    return isinstance(values, pd.Series) and pd.api.types.is_string_dtype(values.dtype) \
-        and values.dtype != object
+    """A pandas Series of a string dtype (not object), or a categorical one whose
+    categories are all text (parquet's dictionary-encoded strings): its values are all
+    text or missing, and pandas factorizes it in C."""
+    if not isinstance(values, pd.Series):
+        return False
+    dtype = values.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        return pd.api.types.infer_dtype(dtype.categories, skipna=True) == "string"
+    return pd.api.types.is_string_dtype(dtype) and dtype != object
 
 
 def column_values(series: pd.Series, rows=None):
@@ -327,9 +335,13 @@ def category_weights(values: np.ndarray, weights: np.ndarray) -> tuple[list, np.
 def category_codes(col: pd.Series, categories: list) -> np.ndarray:
     """Position of each value in ``categories``; -1 for unknown or missing."""
     lookup = {category_key(c): i for i, c in enumerate(categories)}
-    values = column_values(col)
-    # factorize once, then look up each distinct value: linear in rows
-    inverse, uniques = _factorize(values)
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        # pandas holds the codes already (a category dtype cannot hold both True and 1)
+        inverse = col.cat.codes.to_numpy().astype(np.int64)
+        uniques = np.asarray(col.cat.categories, dtype=object)
+    else:
+        # factorize once, then look up each distinct value: linear in rows
+        inverse, uniques = _factorize(column_values(col))
     ucodes = np.array([lookup.get(category_key(u), -1) for u in uniques] + [-1], dtype=np.int64)
     return ucodes[inverse]  # inverse == -1 (missing) picks the trailing -1
 

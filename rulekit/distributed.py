@@ -5,8 +5,8 @@ and counted (pass 2) on the worker that holds it; the per-partition results
 are merged pairwise up a tree of ``split_every``-way merges, so only
 summaries and count tables travel, never rows.  The binarizer is fitted
 where :func:`count` is called, from the merged summary, and sent to the
-workers for pass 2.  Merging is associative and commutative and every result
-is sorted, so the :class:`~rulekit.stream.Counts` are those of
+workers for pass 2.  Merging is associative and the merges keep the
+partitions' order, so the :class:`~rulekit.stream.Counts` are those of
 :func:`rulekit.stream.count` on the same rows, bit for bit, whatever the
 partitioning.  dask is imported only when these functions run (the
 ``distributed`` extra).

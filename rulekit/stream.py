@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from . import _columns as col
+from ._patterns import PatternCounter, unpack_rows
 from ._reference import MAX_ROWS as SAMPLE_ROWS
 from .binarize import IDENTIFIER_MIN_VALUES, IDENTIFIER_SHARE, Binarizer, DataWarning
 
@@ -119,9 +120,21 @@ class Files:
             else:
                 import pyarrow.parquet as pq
 
-                with pq.ParquetFile(path) as f:
+                with pq.ParquetFile(path, read_dictionary=_text_columns(path)) as f:
                     for batch in f.iter_batches(batch_size=self.chunk_rows):
                         yield batch.to_pandas()
+
+
+def _text_columns(path: str) -> list:
+    """The text columns of a parquet file, read as categoricals: parquet stores them as a
+    dictionary and codes, which pandas then keeps, so a million values are never made into
+    a million strings (the same categories, the same model: :func:`_columns.category_codes`
+    reads both alike)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pq.read_schema(path)
+    return [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
 
 
 @dataclass(frozen=True)
@@ -183,7 +196,10 @@ def _column_hash(s: pd.Series, hash_key: str) -> np.ndarray:
     if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
         x = s.to_numpy(dtype=float, na_value=np.nan) + 0.0   # -0.0 hashes as 0.0
         return pd.util.hash_array(np.where(np.isnan(x), np.nan, x), hash_key=hash_key)
-    codes, uniques = pd.factorize(s, use_na_sentinel=True)
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        codes, uniques = s.cat.codes.to_numpy(), s.cat.categories   # pandas holds them
+    else:
+        codes, uniques = pd.factorize(s, use_na_sentinel=True)
     text = pd.Series(uniques)
     if pd.api.types.infer_dtype(text, skipna=True) != "string":
         text = text.astype(str)                 # only when not text already
@@ -358,7 +374,7 @@ def summarize(chunk: pd.DataFrame, target: str, key: str | None = None,
                 _Numeric(values, counts.astype(np.int64),
                          bool(pd.api.types.is_integer_dtype(series.dtype))))
         else:
-            raw = series.to_numpy(dtype=object)[~is_missing]
+            raw = col.column_values(series, ~is_missing)   # text stays a Series
             col.refuse_bytes(raw, name)
             columns[name] = _levels(raw, name)
     labels = chunk[target]
@@ -375,8 +391,8 @@ def summarize(chunk: pd.DataFrame, target: str, key: str | None = None,
     return Summary(features, columns, missing, classes, sample, int(len(chunk)))
 
 
-def _levels(raw: np.ndarray, name: str) -> _Levels:
-    cats, weights = col.category_weights(raw, np.ones(raw.shape[0]))
+def _levels(raw, name: str) -> _Levels:
+    cats, weights = col.category_weights(raw, np.ones(len(raw)))
     return _Levels({col.category_key(c): [c, int(w)] for c, w in zip(cats, weights)}).merged(
         _Levels({}), name)
 
@@ -438,10 +454,12 @@ def _sample_cuts(binarizer: Binarizer, summary: Summary) -> dict:
 # -- pass 2: count tables ---------------------------------------------------------------
 @dataclass
 class CountTable:
-    """Distinct (pattern, class) keys with their counts; :meth:`merge` in any order.
+    """Distinct (pattern, class) keys with their counts; :meth:`merge` in the rows' order.
 
     ``keys`` are rows of bytes: the packed conditions, then the class code (2 bytes, big
-    endian), sorted; ``counts`` (int64) and ``fold_counts`` (int64, one column per fold).
+    endian), in the order each key first occurs in the rows; ``counts`` (int64) and
+    ``fold_counts`` (int64, one column per fold).  Merging the tables of consecutive
+    parts of the rows, left to right in any grouping, gives the table of all of them.
     """
 
     keys: np.ndarray
@@ -449,84 +467,74 @@ class CountTable:
     fold_counts: np.ndarray
     n_rows: int
 
-    @staticmethod
-    def group(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The distinct rows of a uint8 matrix, sorted bytewise, and each row's index.
-
-        Rows are read as big-endian 64-bit words (padded with zero bytes), so sorting
-        the words sorts the bytes; one word sorts as integers, more by ``lexsort``
-        (both far faster than sorting ``void`` items).
-        """
-        n, width = keys.shape
-        pad = -width % 8
-        if pad:
-            keys = np.concatenate([keys, np.zeros((n, pad), np.uint8)], axis=1)
-        words = np.ascontiguousarray(keys).view(">u8").astype(np.uint64)
-        if words.shape[1] == 1:
-            _, first, inverse = np.unique(words[:, 0], return_index=True, return_inverse=True)
-            return keys[first, :width], inverse.ravel()
-        order = np.lexsort(words.T[::-1])
-        sorted_words = words[order]
-        new = np.ones(n, dtype=bool)
-        new[1:] = (sorted_words[1:] != sorted_words[:-1]).any(axis=1)
-        inverse = np.empty(n, dtype=np.int64)
-        inverse[order] = np.cumsum(new) - 1
-        return keys[order[new], :width], inverse
-
     @classmethod
-    def from_keys(cls, keys: np.ndarray, fold: np.ndarray, n_folds: int,
-                  weight: np.ndarray | None = None) -> "CountTable":
-        n = keys.shape[0]
-        weight = np.ones(n, dtype=np.int64) if weight is None else weight
-        rows, inverse = cls.group(keys)
-        m = rows.shape[0]
-        per_fold = np.bincount(inverse * n_folds + fold, weights=weight,
-                               minlength=m * n_folds).astype(np.int64).reshape(m, n_folds)
-        return cls(rows, per_fold.sum(axis=1), per_fold, int(weight.sum()) if n else 0)
+    def of_counter(cls, counter: PatternCounter) -> "CountTable":
+        keys, fold_counts = counter.result()
+        return cls(keys, fold_counts.sum(axis=1), fold_counts, counter.n_rows)
 
     def merge(self, other: "CountTable", max_memory: float | None = None,
               n_conditions: int | None = None) -> "CountTable":
-        k = self.fold_counts.shape[1]
-        keys = np.concatenate([self.keys, other.keys])
-        stacked = np.concatenate([self.fold_counts, other.fold_counts])
-        # fold by fold, so each count column merges with the keys
-        rows, inverse = self.group(keys)
-        per_fold = np.stack([np.bincount(inverse, stacked[:, f], rows.shape[0]) for f in range(k)],
-                            axis=1).astype(np.int64)
-        table = CountTable(rows, per_fold.sum(axis=1), per_fold, self.n_rows + other.n_rows)
+        """This table's rows followed by ``other``'s (a key already here keeps its place)."""
+        counter = PatternCounter(self.keys.shape[1], self.fold_counts.shape[1])
+        counter.add_counts(self.keys, self.fold_counts)
+        counter.add_counts(other.keys, other.fold_counts)
+        counter.release()
+        table = CountTable.of_counter(counter)
         if max_memory is not None:
             table.check_memory(max_memory, n_conditions)
         return table
 
     def nbytes(self, n_conditions: int) -> int:
         """Bytes of the table and of the unpacked boolean matrix made from it."""
-        n = self.keys.shape[0]
-        return n * (self.keys.shape[1] + 8 * (1 + self.fold_counts.shape[1]) + n_conditions + 8)
+        return pattern_bytes(self.keys.shape[0], self.keys.shape[1], self.fold_counts.shape[1],
+                             n_conditions)
 
     def check_memory(self, max_memory: float, n_conditions: int) -> None:
-        need = self.nbytes(n_conditions)
-        if need > max_memory * 2 ** 20:
-            raise TooManyPatterns(
-                f"{self.keys.shape[0]:,} distinct (pattern, class) rows over {n_conditions} "
-                f"conditions (after {self.n_rows:,} rows) would need {need / 2 ** 20:,.2f} MB, "
-                f"over max_memory={max_memory:g} MB.  Remedies: fewer thresholds "
-                "(n_thresholds=4, or thresholds='reference'), max_card=1, fewer categorical "
-                "levels (a larger min_frequency or max_categories, or categorical_features "
-                "naming only the columns to split by level), or a larger max_memory")
+        check_patterns(self.keys.shape[0], self.keys.shape[1], self.fold_counts.shape[1],
+                       n_conditions, self.n_rows, max_memory)
+
+
+def pattern_bytes(distinct: int, width: int, n_folds: int, n_conditions: int) -> int:
+    """Bytes of ``distinct`` counted keys and of the unpacked boolean matrix made from them."""
+    return distinct * (width + 8 * (1 + n_folds) + n_conditions + 8)
+
+
+def check_patterns(distinct: int, width: int, n_folds: int, n_conditions: int, n_rows: int,
+                   max_memory: float) -> None:
+    """:class:`TooManyPatterns` when the distinct patterns would need more than ``max_memory``."""
+    need = pattern_bytes(distinct, width, n_folds, n_conditions)
+    if need > max_memory * 2 ** 20:
+        raise TooManyPatterns(
+            f"{distinct:,} distinct (pattern, class) rows over {n_conditions} "
+            f"conditions (after {n_rows:,} rows) would need {need / 2 ** 20:,.2f} MB, "
+            f"over max_memory={max_memory:g} MB.  Remedies: fewer thresholds "
+            "(n_thresholds=4, or thresholds='reference'), max_card=1, fewer categorical "
+            "levels (a larger min_frequency or max_categories, or categorical_features "
+            "naming only the columns to split by level), or a larger max_memory")
+
+
+def chunk_keys(chunk: pd.DataFrame, binarizer: Binarizer, classes: np.ndarray, target: str,
+               key: str | None = None, n_folds: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """Pass 2 on one chunk: each row's key (its packed conditions, then its class code in
+    2 bytes, big endian) and its fold."""
+    if len(classes) > 2 ** 16:
+        raise ValueError(f"{len(classes)} classes: at most {2 ** 16} are counted")
+    chunk = chunk.rename(columns=str)
+    features = list(binarizer.feature_names_in_)
+    packed = binarizer.transform_packed(chunk[features])
+    codes = _class_codes(chunk[target], classes, target)
+    keys = np.concatenate([packed, codes.astype(">u2").view(np.uint8).reshape(-1, 2)], axis=1)
+    return keys, _folds(chunk, features, target, key, n_folds)
 
 
 def count_table(chunk: pd.DataFrame, binarizer: Binarizer, classes: np.ndarray, target: str,
                 key: str | None = None, n_folds: int = 5) -> CountTable:
     """Pass 2 on one chunk: binarize it and count its distinct (pattern, class) rows."""
-    if len(classes) > 2 ** 16:
-        raise ValueError(f"{len(classes)} classes: at most {2 ** 16} are counted")
-    chunk = chunk.rename(columns=str)
-    features = list(binarizer.feature_names_in_)
-    B = binarizer.transform(chunk[features])
-    codes = _class_codes(chunk[target], classes, target)
-    keys = np.concatenate([np.packbits(B, axis=1),
-                           codes.astype(">u2").view(np.uint8).reshape(-1, 2)], axis=1)
-    return CountTable.from_keys(keys, _folds(chunk, features, target, key, n_folds), n_folds)
+    keys, fold = chunk_keys(chunk, binarizer, classes, target, key, n_folds)
+    counter = PatternCounter(keys.shape[1], n_folds)
+    counter.add(keys, fold)
+    counter.release()
+    return CountTable.of_counter(counter)
 
 
 def _factorize(series: pd.Series):
@@ -562,7 +570,8 @@ class Counts:
     Attributes
     ----------
     B : ndarray of bool, shape (n_distinct, n_conditions)
-        Distinct (pattern, class) rows, sorted by their packed bytes.
+        Distinct (pattern, class) rows, in :func:`canonical_order` (the same whatever
+        the order of the rows or how they are split into chunks).
     y : ndarray of int64, shape (n_distinct,)
         Class codes into ``classes``.
     weight : ndarray of int64, shape (n_distinct,)
@@ -590,12 +599,38 @@ class Counts:
 
 
 def counts_from_table(table: CountTable, binarizer: Binarizer, classes: np.ndarray) -> Counts:
-    """A :class:`Counts` from a merged pass-2 table."""
+    """A :class:`Counts` from a merged pass-2 table, its rows in :func:`canonical_order`."""
     m = len(binarizer.conditions_)
+    order = canonical_order(table.keys)
     nb = table.keys.shape[1] - 2
-    B = np.unpackbits(table.keys[:, :nb], axis=1, count=m).astype(bool)
-    y = np.ascontiguousarray(table.keys[:, nb:]).view(">u2").ravel().astype(np.int64)
-    return Counts(B, y, table.counts, table.fold_counts, classes, binarizer, table.n_rows)
+    B = unpack_rows(table.keys, order, m)
+    y = np.ascontiguousarray(table.keys[order, nb:]).view(">u2").ravel().astype(np.int64)
+    return Counts(B, y, table.counts[order], table.fold_counts[order], classes, binarizer,
+                  table.n_rows)
+
+
+def canonical_order(keys: np.ndarray) -> np.ndarray:
+    """An order of distinct keys (uint8 rows) that depends only on the set of keys.
+
+    By a 64-bit hash of each key (one sort of integers, far faster than sorting the
+    rows); should two keys share a hash, by the keys' bytes instead.  So the counts,
+    and the model fitted on them, are the same whatever the order of the rows.
+    """
+    n, width = keys.shape
+    words = np.zeros((n, -(-width // 8) * 8), dtype=np.uint8)
+    words[:, :width] = keys
+    words = words.view(np.uint64)
+    h = np.full(n, 0x9E3779B97F4A7C15, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(words.shape[1]):
+            h ^= words[:, j]
+            h *= np.uint64(0xBF58476D1CE4E5B9)
+            h ^= h >> np.uint64(31)
+    order = np.argsort(h, kind="stable")
+    if n > 1 and (h[order][1:] == h[order][:-1]).any():
+        big_endian = np.ascontiguousarray(words.byteswap()) if np.little_endian else words
+        order = np.lexsort(big_endian.T[::-1])
+    return order
 
 
 def classes_of(summary: Summary) -> np.ndarray:
@@ -641,13 +676,17 @@ def count(data, target: str | None = None, *, key: str | None = None,
         raise ValueError("the source gave no rows")
     fitted = template if hasattr(template, "conditions_") else fit_binarizer(summary, template)
     classes = classes_of(summary)
-    table = None
     m = len(fitted.conditions_)
+    # every chunk's rows go into one hash table of distinct keys
+    counter = PatternCounter(-(-m // 8) + 2, n_folds)
     for chunk in source.chunks():
-        part = count_table(chunk, fitted, classes, source.target, source.key, n_folds)
-        table = part if table is None else table.merge(part, max_memory, m)
-        if max_memory is not None and table is part:
-            table.check_memory(max_memory, m)
+        keys, fold = chunk_keys(chunk, fitted, classes, source.target, source.key, n_folds)
+        counter.add(keys, fold)
+        if max_memory is not None:
+            check_patterns(counter.used, counter.width, n_folds, m, counter.n_rows, max_memory)
+    counter.release()
+    table = CountTable.of_counter(counter)
+    del counter
     if table.n_rows != summary.n_rows:
         raise ValueError(f"the source gave {summary.n_rows} rows, then {table.n_rows}: "
                          "it must give the same rows twice")

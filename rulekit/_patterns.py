@@ -1,0 +1,246 @@
+"""Rows of conditions packed into bytes, and a table that counts the distinct ones.
+
+A fit from files or chunks (:mod:`rulekit.stream`) needs, of each row, only its
+pattern: which conditions it meets, eight to a byte (``numpy.packbits``'s
+layout, first condition in the high bit), followed by its class.  This module
+holds the two compiled loops that make that fast:
+
+* :func:`pack_conditions` evaluates a binarizer's conditions on encoded
+  columns (numbers as floats, categories as integer codes) and writes each row's
+  packed bytes directly, never the boolean matrix;
+* :class:`PatternCounter` adds packed rows into an open-addressing hash table of
+  the distinct ones, with a count per fold, in time linear in the rows.  The
+  distinct rows are kept in the order each first occurs, which is the same from
+  any chunking of the same rows, so nothing needs sorting.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["OP_CODES", "MISSING_CODE", "UNKNOWN_CODE", "pack_conditions", "unpack_rows",
+           "PatternCounter"]
+
+#: A condition's operator as the compiled loop reads it.
+OP_CODES = {"<=": 0, ">": 1, "is missing": 2, "==": 3, "!=": 4, "in": 5, "not in": 6}
+#: A categorical code: the value is missing.
+MISSING_CODE = -2
+#: A categorical code: a category not seen at fit time, read as no known category.
+UNKNOWN_CODE = -1
+
+#: Kinds of condition (``kind`` argument of :func:`pack_conditions`).
+NUMERIC, CATEGORICAL = 0, 1
+
+#: The hash table is kept at most this full (open addressing slows down as it fills).
+MAX_LOAD = 0.5
+
+
+@njit(cache=True)
+def pack_conditions(X_num, X_cat, kind, column, op, value, size, out):
+    """Evaluate every condition on every row into ``out``, eight to a byte.
+
+    Parameters
+    ----------
+    X_num : ndarray of float64, shape (p, n)
+        The numeric columns (one per row of the array), NaN where missing.
+    X_cat : ndarray of int64, shape (q, n)
+        The categorical columns as codes: a frequent category's position, ``size``
+        for an infrequent one, :data:`UNKNOWN_CODE`, or :data:`MISSING_CODE`.
+    kind, column, op, value, size : ndarray, shape (m,)
+        Per condition: :data:`NUMERIC`, :data:`CATEGORICAL` or -1 (never holds); its
+        column in ``X_num`` or ``X_cat``; its :data:`OP_CODES` code; its threshold
+        (numeric) or category position (categorical); the number of frequent
+        categories of its column.
+    out : ndarray of uint8, shape (n, ceil(m / 8)), zeros
+    """
+    n = out.shape[0]
+    # one condition at a time over a contiguous column: one comparison per row, no branch
+    # on the operator inside the loop
+    for k in range(kind.shape[0]):
+        byte = k >> 3
+        shift = np.uint8(7 - (k & 7))
+        o = op[k]
+        if kind[k] == NUMERIC:
+            x = X_num[column[k]]
+            t = value[k]
+            if o == 0:
+                for i in range(n):         # without a branch: the bit is the comparison
+                    out[i, byte] |= np.uint8(x[i] <= t) << shift   # 0 for NaN (missing)
+            elif o == 1:
+                for i in range(n):
+                    out[i, byte] |= np.uint8(x[i] > t) << shift
+            else:                               # "is missing"
+                for i in range(n):
+                    out[i, byte] |= np.uint8(np.isnan(x[i])) << shift
+        elif kind[k] == CATEGORICAL:
+            c = X_cat[column[k]]
+            pos = np.int64(value[k])
+            z = size[k]
+            for i in range(n):
+                if o == 2:
+                    hit = c[i] == MISSING_CODE
+                elif o == 3:
+                    hit = c[i] == pos
+                elif o == 4:
+                    hit = c[i] != MISSING_CODE and c[i] != pos
+                elif o == 5:
+                    hit = c[i] >= z             # infrequent (or unknown read as such)
+                else:                           # "not in"
+                    hit = c[i] != MISSING_CODE and c[i] < z
+                out[i, byte] |= np.uint8(hit) << shift
+
+
+@njit(cache=True)
+def unpack_rows(keys, order, m):
+    """Rows ``order`` of packed ``keys`` as booleans: ``np.unpackbits(keys[order], axis=1,
+    count=m).view(bool)`` in one pass, without the reordered copy of the keys."""
+    out = np.empty((order.shape[0], m), dtype=np.bool_)
+    for i in range(order.shape[0]):
+        r = order[i]
+        for k in range(m):
+            out[i, k] = (keys[r, k >> 3] >> (7 - (k & 7))) & 1
+    return out
+
+
+@njit(cache=True, inline="always")
+def _hash(words, i):
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for j in range(words.shape[1]):
+        h ^= words[i, j]
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    return h
+
+
+@njit(cache=True, inline="always")
+def _find_or_add(words, i, slots, table, used):
+    """``(row of table holding key i of words, the new used)``, adding the key if new."""
+    mask = np.uint64(slots.shape[0] - 1)
+    w = words.shape[1]
+    s = _hash(words, i) & mask
+    while True:
+        at = slots[s]
+        if at < 0:                              # a new pattern
+            for j in range(w):
+                table[used, j] = words[i, j]
+            slots[s] = used
+            return used, used + 1
+        same = True
+        for j in range(w):
+            if table[at, j] != words[i, j]:
+                same = False
+                break
+        if same:
+            return at, used
+        s = (s + np.uint64(1)) & mask
+
+
+@njit(cache=True)
+def _add_rows(words, fold, slots, table, used):
+    """Add each row of ``words`` to ``table``, counted once in its fold; the new ``used``.
+
+    A row of ``table`` is the key's words, then its count in each fold, side by side,
+    so that finding a key and counting it touch the same cache line.  The caller has
+    made room: ``table`` holds at least ``used + n`` rows, and ``slots`` stays at most
+    :data:`MAX_LOAD` full.
+    """
+    w = words.shape[1]
+    for i in range(words.shape[0]):
+        at, used = _find_or_add(words, i, slots, table, used)
+        table[at, w + fold[i]] += np.uint64(1)
+    return used
+
+
+@njit(cache=True)
+def _add_counts(words, counts, slots, table, used):
+    """:func:`_add_rows` for keys that come with their counts per fold (a merge)."""
+    w = words.shape[1]
+    for i in range(words.shape[0]):
+        at, used = _find_or_add(words, i, slots, table, used)
+        for f in range(counts.shape[1]):
+            table[at, w + f] += np.uint64(counts[i, f])
+    return used
+
+
+@njit(cache=True)
+def _rehash(table, w, used, slots):
+    mask = np.uint64(slots.shape[0] - 1)
+    for at in range(used):
+        s = _hash(table[:, :w], at) & mask
+        while slots[s] >= 0:
+            s = (s + np.uint64(1)) & mask
+        slots[s] = at
+
+
+class PatternCounter:
+    """The distinct packed rows added so far, with a count per fold.
+
+    Parameters
+    ----------
+    width : int
+        Bytes per row.
+    n_folds : int
+    """
+
+    def __init__(self, width: int, n_folds: int):
+        self.width = int(width)
+        self.n_folds = int(n_folds)
+        self._w = -(-self.width // 8)           # 64-bit words per key
+        self.used = 0
+        self.n_rows = 0
+        self._table = np.zeros((0, self._w + self.n_folds), dtype=np.uint64)
+        self._slots = np.full(16, -1, dtype=np.int64)
+
+    def add(self, keys: np.ndarray, fold: np.ndarray) -> None:
+        """Add rows (uint8, shape (n, width)), row ``i`` counted once in ``fold[i]``."""
+        words = self._words(keys)
+        self.used = int(_add_rows(words, np.ascontiguousarray(fold, dtype=np.int64),
+                                  self._slots, self._table, self.used))
+        self.n_rows += keys.shape[0]
+
+    def add_counts(self, keys: np.ndarray, fold_counts: np.ndarray) -> None:
+        """Add distinct rows that come with their counts (int64, shape (n, n_folds))."""
+        words = self._words(keys)
+        self.used = int(_add_counts(words, np.ascontiguousarray(fold_counts, dtype=np.int64),
+                                    self._slots, self._table, self.used))
+        self.n_rows += int(fold_counts.sum())
+
+    def _words(self, keys: np.ndarray) -> np.ndarray:
+        """The keys as 64-bit words (zero bytes after each), with room made for them."""
+        if self._slots is None:
+            raise RuntimeError("the counter was released: it takes no more rows")
+        if keys.ndim != 2 or keys.shape[1] != self.width:
+            raise ValueError(f"rows of {keys.shape[1:]} bytes, the table holds {self.width}")
+        padded = np.zeros((keys.shape[0], self._w * 8), dtype=np.uint8)
+        padded[:, :self.width] = keys
+        self.reserve(self.used + keys.shape[0])
+        return padded.view(np.uint64)
+
+    def reserve(self, distinct: int) -> None:
+        """Room for ``distinct`` rows in all (at worst every row added is new)."""
+        if distinct > self._table.shape[0]:
+            table = np.zeros((max(distinct, 2 * self._table.shape[0]), self._table.shape[1]),
+                             dtype=np.uint64)
+            table[:self.used] = self._table[:self.used]
+            self._table = table
+        if distinct > MAX_LOAD * self._slots.shape[0]:
+            size = self._slots.shape[0]
+            while distinct > MAX_LOAD * size:
+                size *= 2
+            self._slots = np.full(size, -1, dtype=np.int64)
+            _rehash(self._table, self._w, self.used, self._slots)
+
+    def release(self) -> None:
+        """Drop the hash slots: the counter takes no more rows."""
+        self._slots = None
+
+    def nbytes(self) -> int:
+        return self._table.nbytes + (0 if self._slots is None else self._slots.nbytes)
+
+    def result(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(keys, fold_counts)``: the distinct rows (uint8, shape (d, width)) in the
+        order each was first added, and their counts per fold (int64, shape (d, n_folds))."""
+        rows = self._table[:self.used]
+        keys = rows[:, :self._w].copy().view(np.uint8)
+        return np.ascontiguousarray(keys[:, :self.width]), rows[:, self._w:].astype(np.int64)
