@@ -36,7 +36,7 @@ PACKAGE = ROOT / "rulekit"
 #: not exist (yet) are tolerated.
 LAYERS = [
     ("foundation", ["_version", "_tolerances", "_params", "_checks", "_anytime", "_interrupt", "certificate",
-                    "bitset", "evaluate", "_columns", "_render", "callbacks", "_files"]),
+                    "bitset", "evaluate", "_columns", "_render", "callbacks", "_files", "_patterns"]),
     ("data", ["binarize", "_reference", "mining", "stream", "distributed"]),
     ("models", ["models", "_modelfile", "export", "export.*", "persist", "plotting",
                 "explore", "explore.*"]),
