@@ -22,11 +22,11 @@ so that peak RSS belongs to that fit alone:
     Peak RSS is the child's high-water mark; "fit's own" is that minus the
     RSS just before ``fit`` (the data loaded), the memory the fit adds.
 ``patterns``
-    The default :class:`rulekit.binarize.Binarizer` fitted and applied to all
-    rows, and the distinct rows of the result counted: the number a fit on
-    counts would search (issue 35, item 1), and the rows per second of this
-    binarize-and-count pass on one core (a stand-in for the counting pass the
-    issue asks for, until the package has one).
+    The two passes of a fit from the files (``rulekit.stream``), timed apart in
+    one process: pass 1 (summaries, thresholds) and pass 2, the counting pass
+    (binarize into packed keys, count the distinct (pattern, class) keys per
+    fold), each as rows per CPU second on one core, reading included; and the
+    number of distinct (pattern, class) rows a fit on counts searches.
 ``fit`` (mode ``dask``)
     A ``LocalCluster`` of 2 worker processes on 127.0.0.1 (1 thread each); the
     files read with ``dask.dataframe.read_parquet``; ``fit(ddf_X, ddf_y)``.
@@ -163,20 +163,30 @@ def child_fit(job: dict) -> dict:
 
 
 def child_patterns(job: dict) -> dict:
-    import numpy as np
-
+    """The two counting passes of a fit from files (``rulekit.stream.count``), timed apart."""
+    from rulekit import stream
+    from rulekit._patterns import PatternCounter
     from rulekit.binarize import Binarizer
 
-    _, X, y = _load(job["files"], job["learner"])
+    source = stream.Files(job["files"], target=LABEL)
     c0 = _cpu_s()
-    Z = Binarizer().fit(X, y).transform(X)
-    # one byte string per row: np.unique on a 1-d void view is far cheaper than axis=0
-    packed = np.ascontiguousarray(np.packbits(np.asarray(Z, dtype=bool), axis=1))
-    rows = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
-    distinct = len(np.unique(rows))
-    cpu = _cpu_s() - c0
-    return dict(patterns=int(distinct), conditions=int(Z.shape[1]), patterns_cpu_s=cpu,
-                rows_per_cpu_s=len(y) / cpu if cpu > 0 else float("nan"))
+    summary = None
+    for chunk in source.chunks():
+        part = stream.summarize(chunk, LABEL, None, Binarizer())
+        summary = part if summary is None else summary.merge(part)
+    c1 = _cpu_s()
+    fitted = stream.fit_binarizer(summary, Binarizer())
+    classes = stream.classes_of(summary)
+    m = len(fitted.conditions_)
+    counter = PatternCounter(-(-m // 8) + 2, 5)
+    for chunk in source.chunks():
+        keys, fold = stream.chunk_keys(chunk, fitted, classes, LABEL)
+        counter.add(keys, fold)
+    c2 = _cpu_s()
+    n = summary.n_rows
+    return dict(patterns=int(counter.used), conditions=int(m), pass1_cpu_s=c1 - c0,
+                pass2_cpu_s=c2 - c1, pass1_rows_per_cpu_s=n / (c1 - c0),
+                rows_per_cpu_s=n / (c2 - c1))
 
 
 def child_stream(job: dict) -> dict:
@@ -306,7 +316,8 @@ def _fmt(value, digits=1) -> str:
 def to_markdown(records: list[dict], baseline: list[dict] | None = None) -> str:
     """The table: one line per (mode, learner, rows); ratios when a baseline is given."""
     head = ["rows", "learner", "mode", "fit CPU s", "wall s", "peak RSS MB", "fit's own MB",
-            "workers' peak MB", "distinct patterns", "binarize+count rows/CPU s", "status",
+            "workers' peak MB", "distinct patterns", "pass 1 rows/CPU s",
+            "counting pass (pass 2) rows/CPU s", "status",
             "load avg"]
     base = {_key(r): r for r in baseline or []}
     if baseline is not None:
@@ -316,7 +327,8 @@ def to_markdown(records: list[dict], baseline: list[dict] | None = None) -> str:
         cells = [_fmt(r["rows"]), LEARNER_LABELS.get(r["learner"], r["learner"]), r["mode"],
                  _fmt(r.get("fit_cpu_s")), _fmt(r.get("wall_s")), _fmt(r.get("peak_rss_mb"), 0),
                  _fmt(r.get("fit_own_rss_mb"), 0), _fmt(r.get("worker_peak_rss_mb")),
-                 _fmt(r.get("patterns")), _fmt(r.get("rows_per_cpu_s"), 0),
+                 _fmt(r.get("patterns")), _fmt(r.get("pass1_rows_per_cpu_s"), 0),
+                 _fmt(r.get("rows_per_cpu_s"), 0),
                  r.get("status") or "—", _fmt(r.get("load_avg_1min"))]
         if baseline is not None:
             b = base.get(_key(r))
@@ -391,8 +403,8 @@ def main(argv=None) -> None:
         # the patterns do not depend on the learner: count them once per file set
         patterns = ({} if args.no_patterns else
                     run_child("patterns", files=parquet_files(data), learner=learners[0]))
-        patterns = {k: patterns[k] for k in ("patterns", "conditions", "rows_per_cpu_s")
-                    if k in patterns}
+        patterns = {k: patterns[k] for k in ("patterns", "conditions", "rows_per_cpu_s",
+                                             "pass1_rows_per_cpu_s") if k in patterns}
         for learner in learners:
             for mode in modes:
                 record = measure(data, learner, mode, patterns)
