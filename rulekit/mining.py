@@ -42,6 +42,8 @@ PAIR_OBJECT_BYTES = 200
 #: data has hundreds of thousands of conditions: all their pair counts at once would be
 #: a matrix of over 100 GiB)
 PAIR_BLOCK_CELLS = 1 << 22
+#: Rows whose float copy a pair count holds at once (the rest stay boolean).
+ROW_BLOCK = 1 << 16
 #: most (pairs x rows) an association cut counts beyond the pairs it keeps, only to report
 #: how many pairs were mined (``n_mined``); past it the count is a lower bound
 COUNT_ONLY_CELLS = 500_000_000
@@ -180,14 +182,17 @@ class _PairCounter:
         rows = [np.ones(B.shape[0], bool)] if y is None else [y == label for label in np.unique(y)]
         total = int(ones.sum())
         # float32 sums are exact below 2**24 rows; float64 beyond
-        dtype = np.float32 if total < 2**24 else np.float64
-        # each part: its rows, their weights as a column (None: ones) and its total weight
-        self.parts = [(B[r].astype(dtype), None if w is None else w[r].astype(dtype)[:, None],
-                       int(ones[r].sum())) for r in rows if r.any()]
+        self.dtype = np.float32 if total < 2**24 else np.float64
+        self.B, self.w = B, w
+        # each part: its rows and its total weight; the float copies the products need
+        # are made ROW_BLOCK rows at a time, so counting never holds a float copy of
+        # every row (3.7 million distinct rows of 116 conditions: 1.7 GB in float32)
+        self.parts = [(np.flatnonzero(r), int(ones[r].sum())) for r in rows if r.any()]
         self.n_rows = B.shape[0]
         self.min_support = min_support
-        self.frequent_single = [(g.sum(axis=0) if gw is None else (g * gw).sum(axis=0)) / n
-                                >= min_support for g, gw, n in self.parts]
+        # the sums are whole numbers, exact in self.dtype; divided there as the pairs are
+        self.frequent_single = [self._singles(idx).astype(self.dtype) / n >= min_support
+                                for idx, n in self.parts]
         self.singles = np.flatnonzero(np.logical_or.reduce(self.frequent_single)) \
             if self.parts else np.zeros(0, np.int64)
         self.conditions = conditions
@@ -195,12 +200,29 @@ class _PairCounter:
         self.feature = None if conditions is None else pd.factorize(
             np.array([c.feature for c in conditions], dtype=object))[0]
 
+    def _blocks(self, idx):
+        """The rows ``idx`` in blocks of :data:`ROW_BLOCK`: (their matrix, their weights)."""
+        for start in range(0, idx.size, ROW_BLOCK):
+            block = idx[start:start + ROW_BLOCK]
+            yield self.B[block], None if self.w is None else self.w[block].astype(self.dtype)
+
+    def _singles(self, idx) -> np.ndarray:
+        """Each condition's weight over the rows ``idx`` (exact: integers)."""
+        out = np.zeros(self.B.shape[1], dtype=np.float64)
+        for g, gw in self._blocks(idx):
+            out += g.sum(axis=0) if gw is None else gw.astype(np.float64) @ g
+        return out
+
     def frequent(self, rows, cols) -> np.ndarray:
         """Boolean (len(rows), len(cols)): is the pair frequent in some class?"""
         hit = np.zeros((len(rows), len(cols)), dtype=bool)
-        for (g, gw, n), single in zip(self.parts, self.frequent_single):
-            left = g[:, rows] if gw is None else g[:, rows] * gw
-            counts = left.T @ g[:, cols]
+        for (idx, n), single in zip(self.parts, self.frequent_single):
+            counts = np.zeros((len(rows), len(cols)), dtype=self.dtype)
+            for g, gw in self._blocks(idx):
+                left = g[:, rows].astype(self.dtype)
+                if gw is not None:
+                    left *= gw[:, None]
+                counts += left.T @ g[:, cols].astype(self.dtype)
             hit |= (counts / n >= self.min_support) & single[rows][:, None] & single[cols][None, :]
         return hit
 
@@ -517,10 +539,15 @@ def _weighted_support(dense: np.ndarray, w) -> np.ndarray:
     if w is None:
         return dense.sum(axis=0).astype(np.int64)
     weights = w.astype(np.float64)
-    out = np.zeros(dense.shape[1], dtype=np.int64)
-    step = 256  # columns per product: bounds the float copy of the block
-    for start in range(0, dense.shape[1], step):
-        out[start:start + step] = weights @ dense[:, start:start + step]
+    n, d = dense.shape
+    out = np.zeros(d, dtype=np.int64)
+    # blocks of at most PAIR_BLOCK_CELLS cells: the product's float copy of a block is
+    # bounded whatever the rows (sums of whole weights: exact in float64, then in int64)
+    cols = min(d, 256) or 1
+    rows = max(1, PAIR_BLOCK_CELLS // cols)
+    for c in range(0, d, cols):
+        for r in range(0, n, rows):
+            out[c:c + cols] += (weights[r:r + rows] @ dense[r:r + rows, c:c + cols]).astype(np.int64)
     return out
 
 
