@@ -227,8 +227,10 @@ def _sample(pairs: Pairs, m, rng):
         flat = cells.ravel()
         got = rng.multivariate_hypergeometric(flat, min(want, int(flat.sum())))
         taken[pairs.y == label] = got.reshape(cells.shape)
-    share = np.divide(taken, count, out=np.zeros(count.shape), where=count > 0)
-    T = pairs.fold_weight * share
+    # the weight of the rows taken, multiplied before it is divided: on counts (weight =
+    # count) that is the number taken exactly, so equal errors compare equal (the probe
+    # then keeps its first form on a tie, as on rows)
+    T = np.divide(pairs.fold_weight * taken, count, out=np.zeros(count.shape), where=count > 0)
     index = np.flatnonzero(taken.sum(axis=1) > 0)
     return index, T[index].sum(axis=1), T[index]
 
