@@ -122,9 +122,11 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         in memory, each distinct (binarized row, class) pair's weight is cut
         into units that are shuffled per class with ``random_state`` and dealt
         to the folds (stratified; a row of weight 2 and the same row twice
-        are the same data); with a per-row fold column (streamed data) the
-        fold table is each pair's weight in each fold, whatever the order or
-        chunking of the rows.  Every search -- the validation paths, the
+        are the same data); fitted from a source (files, chunks, counts or
+        a dask frame), the 5 hash folds of the counts are the folds (5-fold
+        validation), and the fold table is each pair's weight in each fold,
+        whatever the order or chunking of the rows (``docs/streaming.md``).
+        Every search -- the validation paths, the
         probe and the final fit -- runs on the distinct pairs, each weighted
         by its rows' summed weight.
 
@@ -280,10 +282,15 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
+        X : DataFrame or array-like of shape (n_samples, n_features), or a source
+            The rows; or data read without holding them: a
+            :class:`rulekit.stream.Files` or :class:`rulekit.stream.Chunks`
+            (naming its label column; ``y=None``), a dask DataFrame (with a
+            dask Series ``y``) or :class:`rulekit.stream.Counts`
+            (``docs/streaming.md``, "Column generation from a source").
+        y : array-like of shape (n_samples,), dask Series or None
         sample_weight : array-like of shape (n_samples,), optional
-            Misclassification cost of each sample.
+            Misclassification cost of each sample (rows in memory only).
 
         Returns
         -------

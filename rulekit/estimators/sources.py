@@ -1,7 +1,8 @@
 """Training data a fit reads without holding its rows: files, chunks, dask frames, counts.
 
-A learner that searches on counts (``_on_counts``) needs from its training
-data only the distinct binarized rows with their class counts, per fold
+A learner that searches on counts (``_on_counts``, or column generation,
+which folds each binary problem's rows itself) needs from its training data
+only the distinct binarized rows with their class counts, per fold
 (``rulekit/_fitdata.py``).  :mod:`rulekit.stream` computes those in two
 passes over files or chunks, and :mod:`rulekit.distributed` on a dask
 cluster; this module turns what they return into the :class:`FitData` the

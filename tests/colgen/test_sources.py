@@ -194,7 +194,10 @@ def test_the_default_multiclass_fit_from_a_source_is_honest():
 def test_counts_given_as_such_validate_on_their_own_conditions():
     X, y = _frame(300, seed=5)
     est = BooleanRuleCGClassifier()
-    counts = stream.count(_chunks(X, y, 100), binarizer=est._binarizer(est._check_params(), None))
+    # docs/streaming.md: Binarizer(negations=True) is the estimator's default binarizer
+    template = Binarizer(negations=True)
+    assert template.get_params() == est._binarizer(est._check_params(), None).get_params()
+    counts = stream.count(_chunks(X, y, 100), binarizer=template)
     est.fit(counts)
     assert est.binarizer_.conditions_ == counts.binarizer.conditions_
     assert est.n_thresholds_ == RESOLUTIONS[0]
