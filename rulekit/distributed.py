@@ -66,8 +66,9 @@ def count(data, target: str | None = None, *, key: str | None = None,
     data : dask DataFrame or rulekit.stream.Files
         The rows, the target column among them.
     target, key, binarizer, n_folds, max_memory, fit
-        As in :func:`rulekit.stream.count` (``fit`` runs here, on the client); ``max_memory`` bounds each merged
-        count table (on the worker that merges it) and so the client's result.
+        As in :func:`rulekit.stream.count` (``fit`` runs here, on the client);
+        ``max_memory`` bounds each merged count table (on the worker that
+        merges it) and so the client's result.
     split_every : int, default=8
         How many results one merge combines.
 

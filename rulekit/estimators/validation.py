@@ -229,8 +229,8 @@ def _sample(pairs: Pairs, m, rng):
         got = rng.multivariate_hypergeometric(flat, min(want, int(flat.sum())))
         taken[pairs.y == label] = got.reshape(cells.shape)
     # the weight of the rows taken, multiplied before it is divided: on counts (weight =
-    # count) that is the number taken exactly, so equal errors compare equal (the probe
-    # then keeps its first form on a tie, as on rows)
+    # count) that is the number of rows taken, exactly, as in a sample of the rows
+    # (a share times the weight, 49 * (1 / 49), can miss it by a bit)
     T = np.divide(pairs.fold_weight * taken, count, out=np.zeros(count.shape), where=count > 0)
     index = np.flatnonzero(taken.sum(axis=1) > 0)
     return index, T[index].sum(axis=1), T[index]
