@@ -24,7 +24,7 @@ from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListC
                      SoftFallingRuleListClassifier, stream)
 from rulekit.datasets import load_compas
 
-from helpers import run_cli
+from helpers import rule_set_losses, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -185,6 +185,12 @@ def test_the_command_line_fits_column_generation_from_a_parquet_glob(compas, par
                                                      target="recid"))
     accuracy = float(done.stdout.split("training accuracy: ")[1].split()[0])
     assert accuracy == pytest.approx(est.score(X, y), abs=1e-4)
+    # the certificate of the fit from files, recounted on the rows in memory
+    cert = est.certificate_
+    assert cert.n == len(y) and cert.lower_bound <= cert.objective
+    loss, counts = rule_set_losses(est, X, y)
+    assert cert.objective == pytest.approx(loss / len(y), abs=1e-12)
+    assert [(est.model_.counts_true, est.model_.counts_false)] == counts
     assert np.array_equal(load(out).predict(X), est.predict(X))
 
 
