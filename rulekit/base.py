@@ -42,7 +42,9 @@ Contract for a learner's estimator (``rulekit/estimators/<learner>.py``):
   :meth:`RuleClassifierBase._binarizer`, ``_resolve_min_support``,
   ``_resolve_max_card``, ``_resolve_max_antecedents`` (a cap on the pool and
   which antecedents it keeps), ``_mining_bytes``, ``_inputs`` (facts read
-  from the raw input before binarizing) and ``_views``.
+  from the raw input before binarizing) and ``_views``; for a fit from a
+  source, ``_fold_splits``, ``_counted_binarizer`` (what pass 2 counts over)
+  and ``_from_counts`` (the counts as the learner's :class:`FitData`).
 
 The whole fit runs inside one :class:`rulekit._anytime.Anytime` run, so
 ``time_limit`` counts from the start of ``fit`` and Ctrl-C at any point
@@ -78,6 +80,7 @@ from .explore import explore as _explore
 from .export import to_python, to_sql
 from .persist import Predictor
 from .estimators.sources import count_source, dask_predict, fitdata_from_counts, is_dask, is_source
+from .stream import fit_binarizer
 
 #: hash folds counted for a fit from a source (``rulekit/estimators/sources.py``)
 SOURCE_FOLDS = 5
@@ -235,6 +238,21 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         holds fold ``f`` out), or None when the learner validates nothing.
         """
         return None
+
+    def _counted_binarizer(self, params: dict, summary, template):
+        """What a source's rows are counted over: a binarizer fitted on pass 1's summary.
+
+        ``summary`` is the merged :class:`rulekit.stream.Summary` (rows,
+        classes, per-column values) and ``template`` the unfitted
+        :meth:`_binarizer`.  A learner that searches more than one
+        binarization returns a :class:`rulekit.estimators.sources.Stacked`
+        of them, so one counting pass serves all (see :meth:`_from_counts`).
+        """
+        return fit_binarizer(summary, template)
+
+    def _from_counts(self, counts, params: dict, splits) -> FitData:
+        """The :class:`FitData` of a source's counts (``splits``: see :meth:`_fold_splits`)."""
+        return fitdata_from_counts(counts, params, splits)
 
     def _validation_splits(self, y, params: dict) -> np.ndarray | None:
         """The validation splits the learner will use, drawn on the training rows.
@@ -447,7 +465,9 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
             raise TypeError(f"{name} fits rows held in memory; pass a DataFrame or array. "
                             "Files, chunks, dask frames and counts are read by the learners "
                             "that search on counts: " + ", ".join(_source_learners()))
-        if not self._fits_on_counts(params):
+        # (a learner that folds its rows itself, as column generation does per binary
+        # problem, has no such parameter)
+        if self._on_counts and not self._fits_on_counts(params):
             raise ValueError(f"{name}: these parameters need the rows themselves "
                              "(forbidden, required or fairness); fit a DataFrame in memory")
         if sample_weight is not None:
@@ -457,7 +477,9 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         limit = self._mining_bytes(params)
         counts = count_source(X, y, binarizer=self._binarizer(params, None),
                               n_folds=SOURCE_FOLDS,
-                              max_memory=None if limit is None else limit / 2**20)
+                              max_memory=None if limit is None else limit / 2**20,
+                              fit=lambda summary, template: self._counted_binarizer(
+                                  params, summary, template))
         classes = np.asarray(counts.classes)
         if classes.size < 2:
             raise ValueError(f"{name}: the labels hold one class only ({classes[0]!r}); a "
@@ -467,7 +489,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
                              f"{classes.size} classes")
         totals = np.bincount(counts.y, weights=counts.weight, minlength=classes.size)
         splits = self._fold_splits(SOURCE_FOLDS, int(counts.n_rows), totals, params)
-        data = self._mine(fitdata_from_counts(counts, params, splits), params)
+        data = self._mine(self._from_counts(counts, params, splits), params)
         return replace(data, views={**self._views(None, data, inputs), "folds": "hash"})
 
     def _wrap(self, data: FitData, outcome: FitOutcome) -> None:

@@ -227,8 +227,13 @@ def _source(args):
 
 
 def _training_accuracy_from_counts(est) -> float | None:
-    """Accuracy on the training rows read from a rule list's counts (no second pass)."""
+    """Accuracy on the training rows read from a rule list's or a two-class rule set's
+    counts (no second pass)."""
     model = est.model_
+    if getattr(model, "counts_true", None) is not None and model.counts_false is not None:
+        # (negative, positive) rows where the rule set holds, and where it does not
+        right = model.counts_true[1] + model.counts_false[0]
+        return right / (sum(model.counts_true) + sum(model.counts_false))
     rules = [*getattr(model, "rules", []), getattr(model, "default", None)]
     if rules[-1] is None or any(r.counts is None for r in rules):
         return None
@@ -517,7 +522,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("data", nargs="+", metavar="DATA",
                    help="a CSV file with a header row; or parquet/CSV files or globs "
                    "('claims/*.parquet'), read in two passes without holding the rows "
-                   "(learners that search on counts: corels)")
+                   "(every built-in learner)")
     p.add_argument("--target", required=True, help="name of the label column")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="count on this dask scheduler (tcp://host:8786): binarizing and "

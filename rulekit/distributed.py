@@ -57,16 +57,18 @@ def _frame(data, target, key):
 
 def count(data, target: str | None = None, *, key: str | None = None,
           binarizer: Binarizer | None = None, n_folds: int = 5,
-          max_memory: float | None = None, split_every: int = 8) -> stream.Counts:
+          max_memory: float | None = None, split_every: int = 8,
+          fit=None) -> stream.Counts:
     """Both passes of :func:`rulekit.stream.count`, per partition on the workers.
 
     Parameters
     ----------
     data : dask DataFrame or rulekit.stream.Files
         The rows, the target column among them.
-    target, key, binarizer, n_folds, max_memory
-        As in :func:`rulekit.stream.count`; ``max_memory`` bounds each merged
-        count table (on the worker that merges it) and so the client's result.
+    target, key, binarizer, n_folds, max_memory, fit
+        As in :func:`rulekit.stream.count` (``fit`` runs here, on the client);
+        ``max_memory`` bounds each merged count table (on the worker that
+        merges it) and so the client's result.
     split_every : int, default=8
         How many results one merge combines.
 
@@ -89,7 +91,7 @@ def count(data, target: str | None = None, *, key: str | None = None,
     if summary.n_rows == 0:
         raise ValueError("the dask collection has no rows")
     fitted = (template if hasattr(template, "conditions_")
-              else stream.fit_binarizer(summary, template))
+              else (fit or stream.fit_binarizer)(summary, template))
     classes = stream.classes_of(summary)
     m = len(fitted.conditions_)
     table_of = dask.delayed(stream.count_table, pure=True)

@@ -640,7 +640,7 @@ def classes_of(summary: Summary) -> np.ndarray:
 
 def count(data, target: str | None = None, *, key: str | None = None,
           binarizer: Binarizer | None = None, n_folds: int = 5,
-          max_memory: float | None = None) -> Counts:
+          max_memory: float | None = None, fit: Callable | None = None) -> Counts:
     """Both passes over a source: thresholds from summaries, then counts.
 
     Parameters
@@ -659,6 +659,12 @@ def count(data, target: str | None = None, *, key: str | None = None,
     max_memory : float, optional
         MB the distinct patterns may take; over it, :class:`TooManyPatterns`
         is raised as soon as the running table passes it.
+    fit : callable, optional
+        ``fit(summary, binarizer)`` gives the fitted binarizer pass 2 counts
+        over, from the merged pass-1 summary and the unfitted ``binarizer``
+        (default :func:`fit_binarizer`); anything with ``feature_names_in_``,
+        ``conditions_`` and ``transform`` will do (column generation counts
+        two resolutions side by side this way).
 
     Returns
     -------
@@ -674,7 +680,8 @@ def count(data, target: str | None = None, *, key: str | None = None,
         summary = part if summary is None else summary.merge(part)
     if summary is None or summary.n_rows == 0:
         raise ValueError("the source gave no rows")
-    fitted = template if hasattr(template, "conditions_") else fit_binarizer(summary, template)
+    fitted = (template if hasattr(template, "conditions_")
+              else (fit or fit_binarizer)(summary, template))
     classes = classes_of(summary)
     m = len(fitted.conditions_)
     # every chunk's rows go into one hash table of distinct keys

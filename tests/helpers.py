@@ -140,3 +140,35 @@ def run_cli(*args):
         except SystemExit as exc:
             status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     return subprocess.CompletedProcess(["rulekit", *argv], status, out.getvalue(), err.getvalue())
+
+
+def rule_set_losses(est, X, y) -> tuple:
+    """Column generation's objective, recounted from a fitted estimator's rule sets on rows.
+
+    Returns ``(loss, counts)``: the Hamming loss its certificate reports (added over
+    the members of a one-vs-rest model), straight from the definition: a DNF counts a
+    positive row no clause covers once and a negative row once per clause that covers
+    it; a CNF, a DNF of the other class, counts a negative row on which every clause
+    holds once and a positive row once per clause that fails.  ``counts`` holds each
+    member's ``(counts_true, counts_false)`` as printed, recounted the same way.
+    """
+    import numpy as np
+
+    B = est.binarizer_.transform(X)
+    y = np.asarray(y)
+    two = len(est.classes_) == 2
+    members = [est.model_] if two else est.model_.members
+    targets = [est.classes_[1]] if two else list(est.classes_)
+    loss, counts = 0, []
+    for member, label in zip(members, targets):
+        positive = y == label
+        if member.form == "dnf":
+            per = np.array([B[:, list(c)].all(axis=1) for c in member.clauses]).reshape(-1, len(y))
+            loss += int((positive & ~per.any(axis=0)).sum() + per[:, ~positive].sum())
+        else:
+            per = np.array([~B[:, list(c)].any(axis=1) for c in member.clauses]).reshape(-1, len(y))
+            loss += int((~positive & ~per.any(axis=0)).sum() + per[:, positive].sum())
+        holds = member.holds(B).astype(bool)
+        counts.append(((int((holds & ~positive).sum()), int((holds & positive).sum())),
+                       (int((~holds & ~positive).sum()), int((~holds & positive).sum()))))
+    return loss, counts

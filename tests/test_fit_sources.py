@@ -10,8 +10,10 @@ Claims tested here:
 * on dask, ``predict`` and ``predict_proba`` return dask collections equal to
   the in-memory answers;
 * what cannot be read this way says so, naming what to do;
-* the command line fits parquet globs, and ``--scheduler`` counts on a
-  2-process ``LocalCluster`` (slow lane).
+* the command line fits parquet globs (column generation too), and
+  ``--scheduler`` counts on a 2-process ``LocalCluster`` (slow lane).
+
+Column generation's own claims from sources are in ``tests/colgen/test_sources.py``.
 """
 
 import numpy as np
@@ -22,7 +24,7 @@ from rulekit import (BooleanRuleCGClassifier, CorelsClassifier, FallingRuleListC
                      SoftFallingRuleListClassifier, stream)
 from rulekit.datasets import load_compas
 
-from helpers import run_cli
+from helpers import rule_set_losses, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -135,10 +137,18 @@ def test_a_small_source_fits_like_the_rows_in_memory():
           CorelsClassifier(c=0.01, max_card=1).fit(X, y))
 
 
+class _RowsOnly(CorelsClassifier):
+    """A learner that fits rows held in memory only (every built-in one reads sources)."""
+
+    _fits_sources = False
+
+
 def test_what_cannot_be_read_from_a_source_says_what_to_do(parquet):
     source = stream.Files(str(parquet / "*.parquet"), target="recid")
-    with pytest.raises(TypeError, match="DataFrame or array"):
-        BooleanRuleCGClassifier().fit(source)
+    with pytest.raises(TypeError, match="DataFrame or array.*BooleanRuleCGClassifier"):
+        _RowsOnly().fit(source)
+    with pytest.raises(ValueError, match="sample_weight"):
+        BooleanRuleCGClassifier().fit(source, sample_weight=np.ones(3))
     with pytest.raises(ValueError, match="y=None"):
         CorelsClassifier().fit(source, np.zeros(3))
     with pytest.raises(ValueError, match="sample_weight"):
@@ -159,8 +169,29 @@ def test_the_command_line_fits_a_parquet_glob(parquet, tmp_path):
                    "--corels-c", "0.01", "--save", out)
     assert done.returncode == 0, done.stderr
     assert "optimal" in done.stdout and "training accuracy" in done.stdout and out.is_file()
-    refused = run_cli("fit", parquet / "*.parquet", "--target", "recid", "--model", "cg")
-    assert refused.returncode != 0 and "DataFrame or array" in refused.stderr
+
+
+@pytest.mark.slow   # a subprocess fits column generation on compas at its defaults
+def test_the_command_line_fits_column_generation_from_a_parquet_glob(compas, parquet, tmp_path):
+    from rulekit import load
+
+    out = tmp_path / "cg.json"
+    done = run_cli("fit", parquet / "*.parquet", "--target", "recid", "--model", "cg",
+                   "--save", out)
+    assert done.returncode == 0, done.stderr
+    assert "hash folds" not in done.stdout    # 7,214 rows: the forms are probed, not validated
+    X, y = compas
+    est = BooleanRuleCGClassifier().fit(stream.Files(str(parquet / "*.parquet"),
+                                                     target="recid"))
+    accuracy = float(done.stdout.split("training accuracy: ")[1].split()[0])
+    assert accuracy == pytest.approx(est.score(X, y), abs=1e-4)
+    # the certificate of the fit from files, recounted on the rows in memory
+    cert = est.certificate_
+    assert cert.n == len(y) and cert.lower_bound <= cert.objective
+    loss, counts = rule_set_losses(est, X, y)
+    assert cert.objective == pytest.approx(loss / len(y), abs=1e-12)
+    assert [(est.model_.counts_true, est.model_.counts_false)] == counts
+    assert np.array_equal(load(out).predict(X), est.predict(X))
 
 
 @pytest.mark.slow

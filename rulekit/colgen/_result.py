@@ -63,7 +63,7 @@ SCOPE = "{form} rule sets within the budget; objective = weighted Hamming loss +
 #: How :class:`~rulekit.colgen.BudgetChoice` methods chose, in words.
 CHOICE_WORDS = {
     "exact": "as the first budget of the validation path whose rule set fits every row",
-    "cv": "by {folds}-fold validation along a path of budgets (one-standard-error rule)",
+    "cv": "by {folds}-fold validation{on} along a path of budgets (one-standard-error rule)",
     "probe": "by short runs of each form compared on their training objective",
     "largest": "as the largest budget of the grid",
 }
@@ -154,7 +154,7 @@ def empty_result(y, sample_weight, form) -> ColGenResult:
 
 
 def estimator_certificate(fits, labels, *, n, unit, n_conditions, lambda0=0.0, lambda1=0.0,
-                          folds=3) -> Certificate:
+                          folds=3, hash_folds=False) -> Certificate:
     """The estimator's certificate: the engines' claims as rates, in words that fit the problem.
 
     Parameters
@@ -175,6 +175,8 @@ def estimator_certificate(fits, labels, *, n, unit, n_conditions, lambda0=0.0, l
         Penalties per clause and per literal (named when not 0).
     folds : int
         Inner folds of the validation (named when it chose).
+    hash_folds : bool
+        The folds are the hash folds of counted data (``docs/streaming.md``).
 
     Returns
     -------
@@ -186,7 +188,8 @@ def estimator_certificate(fits, labels, *, n, unit, n_conditions, lambda0=0.0, l
     def how(fit):
         if fit.choice is None or fit.choice.method not in CHOICE_WORDS:
             return "as given"
-        return "chosen " + CHOICE_WORDS[fit.choice.method].format(folds=folds)
+        return "chosen " + CHOICE_WORDS[fit.choice.method].format(
+            folds=folds, on=" on hash folds" if hash_folds else "")
 
     per = "row" if unit == "rows" else "unit of weight"
     mistakes = ("weighted mistakes" if unit != "rows" else "mistakes")

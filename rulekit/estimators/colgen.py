@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import logging
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -16,15 +17,17 @@ from sklearn.utils.class_weight import compute_class_weight
 from .._anytime import current_run, stopping
 from .._params import AnyOf, Instance, Integer, Options, as_generator, pick
 from .._fitdata import FitData, FitOutcome
+from .sources import Stacked
 from .validation import binary_pairs, draw_design
 from ..base import RuleClassifierBase
 from ..binarize import ESTIMATOR_PARAMETERS, Binarizer
 from ..models import OneVsRestRuleSets, RuleSet
+from ..stream import classes_of, fit_binarizer
 from ..colgen._enum import check_compatibility_memory
 from ..colgen._metadata import ConditionMetadata, condition_metadata
 from ..colgen._result import estimator_certificate
 from ..colgen._search import SEARCH_PARAMETERS
-from ..colgen._select import CV_MAX_ROWS, DEFAULT_GRID, check_grid, fit_binary
+from ..colgen._select import CV_MAX_ROWS, DEFAULT_GRID, INNER_FOLDS, check_grid, fit_binary
 from .._tolerances import MIN_TIME_SHARE
 
 log = logging.getLogger("rulekit.colgen")
@@ -46,6 +49,17 @@ class _View(NamedTuple):
 
 def _view(binarizer, B):
     return _View(binarizer, B, condition_metadata(binarizer.conditions_))
+
+
+def _tries_finer(params, n_classes: int, n_rows: int) -> bool:
+    """Does validation try the finer resolution (``n_thresholds="auto"``)?
+
+    Only where it validates anyway: a two-class problem of at most
+    :data:`CV_MAX_ROWS` rows with the form or the budget ``"auto"``.
+    """
+    return (params["n_thresholds"] == "auto" and n_classes == 2
+            and (params["form"] == "auto" or params["max_complexity"] == "auto")
+            and n_rows <= CV_MAX_ROWS)
 
 
 class _Grid(Instance):
@@ -108,9 +122,11 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         in memory, each distinct (binarized row, class) pair's weight is cut
         into units that are shuffled per class with ``random_state`` and dealt
         to the folds (stratified; a row of weight 2 and the same row twice
-        are the same data); with a per-row fold column (streamed data) the
-        fold table is each pair's weight in each fold, whatever the order or
-        chunking of the rows.  Every search -- the validation paths, the
+        are the same data); fitted from a source (files, chunks, counts or
+        a dask frame), the 5 hash folds of the counts are the folds (5-fold
+        validation), and the fold table is each pair's weight in each fold,
+        whatever the order or chunking of the rows (``docs/streaming.md``).
+        Every search -- the validation paths, the
         probe and the final fit -- runs on the distinct pairs, each weighted
         by its rows' summed weight.
 
@@ -233,6 +249,9 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
     _mines = False
     _negations = True
     _per_class_mining = False
+    # every search folds its binary problem's rows into distinct weighted pairs itself
+    # (binary_pairs), so counted rows from files, chunks or dask serve it as well
+    _fits_sources = True
 
     def __init__(self, form="auto", max_complexity="auto", max_literals=None, lambda0=0.0,
                  lambda1=0.0, class_weight=None, complexity_grid=DEFAULT_GRID, settings=None,
@@ -263,10 +282,15 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
+        X : DataFrame or array-like of shape (n_samples, n_features), or a source
+            The rows; or data read without holding them: a
+            :class:`rulekit.stream.Files` or :class:`rulekit.stream.Chunks`
+            (naming its label column; ``y=None``), a dask DataFrame (with a
+            dask Series ``y``) or :class:`rulekit.stream.Counts`
+            (``docs/streaming.md``, "Column generation from a source").
+        y : array-like of shape (n_samples,), dask Series or None
         sample_weight : array-like of shape (n_samples,), optional
-            Misclassification cost of each sample.
+            Misclassification cost of each sample (rows in memory only).
 
         Returns
         -------
@@ -286,9 +310,11 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         # the condition x condition matrix of the search, refused before any more work
         # (the finer binarization included) when it cannot fit
         check_compatibility_memory(data.B.shape[1])
-        if (params["n_thresholds"] != "auto" or data.n_classes != 2
-                or (params["form"] != "auto" and params["max_complexity"] != "auto")
-                or data.n_rows > CV_MAX_ROWS):
+        if X is None:
+            # counted from a source: the finer view was counted with the rows
+            # (_counted_binarizer, _from_counts), or not at all
+            return {"finer": data.views.get("finer")}
+        if not _tries_finer(params, data.n_classes, data.n_rows):
             return {"finer": None}
         fine = self._binarizer({**params, "n_thresholds": RESOLUTIONS[1]}, data.n_rows)
         B = fine.fit_transform(X, data.y, sample_weight=data.sample_weight)
@@ -296,9 +322,44 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             return {"finer": None}   # no numeric column has more than 10 distinct values
         return {"finer": _view(fine, B)}
 
+    def _counted_binarizer(self, params, summary, template):
+        """Both resolutions from one summary, counted side by side, when validation tries both.
+
+        The finer conditions need not hold the deciles' (a quantile of a few
+        distinct values may fall between them), so both are counted: the
+        distinct rows of each are a projection of the stacked rows.
+        """
+        coarse = fit_binarizer(summary, template)
+        if not _tries_finer(params, len(classes_of(summary)), summary.n_rows):
+            return coarse
+        fine = fit_binarizer(summary, self._binarizer({**params, "n_thresholds": RESOLUTIONS[1]},
+                                                      summary.n_rows))
+        if fine.conditions_ == coarse.conditions_ or stopping():
+            return coarse
+        return Stacked(coarse, fine)
+
+    def _from_counts(self, counts, params, splits) -> FitData:
+        data = super()._from_counts(counts, params, splits)
+        stacked = counts.binarizer
+        if not isinstance(stacked, Stacked):
+            return data
+        coarse, fine = stacked.parts[:2]
+        # rows stay those of the stacked patterns: the deciles' matrix may repeat a row
+        # that the finer one splits, and each binary problem folds its pairs again
+        return replace(data, binarizer=coarse, B=stacked.block(data.B, 0),
+                       views={"finer": _view(fine, stacked.block(data.B, 1))})
+
+    def _fold_splits(self, n_folds, n_rows, class_totals, params):
+        # counted data validate on the hash folds, one held out per split: FitData.tested
+        # is then one-hot, and its column is the row's fold (_solve)
+        if params["form"] == "auto" or params["max_complexity"] == "auto":
+            return np.eye(n_folds, dtype=bool)
+        return None
+
     def _solve(self, data: FitData) -> FitOutcome:
         params, classes, y = data.params, data.classes, data.y
-        weights = _weights(y, data.sample_weight, params["class_weight"], classes)
+        # data.weight: the user's weights in memory, the rows' counts from a source
+        weights = _weights(y, data.weight, params["class_weight"], classes, data.count)
         rng = as_generator(params["random_state"])
         targets = [1] if len(classes) == 2 else list(range(len(classes)))
         finer = data.views.get("finer")
@@ -306,8 +367,10 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         # every search runs on the distinct (binarized row, class) pairs of its
         # binary problem, each weighted by the summed weight of its rows; the
         # validation design is drawn here, on the estimator side
-        # (rulekit.estimators.validation), and only read by the engine
-        fold = getattr(data, "fold", None)
+        # (rulekit.estimators.validation), and only read by the engine.  Counted
+        # from a source, each split holds one hash fold out (_fold_splits): the
+        # folds are a column of the data, not drawn
+        fold = None if data.tested is None else np.argmax(data.tested, axis=1)
         fits = []
         for i, k in enumerate(targets):
             yk = (y == k).astype(np.int64)
@@ -320,7 +383,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                 log.info("class %r: %s, C=%d, %s", classes[k], fit.form,
                          fit.max_complexity, fit.result.certificate.summary())
         members = [_rule_set(f.result, B, (y == k).astype(np.int64), k, weights, classes,
-                             binarizer, smooth=len(targets) > 1)
+                             binarizer, smooth=len(targets) > 1, count=data.count)
                    for f, k in zip(fits, targets)]
         results = [f.result for f in fits]
         if len(targets) == 1:
@@ -336,12 +399,16 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                       "max_complexity_": [f.max_complexity for f in fits]}
             model = OneVsRestRuleSets(members, binarizer.conditions_, list(classes))
         fitted.update(complexity_=int(model.complexity), n_thresholds_=binarizer.n_thresholds)
+        # counts alone are rows, as in memory without weights
+        rows = data.sample_weight is None and params["class_weight"] is None
         certificate = estimator_certificate(
             fits, None if len(targets) == 1 else [classes[k] for k in targets],
-            n=len(y) if weights is None else float(np.sum(weights)),
-            unit="rows" if weights is None else "units of weight",
+            n=data.n_samples if rows else float(np.sum(weights)),
+            unit="rows" if rows else "units of weight",
             n_conditions=len(binarizer.conditions_), lambda0=params["lambda0"],
-            lambda1=params["lambda1"])
+            lambda1=params["lambda1"],
+            folds=INNER_FOLDS if fold is None else data.tested.shape[1],
+            hash_folds=data.views.get("folds") == "hash")
         return FitOutcome(model, certificate, binarizer, fitted)
 
     def _fit_class(self, data, yk, w, fold, params, rng, classes_left, finer=None):
@@ -357,7 +424,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         left = None if outer is None else outer.time_left()
         share = None if left is None else max(left / classes_left, MIN_TIME_SHARE)
         # the rows each pair stands for (class_weight scales costs, not rows)
-        freq = np.ones(data.n_rows) if data.sample_weight is None else data.sample_weight
+        freq = np.ones(data.n_rows) if data.weight is None else data.weight
         pairs = binary_pairs(data.B, yk, w, fold, freq)
         view = _view(data.binarizer, pairs.B)
         choosing = params["form"] == "auto" or params["max_complexity"] == "auto"
@@ -383,13 +450,22 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                           finer=fine)
 
 
-def _weights(y, sample_weight, class_weight, classes):
-    """Per-sample cost: ``sample_weight`` times the class weight (None: all 1)."""
+def _weights(y, sample_weight, class_weight, classes, count=None):
+    """Per-sample cost: ``sample_weight`` times the class weight (None: all 1).
+
+    ``count``: how many rows each row stands for (counted data), so that
+    ``"balanced"`` divides by the classes' row counts, as on the rows.
+    """
     if class_weight is None:
         return sample_weight
     w = np.ones(y.shape[0]) if sample_weight is None else sample_weight
     if class_weight == "balanced":
-        factors = compute_class_weight("balanced", classes=np.arange(len(classes)), y=y)
+        if count is None:
+            factors = compute_class_weight("balanced", classes=np.arange(len(classes)), y=y)
+        else:
+            # compute_class_weight's formula, on the classes' row counts
+            rows = np.bincount(y, weights=count, minlength=len(classes))
+            factors = rows.sum() / (len(classes) * rows)
     else:
         factors = np.array([float(class_weight.get(c, 1.0)) for c in classes])
         if np.any(factors < 0) or not np.all(np.isfinite(factors)):
@@ -397,8 +473,11 @@ def _weights(y, sample_weight, class_weight, classes):
     return w * factors[y]
 
 
-def _rule_set(res, B, yk, k, sample_weight, classes_, binarizer, *, smooth):
-    """RuleSet for one binary problem, with (weighted) training positive rates."""
+def _rule_set(res, B, yk, k, sample_weight, classes_, binarizer, *, smooth, count=None):
+    """RuleSet for one binary problem, with (weighted) training positive rates.
+
+    ``count``: how many training rows each row of ``B`` stands for (None: one).
+    """
     conditions = binarizer.conditions_
     holds = res.predict(B).astype(bool)
     clauses = list(res.clauses)
@@ -409,8 +488,9 @@ def _rule_set(res, B, yk, k, sample_weight, classes_, binarizer, *, smooth):
         clauses = []
     else:
         form = res.form
-    n_t, n_f = int(holds.sum()), int((~holds).sum())
-    pos_t, pos_f = int(yk[holds].sum()), int(yk[~holds].sum())
+    rows = np.ones(yk.shape[0], dtype=np.int64) if count is None else np.asarray(count)
+    n_t, n_f = int(rows[holds].sum()), int(rows[~holds].sum())
+    pos_t, pos_f = int((rows * yk)[holds].sum()), int((rows * yk)[~holds].sum())
     sw = np.ones(yk.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
     # an m-estimate for one-vs-rest members: one unit of weight at the
     # member's overall positive rate (none for a binary problem)

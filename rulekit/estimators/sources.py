@@ -1,7 +1,8 @@
 """Training data a fit reads without holding its rows: files, chunks, dask frames, counts.
 
-A learner that searches on counts (``_on_counts``) needs from its training
-data only the distinct binarized rows with their class counts, per fold
+A learner that searches on counts (``_on_counts``, or column generation,
+which folds each binary problem's rows itself) needs from its training data
+only the distinct binarized rows with their class counts, per fold
 (``rulekit/_fitdata.py``).  :mod:`rulekit.stream` computes those in two
 passes over files or chunks, and :mod:`rulekit.distributed` on a dask
 cluster; this module turns what they return into the :class:`FitData` the
@@ -28,7 +29,8 @@ import numpy as np
 from .. import stream
 from .._fitdata import FitData
 
-__all__ = ["is_dask", "is_source", "count_source", "fitdata_from_counts", "dask_predict"]
+__all__ = ["is_dask", "is_source", "count_source", "fitdata_from_counts", "dask_predict",
+           "Stacked"]
 
 
 def is_dask(X) -> bool:
@@ -59,7 +61,45 @@ def _dask_frame(X, y):
     return X.assign(**{target: y}), target
 
 
-def count_source(X, y, *, binarizer, n_folds: int, max_memory: float | None) -> stream.Counts:
+class Stacked:
+    """Fitted binarizers of the same columns, counted side by side in one pass.
+
+    A learner that searches over more than one binarization of its data
+    (column generation tries a finer one) counts the patterns of all of them
+    at once: pass 2 binarizes each chunk with every part and counts the
+    concatenated rows.  The distinct rows of one part are a projection of
+    those (:meth:`block`), and their counts are the sums over the rows that
+    project alike, so one pass serves every part.  A condition two parts
+    share is counted twice; the distinct patterns are the same.
+
+    Parameters
+    ----------
+    parts : Binarizer
+        Fitted, on the same input columns.
+    """
+
+    def __init__(self, *parts):
+        names = [list(p.feature_names_in_) for p in parts]
+        if not parts or any(n != names[0] for n in names):
+            raise ValueError("stacked binarizers must read the same columns")
+        self.parts = parts
+        self.feature_names_in_ = parts[0].feature_names_in_
+        self.n_features_in_ = parts[0].n_features_in_
+        self._from_array = getattr(parts[0], "_from_array", False)
+        self.conditions_ = [c for p in parts for c in p.conditions_]
+        self._stops = np.cumsum([0] + [len(p.conditions_) for p in parts])
+
+    def transform(self, X) -> np.ndarray:
+        """Every part's condition matrix, side by side."""
+        return np.concatenate([p.transform(X) for p in self.parts], axis=1)
+
+    def block(self, B, i: int) -> np.ndarray:
+        """The columns of part ``i`` in a stacked matrix ``B``."""
+        return np.ascontiguousarray(B[:, self._stops[i]:self._stops[i + 1]])
+
+
+def count_source(X, y, *, binarizer, n_folds: int, max_memory: float | None,
+                 fit=None) -> stream.Counts:
     """The distinct binarized rows of a source, with their class counts per fold.
 
     Parameters
@@ -74,6 +114,10 @@ def count_source(X, y, *, binarizer, n_folds: int, max_memory: float | None) -> 
     max_memory : float or None
         MB the distinct patterns may take; beyond it
         :class:`rulekit.stream.TooManyPatterns` is raised before they are held.
+    fit : callable, optional
+        ``fit(summary, binarizer)``: the fitted binarizer (or :class:`Stacked`)
+        to count over, from pass 1's summary (default
+        :func:`rulekit.stream.fit_binarizer`).  Not used for counts given as such.
     """
     if isinstance(X, stream.Counts):
         if y is not None:
@@ -84,11 +128,11 @@ def count_source(X, y, *, binarizer, n_folds: int, max_memory: float | None) -> 
 
         frame, target = _dask_frame(X, y)
         return distributed.count(frame, target, binarizer=binarizer, n_folds=n_folds,
-                                 max_memory=max_memory)
+                                 max_memory=max_memory, fit=fit)
     if y is not None:
         raise ValueError(f"fit({type(X).__name__}(...)): the source names its label column "
                          f"(target={X.target!r}); pass y=None")
-    return stream.count(X, binarizer=binarizer, n_folds=n_folds, max_memory=max_memory)
+    return stream.count(X, binarizer=binarizer, n_folds=n_folds, max_memory=max_memory, fit=fit)
 
 
 def fitdata_from_counts(counts: stream.Counts, params, splits) -> FitData:

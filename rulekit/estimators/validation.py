@@ -23,8 +23,9 @@ fold column):
   validated; with more rows than ``cv_max_rows`` no folds are drawn, only a
   stratified sample of ``cv_max_rows`` rows for the form probe.
 
-With a fold column (``FitData.fold``: the validation fold of each row, for
-streamed data hashed from the global row number) the fold table is the
+With a fold column (for data counted from a source, each row's hash fold:
+``BooleanRuleCGClassifier._fold_splits`` holds one fold out per split, so
+``FitData.tested`` is one-hot and its column is the fold) the fold table is the
 weight of each pair in each fold, so it does not depend on how the data were
 split into chunks, nor on their order: the pairs are put in a canonical
 order (by their bits), and a sample, when one is needed, is drawn from the
@@ -227,8 +228,10 @@ def _sample(pairs: Pairs, m, rng):
         flat = cells.ravel()
         got = rng.multivariate_hypergeometric(flat, min(want, int(flat.sum())))
         taken[pairs.y == label] = got.reshape(cells.shape)
-    share = np.divide(taken, count, out=np.zeros(count.shape), where=count > 0)
-    T = pairs.fold_weight * share
+    # the weight of the rows taken, multiplied before it is divided: on counts (weight =
+    # count) that is the number of rows taken, exactly, as in a sample of the rows
+    # (a share times the weight, 49 * (1 / 49), can miss it by a bit)
+    T = np.divide(pairs.fold_weight * taken, count, out=np.zeros(count.shape), where=count > 0)
     index = np.flatnonzero(taken.sum(axis=1) > 0)
     return index, T[index].sum(axis=1), T[index]
 

@@ -121,16 +121,18 @@ def test_benchmark_sets_fit_as_their_expansion(name):
     assert _claims(weighted, X) == _claims(expanded, X)
 
 
-# -- a fold column (FitData.fold) ----------------------------------------------------------
+# -- a fold column (FitData.tested one-hot, as counted from a source) ---------------------
 
 def _with_fold(est, fold):
-    """Make ``est``'s prepared data carry the fold column ``fold`` (what the lead's
-    ``FitData.fold`` will hold for streamed data)."""
+    """Make ``est``'s prepared data carry the fold column ``fold``, as counts from a
+    source carry their hash folds: ``FitData.tested`` one-hot, split ``k`` holding
+    fold ``k`` out (``BooleanRuleCGClassifier._fold_splits``)."""
     prepare = est._prepare
 
     def prepared(*args, **kwargs):
         data = prepare(*args, **kwargs)
-        object.__setattr__(data, "fold", np.asarray(fold))
+        fold_ = np.asarray(fold)
+        object.__setattr__(data, "tested", np.eye(fold_.max() + 1, dtype=bool)[fold_])
         return data
 
     est._prepare = prepared
