@@ -425,6 +425,15 @@ def cmd_compile(args) -> int:
         start = time.process_time()
         LEARNERS[name].warm_up()
         print(f"{name}: {time.process_time() - start:.1f} CPU s")
+    if not args.learners:
+        # the counting pass of a fit from files or dask has kernels of its own
+        from . import stream
+        from .learners import warmup_data
+
+        start = time.process_time()
+        X, y = warmup_data()
+        stream.count(X.assign(_label=y), "_label")
+        print(f"counting pass (fits from files): {time.process_time() - start:.1f} CPU s")
     import numba
 
     where = numba.config.CACHE_DIR or "__pycache__ beside the installed rulekit sources"
