@@ -209,3 +209,36 @@ def test_the_command_line_counts_on_a_dask_scheduler(parquet):
     # the same rows, counted on the workers or here: the same model and certificate
     assert remote.stdout == local.stdout
     assert "optimal" in remote.stdout
+
+
+@pytest.mark.parametrize("splits", [None, "one", "each"])
+def test_counts_become_the_rows_distinct_would_fold(splits):
+    """fitdata_from_counts folds the parts of a counted row the splits treat alike, and
+    nothing else: the same FitData as cutting every row by fold and calling distinct()."""
+    from rulekit._fitdata import FitData
+    from rulekit.estimators.sources import fitdata_from_counts
+
+    rng = np.random.default_rng(4)
+    n_folds = 5
+    frame = pd.DataFrame({"a": rng.integers(0, 6, 600), "b": rng.choice(list("xyz"), 600)})
+    frame["label"] = (frame.a + rng.integers(0, 3, 600) > 4).astype(int)
+    counts = stream.count(frame, "label", n_folds=n_folds)
+    if splits == "one":
+        held = np.zeros((n_folds, 1), bool)
+        held[0, 0] = True
+    elif splits == "each":
+        held = np.eye(n_folds, dtype=bool)
+    else:
+        held = None
+    got = fitdata_from_counts(counts, {}, held)
+    if held is None:
+        np.testing.assert_array_equal(got.count, counts.weight)
+        return
+    row, fold = np.nonzero(counts.fold_counts)
+    expected = FitData(params={}, classes=counts.classes, n_features_in=2, feature_names_in=None,
+                       binarizer=counts.binarizer, B=counts.B[row], y=counts.y[row],
+                       count=counts.fold_counts[row, fold].astype(np.int64),
+                       tested=held[fold]).distinct()
+    for name in ("B", "y", "count", "tested"):
+        np.testing.assert_array_equal(getattr(got, name), getattr(expected, name), err_msg=name)
+    assert got.n_samples == counts.n_rows

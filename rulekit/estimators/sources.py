@@ -160,10 +160,20 @@ def fitdata_from_counts(counts: stream.Counts, params, splits) -> FitData:
         return FitData(**base, B=counts.B, y=counts.y, count=counts.weight)
     splits = np.asarray(splits, dtype=bool)
     row, fold = np.nonzero(counts.fold_counts)
-    data = FitData(**base, B=counts.B[row], y=counts.y[row],
-                   count=counts.fold_counts[row, fold].astype(np.int64),
-                   tested=splits[fold])
-    return data.distinct()
+    # The counted rows are distinct (pattern, class) rows already, so two parts merge only
+    # when they are folds of one counted row that the splits treat alike: group the pairs
+    # (row, the folds' split pattern), numbered by first appearance, as FitData.distinct
+    # would number them, without hashing every row of conditions again.
+    _, pattern = np.unique(splits, axis=0, return_inverse=True)
+    key = row * (int(pattern.max()) + 1) + pattern.ravel()[fold]
+    _, first, group = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    group, first = rank[group.ravel()], first[order]
+    count = np.bincount(group, weights=counts.fold_counts[row, fold], minlength=first.size)
+    return FitData(**base, B=np.ascontiguousarray(counts.B[row[first]]), y=counts.y[row[first]],
+                   count=count.astype(np.int64), tested=splits[fold[first]])
 
 
 def dask_predict(est, X, method: str):
