@@ -755,25 +755,30 @@ class Binarizer(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "conditions_")
         frame = self._frame(X, fitting=False)
         out = np.zeros((frame.shape[0], len(self.conditions_)), dtype=bool)
-        for s in self._specs:
-            if s.first == s.stop:
-                continue
-            series = frame[s.source]
-            if s.part is not None:
-                series = col.datetime_parts(series, s.part)
-            missing = col.is_missing(series)
+        for s, series, missing in self._input_columns(frame):
             if s.kind == "numeric":
                 self._transform_numeric(s, series, missing, out)
             else:
                 self._transform_categorical(s, series, missing, out)
         return out
 
+    def _input_columns(self, frame):
+        """``(spec, column, missing)`` of each column that has conditions (date parts made)."""
+        for s in self._specs:
+            if s.first == s.stop:
+                continue
+            series = frame[s.source]
+            if s.part is not None:
+                series = col.datetime_parts(series, s.part)
+            yield s, series, col.is_missing(series)
+
     def transform_packed(self, X) -> np.ndarray:
         """Every condition on ``X``, eight to a byte: ``np.packbits(transform(X), axis=1)``.
 
-        Built row by row in compiled code, never as the boolean matrix (a million rows
-        of a hundred conditions: a tenth of a second instead of a second); what a fit
-        from files counts (:mod:`rulekit.stream`).
+        The columns are encoded once (numbers as floats, categories as codes) and a
+        compiled loop sets the bits, never making the boolean matrix (a million rows of
+        116 conditions: about 0.3 CPU s against 1.2); what a fit from files counts
+        (:mod:`rulekit.stream`).
 
         Returns
         -------
@@ -789,13 +794,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         op = np.zeros(m, dtype=np.int64)
         value = np.zeros(m, dtype=np.float64)
         size = np.zeros(m, dtype=np.int64)
-        for sp in self._specs:
-            if sp.first == sp.stop:
-                continue
-            series = frame[sp.source]
-            if sp.part is not None:
-                series = col.datetime_parts(series, sp.part)
-            missing = col.is_missing(series)
+        for sp, series, missing in self._input_columns(frame):
             if sp.kind == "numeric":
                 column[sp.first:sp.stop] = len(numeric)
                 numeric.append(self._encode_numeric(sp, series, missing))
