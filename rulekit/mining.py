@@ -175,8 +175,8 @@ class _PairCounter:
     """
 
     def __init__(self, B, y, min_support, conditions, w=None):
-        if w is not None:   # rows of weight 0 are not there (nor, then, their classes)
-            B, y = B[w > 0], None if y is None else y[w > 0]
+        if w is not None and not (w > 0).all():   # rows of weight 0 are not there
+            B, y = B[w > 0], None if y is None else y[w > 0]   # (nor, then, their classes)
             w = w[w > 0]
         ones = np.ones(B.shape[0], dtype=np.int64) if w is None else w
         rows = [np.ones(B.shape[0], bool)] if y is None else [y == label for label in np.unique(y)]
@@ -579,8 +579,8 @@ def association_rank(B, y, w=None) -> np.ndarray:
     """
     B = np.asarray(B, dtype=bool)
     y = np.asarray(y)
-    if w is not None:  # rows of weight 0 are not there (nor, then, their classes)
-        B, y, w = B[w > 0], y[w > 0], w[w > 0]
+    if w is not None and not (w > 0).all():  # rows of weight 0 are not there
+        B, y, w = B[w > 0], y[w > 0], w[w > 0]  # (nor, then, their classes)
     n = B.shape[0] if w is None else int(w.sum())
     holds = _weighted_support(B, w).astype(np.float64)
     phi = np.zeros(B.shape[1])
@@ -588,7 +588,8 @@ def association_rank(B, y, w=None) -> np.ndarray:
     for label in labels[1:] if len(labels) == 2 else labels:
         in_class = y == label
         n1 = float(in_class.sum() if w is None else w[in_class].sum())
-        both = _weighted_support(B[in_class], None if w is None else w[in_class])
+        # the class's rows weighted 1 and the others 0: no copy of the class's rows
+        both = _weighted_support(B, in_class.astype(np.int64) if w is None else w * in_class)
         both = both.astype(np.float64)
         # phi = (n * both - holds * n1) / sqrt(holds (n - holds) n1 (n - n1))
         spread = holds * (n - holds) * n1 * (n - n1)
