@@ -824,9 +824,9 @@ class Binarizer(TransformerMixin, BaseEstimator):
 
     def _encode_numeric(self, s, series, missing) -> np.ndarray:
         """The column as floats, NaN where missing (infinite values refused)."""
-        x = col.as_float(series)
+        x = col.as_float(series)                 # NaN where missing already
         _check_finite(s.name, x, missing)
-        return np.where(missing, np.nan, x)
+        return x
 
     def _encode_categorical(self, s, series, missing) -> np.ndarray:
         """Each row's category as a code the conditions read: its position among the
@@ -842,7 +842,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         codes = col.category_codes(series, known)
         present = ~missing
         unknown = present & (codes < 0)
-        codes = np.minimum(codes, len(s.values))            # every infrequent one alike
+        np.minimum(codes, len(s.values), out=codes)         # every infrequent one alike
         if unknown.any():
             has_group = any(c.op in ("in", "not in") for c in self.conditions_[s.first:s.stop])
             self._unknown(s, series[unknown], has_group)
