@@ -74,12 +74,16 @@ def _same(a, b):
 
 
 def _table_order(est, X, y):
-    """The rows in the order of the count table: by packed pattern, then class code."""
+    """The rows in the order of the count table: their (packed pattern, class code) keys in
+    the table's canonical order (a function of the set of keys, rulekit.stream)."""
     B = est.binarizer_.transform(X)
     codes = np.searchsorted(est.classes_, np.asarray(y))
     keys = np.concatenate([np.packbits(B, axis=1),
                            codes.astype(">u2").view(np.uint8).reshape(-1, 2)], axis=1)
-    return np.lexsort(keys.T[::-1])
+    distinct, inverse = np.unique(keys, axis=0, return_inverse=True)
+    rank = np.empty(len(distinct), dtype=np.int64)
+    rank[stream.canonical_order(distinct)] = np.arange(len(distinct))
+    return np.argsort(rank[inverse.ravel()], kind="stable")
 
 
 def test_stacked_counts_project_onto_each_binarization():
