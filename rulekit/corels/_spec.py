@@ -31,13 +31,29 @@ def demo() -> None:
     print(f"training accuracy {est.score(X, y):.4f}")
 
 
+def precompile() -> None:
+    """Kernels the warm-up fit does not reach, for ``rulekit compile``: the growth
+    kernels, and the search's recording specialization (``trace="events"``: the
+    explorer's replay and the event log), which numba compiles apart (about 40 CPU s)."""
+    import warnings
+
+    from rulekit.estimators.corels import CorelsClassifier
+    from rulekit.learners import warmup_data
+
+    compile_growth_kernels()
+    X, y = warmup_data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")      # a tiny problem: not news here
+        CorelsClassifier(c=0.05, max_card=2, trace="events").fit(X, y)
+
+
 SPEC = LearnerSpec(
     "corels", "rulekit.corels:CorelsClassifier", "certifiably optimal rule list",
     options={"c": ("--corels-c", float, "CORELS: penalty per rule (parameter c)"),
              "max_nodes": ("--max-nodes", int, "CORELS: node limit")},
     warmup={"c": 0.05, "max_card": 2},
-    # a small fit never fills the permutation map, so its growth kernels are compiled apart
-    precompile=compile_growth_kernels,
+    # a small fit never fills the permutation map, nor records a search: compiled apart
+    precompile=precompile,
     demo=("compas", demo),
     explore=True,
 )
