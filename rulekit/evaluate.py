@@ -125,16 +125,9 @@ def cnf_holds(M, clauses) -> np.ndarray:
     return out
 
 
-def _distinct_rows(keys: np.ndarray):
-    """``np.unique(keys, axis=0, return_index=True, return_inverse=True)[1:]``, faster.
-
-    Sorting whole rows is slow when they are wide (a thousand antecedents are
-    125 bytes a row), so each row is first hashed to one 64-bit number and the
-    numbers are grouped.  Rows are then compared with their group's first row;
-    a hash collision (two different rows, one number) is detected there and
-    the exact row sort is used instead.  The groups are numbered in the order
-    of their sorted hash, not of their rows: callers renumber them.
-    """
+def row_hashes(keys: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each row of a uint8 matrix (its bytes read as 64-bit words, the
+    last one padded with zeros): equal rows hash alike; callers settle collisions."""
     n, width = keys.shape
     words = -(-width // 8)
     padded = np.zeros((n, words * 8), dtype=np.uint8)
@@ -146,6 +139,20 @@ def _distinct_rows(keys: np.ndarray):
             h ^= view[:, j]
             h *= np.uint64(0xBF58476D1CE4E5B9)
             h ^= h >> np.uint64(31)
+    return h
+
+
+def _distinct_rows(keys: np.ndarray):
+    """``np.unique(keys, axis=0, return_index=True, return_inverse=True)[1:]``, faster.
+
+    Sorting whole rows is slow when they are wide (a thousand antecedents are
+    125 bytes a row), so each row is first hashed to one 64-bit number and the
+    numbers are grouped.  Rows are then compared with their group's first row;
+    a hash collision (two different rows, one number) is detected there and
+    the exact row sort is used instead.  The groups are numbered in the order
+    of their sorted hash, not of their rows: callers renumber them.
+    """
+    h = row_hashes(keys)
     _, first, group = np.unique(h, return_index=True, return_inverse=True)
     group = group.reshape(-1)
     if np.array_equal(keys, keys[first[group]]):

@@ -39,6 +39,7 @@ import pandas as pd
 
 from . import _columns as col
 from ._patterns import PatternCounter, unpack_rows
+from .evaluate import row_hashes
 from ._reference import MAX_ROWS as SAMPLE_ROWS
 from .binarize import IDENTIFIER_MIN_VALUES, IDENTIFIER_SHARE, Binarizer, DataWarning
 
@@ -616,20 +617,10 @@ def canonical_order(keys: np.ndarray) -> np.ndarray:
     rows); should two keys share a hash, by the keys' bytes instead.  So the counts,
     and the model fitted on them, are the same whatever the order of the rows.
     """
-    n, width = keys.shape
-    words = np.zeros((n, -(-width // 8) * 8), dtype=np.uint8)
-    words[:, :width] = keys
-    words = words.view(np.uint64)
-    h = np.full(n, 0x9E3779B97F4A7C15, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for j in range(words.shape[1]):
-            h ^= words[:, j]
-            h *= np.uint64(0xBF58476D1CE4E5B9)
-            h ^= h >> np.uint64(31)
+    h = row_hashes(keys)
     order = np.argsort(h, kind="stable")
-    if n > 1 and (h[order][1:] == h[order][:-1]).any():
-        big_endian = np.ascontiguousarray(words.byteswap()) if np.little_endian else words
-        order = np.lexsort(big_endian.T[::-1])
+    if len(h) > 1 and (h[order][1:] == h[order][:-1]).any():
+        order = np.lexsort(keys.T[::-1])      # a hash tie (rare): by the bytes, first first
     return order
 
 
