@@ -41,6 +41,7 @@ import numpy as np
 
 from .binarize import Binarizer
 from .certificate import Certificate
+from ._patterns import unpack_rows
 from .evaluate import group_rows
 from .mining import AntecedentSet
 
@@ -151,18 +152,45 @@ class FitData:
         order of their first appearance.  Mining works on the rows it is
         given, so call this before mining, or mine again.
         """
-        count = (np.ones(self.n_rows, dtype=np.int64) if self.count is None
-                 else np.asarray(self.count, dtype=np.int64))
         parts = [self.B, self._class_bits()]
         if self.tested is not None:
             parts.append(self.tested)
         # the parts are keyed side by side, never copied into one matrix
         first, group = group_rows(*parts)
+        return self._folded(first, group, np.ascontiguousarray(self.B[first]))
+
+    @classmethod
+    def from_packed(cls, keys, n_conditions: int, **fields) -> "FitData":
+        """The :meth:`distinct` rows of binarized rows given packed, eight to a byte.
+
+        ``keys`` is ``numpy.packbits(B, axis=1)`` (what
+        ``Binarizer.transform_packed`` returns); the boolean matrix of every row
+        is never made, only that of the distinct rows.  ``fields`` are the other
+        :class:`FitData` fields of the rows as given (``y``, ``tested``, ...,
+        but no ``count``).  Same result as building the data with
+        ``B = np.unpackbits(keys, axis=1, count=n_conditions).view(bool)`` and
+        calling :meth:`distinct`.
+        """
+        if fields.get("count") is not None:
+            raise ValueError("from_packed folds rows given one each (count=None)")
+        empty = np.zeros((keys.shape[0], 0), dtype=bool)
+        data = cls(B=empty, **fields)
+        parts = [keys, data._class_bits()]
+        if data.tested is not None:
+            parts.append(data.tested)
+        first, group = group_rows(*parts)
+        return data._folded(first, group, unpack_rows(keys, first, int(n_conditions)))
+
+    def _folded(self, first, group, B) -> "FitData":
+        """The rows grouped as ``group`` says, ``first`` the first row of each, ``B``
+        their conditions: counts and weights summed per group."""
+        count = (np.ones(self.n_rows, dtype=np.int64) if self.count is None
+                 else np.asarray(self.count, dtype=np.int64))
         size = len(first)
         weight = (None if self.sample_weight is None else
                   np.bincount(group, weights=np.asarray(self.sample_weight, float),
                               minlength=size))
-        return replace(self, B=np.ascontiguousarray(self.B[first]), y=self.y[first],
+        return replace(self, B=B, y=self.y[first],
                        count=np.bincount(group, weights=count, minlength=size).astype(np.int64),
                        sample_weight=weight,
                        tested=None if self.tested is None else self.tested[first],

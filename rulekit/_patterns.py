@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["OP_CODES", "MISSING_CODE", "UNKNOWN_CODE", "pack_conditions", "unpack_rows",
-           "PatternCounter"]
+__all__ = ["OP_CODES", "MISSING_CODE", "UNKNOWN_CODE", "NUMERIC", "CATEGORICAL",
+           "pack_conditions", "unpack_rows", "condition_bitsets", "PatternCounter"]
 
 #: A condition's operator as the compiled loop reads it.
 OP_CODES = {"<=": 0, ">": 1, "is missing": 2, "==": 3, "!=": 4, "in": 5, "not in": 6}
@@ -100,6 +100,23 @@ def unpack_rows(keys, order, m):
         r = order[i]
         for k in range(m):
             out[i, k] = (keys[r, k >> 3] >> (7 - (k & 7))) & 1
+    return out
+
+
+@njit(cache=True)
+def condition_bitsets(keys, m):
+    """The conditions of packed rows as bit vectors over the rows: what
+    ``rulekit.bitset.pack(np.unpackbits(keys, axis=1, count=m).T)`` returns (``m`` rows of
+    ``ceil(n / 64)`` words, row ``i``'s bit at word ``i // 64``, bit ``i % 64``), without the
+    boolean matrix of every row."""
+    n = keys.shape[0]
+    out = np.zeros((m, (n + 63) // 64), dtype=np.uint64)
+    for i in range(n):
+        word = i >> 6
+        bit = np.uint64(1) << np.uint64(i & 63)
+        for k in range(m):
+            if (keys[i, k >> 3] >> (7 - (k & 7))) & 1:
+                out[k, word] |= bit
     return out
 
 

@@ -70,6 +70,7 @@ from ._anytime import Anytime, memory_budget_mb
 from ._checks import check_counts, check_sample_weight
 from ._columns import check_unique_columns
 from ._fitdata import FitData, FitOutcome
+from ._patterns import condition_bitsets
 from ._params import COMMON_PARAMETERS, validate
 from .binarize import Binarizer, _plain
 from .bitset import pack
@@ -418,21 +419,32 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         inputs = self._inputs(X, params)
         n_rows = len(codes) if counts is None else int(counts.sum())
         binarizer = self._binarizer(params, n_rows)
-        # one pass per column: the deadline is checked between columns
-        B = binarizer.fit_transform(X, codes, sample_weight=weights)
-        names = _get_feature_names(X)
-        data = FitData(params=params, classes=classes, n_features_in=_num_features(X),
-                       feature_names_in=names, binarizer=binarizer, B=B, y=codes,
-                       sample_weight=None if counts is not None else weights, count=counts,
-                       rows=(pack(B.T), codes, len(codes)) if self._keeps_rows else None)
+        fields = dict(params=params, classes=classes, n_features_in=_num_features(X),
+                      feature_names_in=_get_feature_names(X), binarizer=binarizer, y=codes,
+                      sample_weight=None if counts is not None else weights)
         # splits drawn on the rows the data stand for: a row of count k is k rows,
         # which may fall in different folds, exactly as k copies would
         tested = self._validation_splits(codes if counts is None else np.repeat(codes, counts),
                                          params)
-        if tested is not None:
-            data = data.split_by(tested)
-        if self._fits_on_counts(params):
-            data = data.distinct()
+        if self._fits_on_counts(params) and counts is None:
+            # rows one each, folded: binarized eight conditions to a byte and grouped on
+            # those bytes, so the boolean matrix is made of the distinct rows only (a
+            # million rows of 116 conditions: 14 MB of bytes instead of 113 MB)
+            binarizer.fit(X, codes, sample_weight=weights)
+            keys = binarizer.transform_packed(X)
+            m = len(binarizer.conditions_)
+            rows = (condition_bitsets(keys, m), codes, len(codes)) if self._keeps_rows else None
+            data = FitData.from_packed(keys, m, tested=tested, rows=rows, **fields)
+            del keys
+        else:
+            # one pass per column: the deadline is checked between columns
+            B = binarizer.fit_transform(X, codes, sample_weight=weights)
+            data = FitData(B=B, count=counts, **fields,
+                           rows=(pack(B.T), codes, len(codes)) if self._keeps_rows else None)
+            if tested is not None:
+                data = data.split_by(tested)
+            if self._fits_on_counts(params):
+                data = data.distinct()
         data = self._mine(data, params)
         return replace(data, views=self._views(X, data, inputs))
 

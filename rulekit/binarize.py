@@ -46,7 +46,8 @@ from . import _columns as col
 from ._anytime import stopping
 from ._checks import check_sample_weight
 from ._columns import plain as _plain
-from ._patterns import MISSING_CODE, OP_CODES as _OP_CODES, UNKNOWN_CODE, pack_conditions
+from ._patterns import (CATEGORICAL, MISSING_CODE, NUMERIC, OP_CODES as _OP_CODES, UNKNOWN_CODE,
+                        pack_conditions)
 from ._params import AnyOf, Boolean, Instance, Integer, Options, Real, validate
 from ._render import condition_text, format_value as _format_value
 
@@ -787,39 +788,38 @@ class Binarizer(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "conditions_")
         frame = self._frame(X, fitting=False)
         n, m = frame.shape[0], len(self.conditions_)
-        numeric, codes = [], []
-        # per condition: 0 numeric / 1 categorical / -1 none, its column, op, value, position
-        kind = np.full(m, -1, dtype=np.int64)
-        column = np.zeros(m, dtype=np.int64)
-        op = np.zeros(m, dtype=np.int64)
-        value = np.zeros(m, dtype=np.float64)
-        size = np.zeros(m, dtype=np.int64)
+        out = np.zeros((n, (m + 7) // 8), dtype=np.uint8)
+        no_numbers = np.empty((0, n), dtype=np.float64)
+        no_codes = np.empty((0, n), dtype=np.int64)
+        # one input column at a time: it is encoded, its conditions set their bits, and it
+        # is freed, so the memory beside the packed result is one encoded column
         for sp, series, missing in self._input_columns(frame):
-            if sp.kind == "numeric":
-                column[sp.first:sp.stop] = len(numeric)
-                numeric.append(self._encode_numeric(sp, series, missing))
-            else:
-                column[sp.first:sp.stop] = len(codes)
-                codes.append(self._encode_categorical(sp, series, missing))
+            # per condition: NUMERIC / CATEGORICAL for this column's, -1 (skipped) for the
+            # others; its operator, threshold or category position, and frequent categories
+            kind = np.full(m, -1, dtype=np.int64)
+            kind[sp.first:sp.stop] = NUMERIC if sp.kind == "numeric" else CATEGORICAL
+            op = np.zeros(m, dtype=np.int64)
+            value = np.zeros(m, dtype=np.float64)
+            size = np.full(m, len(sp.values), dtype=np.int64)
+            keys = None
             for k in range(sp.first, sp.stop):
                 cond = self.conditions_[k]
-                kind[k] = 0 if sp.kind == "numeric" else 1
                 op[k] = _OP_CODES[cond.op]
-                size[k] = len(sp.values)
                 if cond.op in ("<=", ">"):
                     value[k] = cond.value
                 elif cond.op in ("==", "!="):
-                    value[k] = [col.category_key(v) for v in sp.values].index(
-                        col.category_key(cond.value))
-        # one column per row of each array, so the compiled loop reads them contiguously
-        X_num = np.empty((len(numeric), n), dtype=np.float64)
-        for j, x in enumerate(numeric):
-            X_num[j] = x
-        X_cat = np.empty((len(codes), n), dtype=np.int64)
-        for j, c in enumerate(codes):
-            X_cat[j] = c
-        out = np.zeros((n, (m + 7) // 8), dtype=np.uint8)
-        pack_conditions(X_num, X_cat, kind, column, op, value, size, out)
+                    if keys is None:
+                        keys = [col.category_key(v) for v in sp.values]
+                    value[k] = keys.index(col.category_key(cond.value))
+            if sp.kind == "numeric":
+                X_num, X_cat = self._encode_numeric(sp, series, missing)[None, :], no_codes
+            else:
+                X_num = no_numbers
+                X_cat = np.asarray(self._encode_categorical(sp, series, missing),
+                                   dtype=np.int64)[None, :]
+            pack_conditions(X_num, X_cat, kind, np.zeros(m, dtype=np.int64), op, value, size,
+                            out)
+            del X_num, X_cat
         return out
 
     def _encode_numeric(self, s, series, missing) -> np.ndarray:

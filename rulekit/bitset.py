@@ -63,9 +63,11 @@ def pack(bits) -> np.ndarray:
     arr = arr.astype(bool, copy=False)
     n = arr.shape[-1]
     w = n_words(n)
-    padded = np.zeros(arr.shape[:-1] + (w * WORD_BITS,), dtype=bool)
-    padded[..., :n] = arr
-    as_bytes = np.packbits(padded, axis=-1, bitorder="little")
+    # packed first and padded after, in bytes: no padded boolean copy of the input
+    packed = np.packbits(arr, axis=-1, bitorder="little")
+    as_bytes = np.zeros(arr.shape[:-1] + (w * 8,), dtype=np.uint8)
+    as_bytes[..., :packed.shape[-1]] = packed
+    del packed
     # Little-endian byte order inside each word keeps bit i at word i//64.
     words = np.ascontiguousarray(as_bytes).view("<u8").astype(np.uint64, copy=False)
     return np.ascontiguousarray(words)

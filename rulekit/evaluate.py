@@ -169,7 +169,8 @@ def group_rows(*parts):
     *parts : ndarray of bool, shape (n_samples, k_i) each
         Read as one matrix ``[parts[0] | parts[1] | ...]``, without building
         it: each part is packed into bytes on its own, so the whole is never
-        held twice.
+        held twice.  A part of dtype ``uint8`` is taken as already packed
+        (``numpy.packbits``'s layout, e.g. ``Binarizer.transform_packed``).
 
     Returns
     -------
@@ -178,9 +179,10 @@ def group_rows(*parts):
     group : ndarray of int64, shape (n_samples,)
         The group of each row.
     """
-    parts = [_matrix(p) for p in parts]
+    parts = [p if isinstance(p, np.ndarray) and p.dtype == np.uint8 and p.ndim == 2
+             else _matrix(p) for p in parts]
     n = parts[0].shape[0]
-    packed = [np.packbits(p, axis=1) for p in parts if p.shape[1]]
+    packed = [p if p.dtype == np.uint8 else np.packbits(p, axis=1) for p in parts if p.shape[1]]
     if not packed or n == 0:
         return np.zeros(min(n, 1), dtype=np.int64), np.zeros(n, dtype=np.int64)
     keys = packed[0] if len(packed) == 1 else np.concatenate(packed, axis=1)
