@@ -222,6 +222,12 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         """
         return params["max_card"]
 
+    def _keeps_antecedent_bits(self, max_card: int) -> bool:
+        """Keep the mined antecedents' row bits (``AntecedentSet.packed``)?  A learner
+        that evaluates them from their conditions itself says no, and mining then
+        takes no memory per antecedent and row."""
+        return True
+
     def _fits_on_counts(self, params: dict) -> bool:
         """Fold identical rows before mining and searching (``FitData.distinct``)?
 
@@ -461,7 +467,8 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
             B, data.y, min_support=mining["min_support"], max_card=mining["max_card"],
             max_antecedents=limit, prefer=prefer, per_class=self._per_class_mining,
             conditions=data.binarizer.conditions_, max_bytes=self._mining_bytes(params),
-            sample_weight=_frequencies(data))
+            sample_weight=_frequencies(data),
+            keep_bits=self._keeps_antecedent_bits(mining["max_card"]))
         return replace(data, antecedents=antecedents, mining=mining)
 
     def _prepare_source(self, X, y, sample_weight, params: dict) -> FitData:

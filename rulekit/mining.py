@@ -23,8 +23,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
 from . import bitset
+from .bitset import popcount64
 from ._anytime import stopping
 from ._checks import check_boolean_matrix, check_counts
 from ._params import Integer, Options, Real, validated
@@ -33,9 +35,9 @@ from .binarize import Condition
 __all__ = ["AntecedentSet", "mine_antecedents", "redundant_pair", "MINING_PARAMETERS"]
 
 ALGORITHMS = ("auto", "fpgrowth", "apriori")
-#: bytes per antecedent and row while antecedents are built: the boolean matrix, the
-#: padded copy that packing makes, and the engines' unpacked matrix
-MINING_BYTES_PER_CELL = 3
+#: bytes per antecedent and row the pool takes once built: its packed bits (one eighth of
+#: a byte) and the boolean matrix an engine unpacks them into (``AntecedentSet.matrix``)
+MINING_BYTES_PER_CELL = 1.125
 #: bytes a mined pair takes as a Python tuple in the miner's set, before its row bits exist
 PAIR_OBJECT_BYTES = 200
 #: most cells of one block of pair counts: counting pairs never holds more at once (wide
@@ -68,8 +70,10 @@ class AntecedentSet:
         Each antecedent as the sorted indices of the conditions it ANDs.
     names : list of str
         Readable form, e.g. ``"age <= 25 and priors > 3"``.
-    packed : ndarray of uint64, shape (M, W)
-        Antecedent-by-sample capture bits on the mining data.
+    packed : ndarray of uint64, shape (M, W), or None
+        Antecedent-by-sample capture bits on the mining data; None when mined
+        with ``keep_bits=False`` (for an engine that builds them from their
+        conditions itself).
     n_samples : int
         Number of samples the bits cover.
     support : ndarray of int, shape (M,)
@@ -100,6 +104,9 @@ class AntecedentSet:
         """Boolean (n_samples, M) antecedent matrix, as the engines take it."""
         if not self.items:
             return np.zeros((self.n_samples, 0), dtype=bool)
+        if self.packed is None:
+            raise ValueError("these antecedents were mined without their bits "
+                             "(keep_bits=False): evaluate them with transform(B)")
         # a transposed view: copying it into row order would cost a pass over all of it
         return bitset.unpack(self.packed, self.n_samples).T
 
@@ -318,7 +325,7 @@ def _join(parts) -> np.ndarray:
 
 
 def _direct(B, y, rank_y, min_support, max_card, conditions, max_antecedents, max_bytes,
-            w=None) -> tuple:
+            w=None, cell_bytes=MINING_BYTES_PER_CELL) -> tuple:
     """Singles and pairs, counted directly: ``(found, n_mined, complete)``.
 
     With ``max_antecedents`` (an association cut) only the pairs it keeps
@@ -338,7 +345,7 @@ def _direct(B, y, rank_y, min_support, max_card, conditions, max_antecedents, ma
     else:
         def check(n_pairs):
             _check_memory(len(found) + n_pairs, n, min_support, max_card, max_bytes,
-                          per_item=PAIR_OBJECT_BYTES, at_least=True)
+                          per_item=PAIR_OBJECT_BYTES, at_least=True, cell_bytes=cell_bytes)
 
         i, j, complete = _all_pairs(counter, m, check)
         total = i.size
@@ -432,6 +439,7 @@ def mine_antecedents(
     algorithm: str = "auto",
     max_bytes: int | None = None,
     sample_weight=None,
+    keep_bits: bool = True,
 ) -> AntecedentSet:
     """Mine frequent conjunctions of conditions (counted directly, or by FP-growth or apriori).
 
@@ -473,10 +481,11 @@ def mine_antecedents(
         matrix product for ``max_card <= 2``, and runs mlxtend's FP-growth
         otherwise; ``"fpgrowth"`` and ``"apriori"`` force mlxtend's miners.
     max_bytes : int, optional
-        Memory the antecedents may take while they are built (about three
-        bytes per antecedent and row: the boolean matrix, its packing and the
-        engines' copy).  More is a ``ValueError`` that says how much they need,
-        raised before any of it is allocated.
+        Memory the antecedents may take (:data:`MINING_BYTES_PER_CELL` per
+        antecedent and row: their packed bits and the boolean matrix an engine
+        unpacks them into; none with ``keep_bits=False``).  More is a
+        ``ValueError`` that says how much they need, raised before any of it
+        is allocated.
     sample_weight : array-like of int, shape (n_samples,), optional
         Frequency weights: a row of weight ``k`` counts as ``k`` identical
         rows (whole numbers >= 0, else a ``ValueError``); supports are
@@ -486,6 +495,11 @@ def mine_antecedents(
         rows repeated, in the same order; the bits are over the rows given.
         Conjunctions of three or more conditions are then counted by this
         module rather than by mlxtend (see ``algorithm``).
+    keep_bits : bool, default=True
+        Keep each antecedent's capture bits (``AntecedentSet.packed``).
+        ``False`` computes the supports without keeping the bits, for an
+        engine that evaluates antecedents from their conditions itself (the
+        falling lists' search on pairs); ``packed`` is then None.
 
     Returns
     -------
@@ -505,12 +519,13 @@ def mine_antecedents(
     if y_mine is not None and y_mine.shape[0] != B.shape[0]:
         raise ValueError(f"y has {y_mine.shape[0]} labels but B has {B.shape[0]} rows")
     cut = max_antecedents if prefer == "association" else None
+    cell_bytes = MINING_BYTES_PER_CELL if keep_bits else 0.0
     if algorithm == "auto" and max_card <= 2:
         # Binarized data is dense (every row satisfies about half of each column's
         # threshold conditions), which makes FP-growth's trees large (adult, 0.1 within a
         # class, pairs: 23 s against apriori's 0.2 s); counting pairs directly is faster still
         found, n_mined, complete = _direct(B, y_mine, y, min_support, max_card, conditions,
-                                           cut, max_bytes, w)
+                                           cut, max_bytes, w, cell_bytes)
     else:
         found = _frequent_itemsets(B, y_mine, min_support, max_card, algorithm, w)
         if conditions is not None:
@@ -519,19 +534,69 @@ def mine_antecedents(
         if cut is not None:
             found = _most_associated(found, B, y, cut, w)
     items = sorted(found, key=lambda s: (len(s), s))
-    _check_memory(len(items), B.shape[0], min_support, max_card, max_bytes)
-    dense = evaluate_antecedents(B, items)
-    support = _weighted_support(dense, w)
+    _check_memory(len(items), B.shape[0], min_support, max_card, max_bytes,
+                  cell_bytes=cell_bytes)
+    packed, support = antecedent_bits(B, items, w, keep=keep_bits)
     if prefer == "support" and max_antecedents is not None and len(items) > max_antecedents:
         keep = np.sort(np.argsort(-support, kind="stable")[:max_antecedents])
         items = [items[k] for k in keep]
-        dense, support = dense[:, keep], support[keep]
+        support = support[keep]
+        packed = None if packed is None else packed[keep]
     if conditions is not None:
         names = [" and ".join(str(conditions[j]) for j in s) for s in items]
     else:
         names = [" and ".join(f"c{j}" for j in s) for s in items]
-    packed = bitset.pack(dense.T) if items else np.zeros((0, bitset.n_words(B.shape[0])), np.uint64)
     return AntecedentSet(items, names, packed, B.shape[0], support, n_mined, complete)
+
+
+def antecedent_bits(B, items, w=None, *, keep=True) -> tuple:
+    """The antecedents' capture bits and supports, from the conditions' bits.
+
+    ``(packed, support)``: ``packed[l]`` is ``bitset.pack`` of the rows that
+    meet every condition of ``items[l]`` (None when ``keep`` is false) and
+    ``support[l]`` their number (sum of the whole weights ``w``), int64.  Each
+    antecedent is the AND of its conditions' packed words, 64 rows at a time,
+    so the boolean matrix of rows x antecedents is never made.
+    """
+    B = np.asarray(B, dtype=bool)
+    n = B.shape[0]
+    conditions = bitset.pack(B.T) if B.shape[1] else np.zeros((0, bitset.n_words(n)), np.uint64)
+    width = max((len(item) for item in items), default=0)
+    table = np.full((len(items), max(width, 1)), -1, dtype=np.int64)
+    for l, item in enumerate(items):
+        table[l, :len(item)] = item
+    weights = np.zeros(0) if w is None else np.asarray(w, dtype=np.float64)
+    out = np.zeros((len(items) if keep else 0, bitset.n_words(n)), dtype=np.uint64)
+    support = np.zeros(len(items), dtype=np.float64)
+    _and_and_count(conditions, table, bitset.ones(n), weights, keep, out, support)
+    return (out if keep else None), support.astype(np.int64)
+
+
+@njit(cache=True)
+def _and_and_count(conditions, items, valid, weights, keep, out, support):
+    """Each antecedent's words (the AND of its conditions', ``valid`` for none) into
+    ``out`` when ``keep``, and its support: set bits, or their weights' sum."""
+    weighted = weights.shape[0] > 0
+    for l in range(items.shape[0]):
+        total = 0.0
+        for word in range(valid.shape[0]):
+            x = valid[word]
+            for t in range(items.shape[1]):
+                j = items[l, t]
+                if j < 0:
+                    break
+                x &= conditions[j, word]
+            if keep:
+                out[l, word] = x
+            if weighted:
+                base = word * 64
+                while x:
+                    low = x & (~x + np.uint64(1))
+                    total += weights[base + popcount64(low - np.uint64(1))]
+                    x ^= low
+            else:
+                total += popcount64(x)
+        support[l] = total
 
 
 def _weighted_support(dense: np.ndarray, w) -> np.ndarray:
@@ -631,13 +696,14 @@ def _has_redundant_pair(itemset, conditions) -> bool:
 
 
 def _check_memory(n_items, n_rows, min_support, max_card, max_bytes, *, per_item=0,
-                  at_least=False) -> None:
+                  at_least=False, cell_bytes=MINING_BYTES_PER_CELL) -> None:
     """ValueError, before anything is allocated, when the antecedents exceed ``max_bytes``.
 
     ``per_item`` bytes are added per antecedent for what exists before its
-    rows do (a pair's tuple); ``at_least``: ``n_items`` is a count so far.
+    rows do (a pair's tuple); ``at_least``: ``n_items`` is a count so far;
+    ``cell_bytes``: bytes per antecedent and row (0 when the bits are not kept).
     """
-    need = (MINING_BYTES_PER_CELL * n_rows + per_item) * n_items
+    need = (cell_bytes * n_rows + per_item) * n_items
     if max_bytes is None or need <= max_bytes:
         return
     need /= 2**20

@@ -211,3 +211,35 @@ def test_redundant_pair_on_categories_by_enumeration(a, b):
     # redundant: the conjunction never holds, or it is one of the two conditions alone
     expected = not any(both) or both == only_a or both == only_b
     assert redundant_pair(a, b) == expected
+
+
+@given(
+    arrays(bool, st.tuples(st.integers(1, 150), st.integers(1, 7))),
+    st.integers(1, 3),
+    st.booleans(),
+    st.data(),
+)
+@settings(max_examples=60, deadline=None)
+def test_supports_and_bits_are_the_conjunctions_with_or_without_kept_bits(B, max_card, weighted,
+                                                                        data):
+    """Supports are counted from the conditions' packed words (weighted: the whole
+    weights of the rows met, summed here row by row); ``keep_bits=False`` gives the same
+    pool and supports with no bits."""
+    y = np.asarray(data.draw(arrays(np.int64, B.shape[0], elements=st.integers(0, 1))))
+    w = (np.asarray(data.draw(arrays(np.int64, B.shape[0], elements=st.integers(0, 9))))
+         if weighted else None)
+    if w is not None and w.sum() == 0:
+        w[0] = 1
+    kept = mine_antecedents(B, y, min_support=0.1, max_card=max_card, sample_weight=w)
+    bare = mine_antecedents(B, y, min_support=0.1, max_card=max_card, sample_weight=w,
+                            keep_bits=False)
+    assert kept.items == bare.items and bare.packed is None
+    assert np.array_equal(kept.support, bare.support)
+    for m, items in enumerate(kept.items):
+        holds = np.all(B[:, list(items)], axis=1)
+        expected = int(holds.sum()) if w is None else int(sum(int(v) for v in w[holds]))
+        assert int(kept.support[m]) == expected
+        assert np.array_equal(kept.matrix[:, m], holds)
+    if len(bare):
+        with pytest.raises(ValueError, match="keep_bits"):
+            bare.matrix

@@ -106,6 +106,10 @@ class _FallingBase(RuleClassifierBase):
     def _soft_weight(self, params):
         return None
 
+    def _keeps_antecedent_bits(self, max_card):
+        # antecedents of one or two conditions are read from their conditions (_solve)
+        return max_card > 2
+
     def fit(self, X, y=None, sample_weight=None):
         """Binarize ``X``, mine antecedents per class and search for the list.
 
@@ -189,12 +193,12 @@ dask DataFrame or rulekit.stream.Counts
         return float(n_neg) / float(n_pos)
 
     def _solve(self, data: FitData) -> FitOutcome:
-        params, A, B, antecedents = data.params, data.A, data.B, data.antecedents
+        params, B, antecedents = data.params, data.B, data.antecedents
         C1 = self._soft_weight(params)
         pos = self._positive_code(params, data.classes)
         y_pos = data.y == pos
         w = self._resolve_w(params["w"], y_pos, data.weight)
-        if A.shape[1] == 0:
+        if not antecedents.items:
             warnings.warn(
                 f"no antecedent reaches min_support={params['min_support']} in either class; "
                 "the model is the else clause alone",
@@ -202,10 +206,13 @@ dask DataFrame or rulekit.stream.Counts
                 stacklevel=4,
             )
         # pairs are counted from their conditions (same result, a fraction of
-        # the memory traffic); longer antecedents from the antecedent matrix
-        factors = None
-        if antecedents.items and max(len(item) for item in antecedents.items) <= 2:
+        # the memory traffic, and no matrix of rows x antecedents: mining kept
+        # no bits for them); longer antecedents from the antecedent matrix
+        A, factors = None, None
+        if _pairs_at_most(antecedents.items):
             factors = (B, antecedents.items)
+        else:
+            A = data.A
         result = search(
             A, y_pos, w=w, C=params["C"], C1=C1, n_iter=params["n_iter"],
             curiosity_lambda=params["curiosity_lambda"], stop_prob=params["stop_prob"],
@@ -227,6 +234,12 @@ dask DataFrame or rulekit.stream.Counts
         certificate = _certificate(result, antecedents, data.mining, params, positive)
         model = _to_rule_list(data, result, antecedents, pos)
         return FitOutcome(model, certificate, data.binarizer, fitted)
+
+
+def _pairs_at_most(items) -> bool:
+    """Antecedents of one or two conditions each: the search reads them from their
+    conditions (``factors``), with no antecedent matrix."""
+    return bool(items) and max(len(item) for item in items) <= 2
 
 
 def _certificate(result, antecedents, mining, params, positive):

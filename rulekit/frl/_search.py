@@ -237,8 +237,8 @@ class _Packed:
     """
 
     def __init__(self, A, yb, soft, factors=None, weights=None):
-        n_ante = A.shape[1]
         if factors is None:
+            n_ante = A.shape[1]
             F = A
             self.items = np.column_stack([np.arange(n_ante, dtype=np.int64),
                                           np.full(n_ante, -1, dtype=np.int64)])
@@ -313,15 +313,16 @@ def _pack_rows(F_t, slots):
 
 
 def _check_factors(factors, A):
-    """``factors = (B, items)`` as the kernel takes them, or ValueError/TypeError."""
+    """``factors = (B, items)`` as the kernel takes them, or ValueError/TypeError
+    (``A`` None: the antecedents are the ANDs, and B needs at least one row)."""
     try:
         B, items = factors
     except (TypeError, ValueError):
         raise TypeError("factors must be a pair (B, items)") from None
-    B = check_boolean_matrix(B, "B")
-    if B.shape[0] != A.shape[0]:
+    B = check_boolean_matrix(B, "B", min_rows=1 if A is None else 0)
+    if A is not None and B.shape[0] != A.shape[0]:
         raise ValueError(f"factors: B has {B.shape[0]} rows but A has {A.shape[0]}")
-    if len(items) != A.shape[1]:
+    if A is not None and len(items) != A.shape[1]:
         raise ValueError(f"factors: {len(items)} items for the {A.shape[1]} columns of A")
     sizes = np.fromiter((len(item) for item in items), dtype=np.int64, count=len(items))
     out = np.full((len(items), 2), -1, dtype=np.int64)
@@ -347,9 +348,10 @@ def _check_memory(A, factors) -> None:
     rows twice (a row-major copy and the bits).
     """
     F = A if factors is None else factors[0]
+    n_ante = A.shape[1] if factors is None else factors[1].shape[0]
     fixed = 60 * _MAX_MEMO_NODES + 45 * _CACHE_ENTRIES
-    need = fixed + 100 * A.shape[1] + 1.125 * F.shape[0] * F.shape[1]
-    check_allocation(need, f"the falling-rule-list search over {A.shape[1]:,} antecedents "
+    need = fixed + 100 * n_ante + 1.125 * F.shape[0] * F.shape[1]
+    check_allocation(need, f"the falling-rule-list search over {n_ante:,} antecedents "
                      f"and {F.shape[0]:,} rows",
                      "mine fewer antecedents (a higher min_support, max_card=1, a smaller "
                      "max_antecedents) or use fewer columns")
@@ -434,8 +436,10 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
 
     Parameters
     ----------
-    A : array_like of bool, shape (n_samples, n_antecedents)
-        ``A[i, l]`` is true iff row ``i`` satisfies antecedent ``l``.
+    A : array_like of bool, shape (n_samples, n_antecedents), or None
+        ``A[i, l]`` is true iff row ``i`` satisfies antecedent ``l``.  None
+        when ``factors`` are given: each antecedent is then the AND of its
+        item's columns of ``B``, and no matrix of rows x antecedents is made.
     y : array_like, shape (n_samples,)
         Labels in {0, 1}; 1 is the positive ("desired") class.
     w : float
@@ -501,15 +505,32 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
         Invalid parameters or data; the message names the parameter.
     """
     p = declared(SEARCH_PARAMETERS, locals())
-    A, yb = _check_data(A, y)
-    weights = check_sample_weight(sample_weight, A.shape[0], rows_of="A", positive=True)
-    if factors is not None:
-        factors = _check_factors(factors, A)
+    if A is None:
+        if factors is None:
+            raise TypeError("A is None: pass the antecedent matrix, or factors=(B, items) "
+                            "whose ANDs are its columns")
+        factors = _check_factors(factors, None)
+        yb = check_labels(y, factors[0].shape[0], "y", binary=True)
+    else:
+        A, yb = _check_data(A, y)
+        if factors is not None:
+            factors = _check_factors(factors, A)
+    n_rows = yb.shape[0]
+    weights = check_sample_weight(sample_weight, n_rows, rows_of="A" if A is not None else "B",
+                                  positive=True)
     _check_memory(A, factors)
     job = _Run(_Packed(A, yb, C1 is not None, factors, weights), p, as_generator(random_state))
     status = _drive(job, p)
     prefix = tuple(int(l) for l in job.best_prefix[: int(job.best_len[0])])
     trace = SearchTrace.from_batches(job.batches)
+    if A is None:
+        # the list's own columns, from their conditions: the counts read nothing else
+        B, items = factors
+        A = np.column_stack([B[:, items[l][items[l] >= 0]].all(axis=1) for l in prefix]
+                            ) if prefix else np.zeros((n_rows, 0), dtype=bool)
+        prefix = tuple(range(len(prefix))), prefix
+    else:
+        prefix = prefix, prefix
     return _finish(A, yb, weights, prefix, p, status, job.done, trace, job.lower_bound())
 
 
@@ -554,9 +575,11 @@ def capture_counts(A, y, prefix, sample_weight=None):
 
 
 def _finish(A, y, weights, prefix, p, status, done, trace, lower_bound):
-    """Recompute the incumbent from scratch and package the result."""
+    """Recompute the incumbent from scratch and package the result (``prefix``: the
+    list's columns of ``A``, and its antecedents)."""
     w, C, C1 = p["w"], p["C"], p["C1"]
-    counts = capture_counts(A, y, prefix, weights)
+    columns, prefix = prefix
+    counts = capture_counts(A, y, columns, weights)
     totals = counts.sum(axis=1)
     proportions = np.where(totals > 0, counts[:, 0] / np.where(totals > 0, totals, 1), 0.0)
     soft = C1 is not None

@@ -65,8 +65,15 @@ def test_estimator_fit_equals_the_matrix_path(cls, monkeypatch):
 
     monkeypatch.setattr(_estimator, "search", spy)
     fact = cls(n_iter=300).fit(X, y)
-    monkeypatch.setattr(_estimator, "search",
-                        lambda *a, **kw: search(*a, **{**kw, "factors": None}))
+    from rulekit.mining import evaluate_antecedents
+
+    def matrix_path(A, y, **kw):
+        # the estimator passes no matrix with factors: the antecedents evaluated here
+        assert A is None
+        B, items = kw["factors"]
+        return search(evaluate_antecedents(B, items), y, **{**kw, "factors": None})
+
+    monkeypatch.setattr(_estimator, "search", matrix_path)
     plain = cls(n_iter=300).fit(X, y)
     assert seen == [True]
     assert len(fact.model_.rules) >= 1
