@@ -85,6 +85,10 @@ from .stream import fit_binarizer
 
 #: hash folds counted for a fit from a source (``rulekit/estimators/sources.py``)
 SOURCE_FOLDS = 5
+#: rows x input columns from which an in-memory fit on counts folds its rows from their
+#: packed bytes (``FitData.from_packed``); below it the boolean matrix of every row is
+#: small, and a first fit compiles no kernel for the packed path
+PACKED_FOLD_CELLS = 1 << 20
 
 
 def _source_learners() -> list:
@@ -439,9 +443,10 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         # which may fall in different folds, exactly as k copies would
         tested = self._validation_splits(codes if counts is None else np.repeat(codes, counts),
                                          params)
-        if self._fits_on_counts(params) and counts is None:
-            # rows one each, folded: binarized eight conditions to a byte and grouped on
-            # those bytes, so the boolean matrix is made of the distinct rows only (a
+        if (self._fits_on_counts(params) and counts is None
+                and len(codes) * max(_num_features(X), 1) >= PACKED_FOLD_CELLS):
+            # many rows one each, folded: binarized eight conditions to a byte and grouped
+            # on those bytes, so the boolean matrix is made of the distinct rows only (a
             # million rows of 116 conditions: 14 MB of bytes instead of 113 MB)
             binarizer.fit(X, codes, sample_weight=weights)
             keys = binarizer.transform_packed(X)

@@ -44,6 +44,10 @@ PAIR_OBJECT_BYTES = 200
 #: data has hundreds of thousands of conditions: all their pair counts at once would be
 #: a matrix of over 100 GiB)
 PAIR_BLOCK_CELLS = 1 << 22
+#: rows x antecedents from which the pool's bits are computed by a compiled kernel on
+#: packed words (below it by numpy on the boolean matrix, which is then small: a first
+#: fit on small data compiles no kernel for it)
+COMPILED_BITS_CELLS = 1 << 24
 #: Rows whose float copy a pair count holds at once (the rest stay boolean).
 ROW_BLOCK = 1 << 16
 #: most (pairs x rows) an association cut counts beyond the pairs it keeps, only to report
@@ -560,6 +564,11 @@ def antecedent_bits(B, items, w=None, *, keep=True) -> tuple:
     """
     B = np.asarray(B, dtype=bool)
     n = B.shape[0]
+    if n * len(items) < COMPILED_BITS_CELLS:
+        # small pools are evaluated by numpy: a first fit then compiles no kernel for it
+        dense = evaluate_antecedents(B, items)
+        packed = bitset.pack(dense.T) if keep else None
+        return packed, _weighted_support(dense, w)
     conditions = bitset.pack(B.T) if B.shape[1] else np.zeros((0, bitset.n_words(n)), np.uint64)
     width = max((len(item) for item in items), default=0)
     table = np.full((len(items), max(width, 1)), -1, dtype=np.int64)

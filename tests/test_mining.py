@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from rulekit import Binarizer, Condition, bitset, mine_antecedents
+from rulekit import mining
 from rulekit.mining import redundant_pair
 
 
@@ -243,3 +244,9 @@ def test_supports_and_bits_are_the_conjunctions_with_or_without_kept_bits(B, max
     if len(bare):
         with pytest.raises(ValueError, match="keep_bits"):
             bare.matrix
+    # the compiled path (used on large pools) gives the same bits and supports
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(mining, "COMPILED_BITS_CELLS", 0)
+        packed, support = mining.antecedent_bits(B, kept.items, w)
+    assert np.array_equal(support, kept.support)
+    assert np.array_equal(packed, kept.packed) if len(kept) else packed.shape[0] == 0

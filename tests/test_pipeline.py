@@ -254,6 +254,7 @@ def test_condition_bitsets_are_the_packed_columns():
             assert got.dtype == np.uint64 and np.array_equal(got, pack(B.T)), (n, m)
 
 
+@pytest.mark.slow
 def test_an_in_memory_fit_on_counts_never_holds_the_boolean_matrix_of_every_row():
     """The fit's own memory is the distinct rows', not the rows': on 60,000 wide rows of
     ten distinct patterns, what numpy holds at its peak during the fit stays far below the
@@ -279,3 +280,19 @@ def test_an_in_memory_fit_on_counts_never_holds_the_boolean_matrix_of_every_row(
     whole = n * len(est.binarizer_.conditions_)
     assert whole >= 60_000 * 100
     assert peak < whole, (peak, whole)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["corels", "frl"])
+def test_the_packed_folding_fits_the_model_the_boolean_folding_fits(name, monkeypatch):
+    """Small data are folded from the boolean matrix, large from packed bytes
+    (``PACKED_FOLD_CELLS``): forcing either on the same data gives the same model and
+    certificate."""
+    from rulekit.datasets import load_compas
+    X, y = load_compas(return_X_y=True)
+    fits = []
+    for cells in (1 << 40, 0):
+        monkeypatch.setattr(base_module, "PACKED_FOLD_CELLS", cells)
+        est = LEARNERS[name].make().fit(X, y)
+        fits.append((str(est), str(est.certificate_)))
+    assert fits[0] == fits[1]
