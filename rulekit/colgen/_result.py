@@ -31,7 +31,10 @@ class IterationRecord:
     pricing : str
         Which pricing produced this round's columns (or its certificate):
         ``"beam"``, ``"enum"`` (exact branch-and-bound), ``"ip"``,
-        ``"ip-sampled"`` or ``"none"`` (RMLP already 0).
+        ``"ip-sampled"`` or ``"none"`` (RMLP already 0).  A run ended by
+        its own rule after a beam round closes with one more record: the
+        master LP solved again and priced by the enumeration for the
+        bound alone (``n_added`` 0).
     best_rc : float or None
         Most negative exact reduced cost among checked candidates.
     time : float
