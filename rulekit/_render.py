@@ -22,7 +22,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["format_value", "condition_text", "escape", "table", "heading", "Raw", "STYLES"]
+__all__ = ["format_value", "feature_name", "condition_text", "escape", "table", "heading", "Raw", "STYLES"]
 
 STYLES = ("text", "markdown", "latex", "html")
 
@@ -34,6 +34,9 @@ _TWO_SIDED = re.compile(rf"^\s*({_NUM})\s*(<=|<)\s*(?:(\S+?)\s*)?(<=|<)\s*({_NUM
 _ONE_SIDED = re.compile(rf"^\s*(?:(\S+?)\s*)?(>=|>|<=|<)\s*({_NUM})\s*$")
 # characters a category may hold and still be written bare (letters, digits, _ . - + / & ? :)
 _BARE = re.compile(r"[\w.\-+/&?:]+")
+# what in a column name would read as part of a rule: a comparison, a quote, a set's
+# braces, the words that join or end conditions ("age and income > 3" reads as two tests)
+_RULE_SYNTAX = re.compile(r'[<>=!"{}]|\b(?:and|or)\b|\bis missing\b', re.IGNORECASE)
 
 _TEXT_OPS = {"<=": "<=", ">": ">", "==": "==", "!=": "!=", "in": "in", "not in": "not in"}
 _LATEX_OPS = {"<=": r"$\le$", ">": "$>$", "==": "$=$", "!=": r"$\ne$", "in": r"$\in$",
@@ -49,6 +52,23 @@ def format_value(value: Any) -> str:
     if isinstance(value, numbers.Real):
         return f"{float(value):.6g}"
     return str(value)
+
+
+def feature_name(feature: Any) -> str:
+    """A column name as written in a rule: bare when a reader can see where it ends.
+
+    Ordinary names (``age``, ``capital gain``, ``year(signup)``) stay as they
+    are.  A name a reader could misread is quoted, with its invisible or
+    special characters escaped: leading or trailing spaces (``"Age "``
+    would print as ``Age  > 54``, its space unseen), an empty or blank
+    name, characters that do not print, and the rules' own syntax
+    (comparisons, quotes, braces, ``and`` / ``or``, ``is missing``).
+    """
+    name = str(feature)
+    if (not name or name != name.strip() or not name.isprintable()
+            or _RULE_SYNTAX.search(name)):
+        return json.dumps(name, ensure_ascii=False)
+    return name
 
 
 def _interval(feature: str, text: str) -> str | None:
@@ -99,14 +119,15 @@ def condition_text(feature: str, op: str, value: Any, style: str = "text") -> st
     :class:`Raw` (already escaped); in the others it is plain text, which
     :func:`table` escapes for Markdown and HTML.
     """
+    name = feature_name(feature)
     if op == "is missing":
-        text = f"{escape(feature, style)} is missing" if style == "latex" else f"{feature} is missing"
+        text = f"{escape(name, style)} is missing" if style == "latex" else f"{name} is missing"
     else:
         shown_op, shown = _parts(feature, op, value)
         if style == "latex":
-            text = f"{escape(feature, style)} {_LATEX_OPS[shown_op]} {escape(shown, style)}"
+            text = f"{escape(name, style)} {_LATEX_OPS[shown_op]} {escape(shown, style)}"
         else:
-            text = f"{feature} {_TEXT_OPS[shown_op]} {shown}"
+            text = f"{name} {_TEXT_OPS[shown_op]} {shown}"
     return Raw(text) if style == "latex" else text
 
 

@@ -31,7 +31,10 @@ class IterationRecord:
     pricing : str
         Which pricing produced this round's columns (or its certificate):
         ``"beam"``, ``"enum"`` (exact branch-and-bound), ``"ip"``,
-        ``"ip-sampled"`` or ``"none"`` (RMLP already 0).
+        ``"ip-sampled"`` or ``"none"`` (RMLP already 0).  A run ended by
+        its own rule after a beam round closes with one more record: the
+        master LP solved again and priced by the enumeration for the
+        bound alone (``n_added`` 0).
     best_rc : float or None
         Most negative exact reduced cost among checked candidates.
     time : float
@@ -58,7 +61,18 @@ class IterationRecord:
     duals: np.ndarray | None = None
 
 
-SCOPE = "{form} rule sets within the budget; objective = weighted Hamming loss + penalties"
+SCOPE = ("{form} rule sets ({shape}) within the budget; objective = weighted Hamming loss "
+         "({loss}) + penalties")
+
+#: What a rule set of each form is, and its Hamming loss (Dash, Günlük and Wei, §2.1):
+#: the loss the master LP and the lower bound are about.  A CNF is learnt as the DNF
+#: of the complemented conditions for the other class, whose loss reads as below.
+FORM_WORDS = {
+    "dnf": ("an OR of ANDs of conditions",
+            "each positive no clause covers, plus each negative once per clause covering it"),
+    "cnf": ("an AND of ORs of conditions",
+            "each negative every clause accepts, plus each positive once per clause it fails"),
+}
 
 #: How :class:`~rulekit.colgen.BudgetChoice` methods chose, in words.
 CHOICE_WORDS = {
@@ -123,8 +137,9 @@ class ColGenResult:
     @property
     def certificate(self) -> Certificate:
         """The claim in the shared vocabulary."""
+        shape, loss = FORM_WORDS[self.form]
         return Certificate(self.status, self.objective, self.lower_bound,
-                           SCOPE.format(form=self.form.upper()))
+                           SCOPE.format(form=self.form.upper(), shape=shape, loss=loss))
 
     def predict(self, B) -> np.ndarray:
         """Predictions (0/1) of the rule set on a boolean condition matrix."""
@@ -195,12 +210,17 @@ def estimator_certificate(fits, labels, *, n, unit, n_conditions, lambda0=0.0, l
     mistakes = ("weighted mistakes" if unit != "rows" else "mistakes")
     penalty = "" if lambda0 == 0 and lambda1 == 0 else (
         f" + ({lambda0:g} x clauses + {lambda1:g} x literals) / N")
+    # what each form is and the loss its bound is about, once per form used
+    forms = "; ".join(f"a {f.upper()} is {FORM_WORDS[f][0]}, its loss counts "
+                      f"{FORM_WORDS[f][1]}" for f in dict.fromkeys(fit.form for fit in fits))
+    hamming = "weighted Hamming loss" if unit != "rows" else "Hamming loss"
+    loss = f"{forms}; it is the {mistakes} unless two clauses count one row"
     if labels is None:
         (fit,) = fits
         scope = (f"{fit.form.upper()} rule sets of complexity (clauses + literals) at most "
                  f"{fit.max_complexity} (form and budget {how(fit)}) over the {n_conditions} "
-                 f"binarized conditions; objective = {mistakes} / N{penalty} (a rate per "
-                 f"{per}; N = {n:.6g} {unit})")
+                 f"binarized conditions; objective = {hamming} / N{penalty} (a rate per "
+                 f"{per}; N = {n:.6g} {unit}; {loss})")
         return dataclasses.replace(fit.result.certificate.per(n, unit), scope=scope)
     members = "; ".join(f"class {_plain(label)!r}: {fit.form.upper()} of complexity at most "
                         f"{fit.max_complexity}" for fit, label in zip(fits, labels))
@@ -210,8 +230,8 @@ def estimator_certificate(fits, labels, *, n, unit, n_conditions, lambda0=0.0, l
                                                for fit, label in zip(fits, labels)))
     scope = (f"one rule set per class, each against the rest (one-vs-rest; complexity = "
              f"clauses + literals; {members}; {chosen}) over the {n_conditions} binarized "
-             f"conditions; objective = the {len(fits)} rule sets' {mistakes} added up / N"
-             f"{penalty} (a row misjudged by two of them counts twice; N = {n:.6g} {unit}); "
-             "the lower bound adds theirs")
+             f"conditions; objective = the {len(fits)} rule sets' {hamming}es added up / N"
+             f"{penalty} (a row misjudged by two of them counts twice; N = {n:.6g} {unit}; "
+             f"{loss}); the lower bound adds theirs")
     return Certificate.combine([f.result.certificate for f in fits], scope).per(n, unit)
 

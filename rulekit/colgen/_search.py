@@ -146,7 +146,9 @@ def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.
                               p["settings"] or ColGenSettings(), as_generator(p["random_state"]),
                               run)
         cg.seed(columns)
-        result = cg.result(cg.rounds())
+        stop = cg.rounds()
+        cg.certify(stop)
+        result = cg.result(stop)
         run.finish(result.status)
     return result
 
@@ -415,11 +417,7 @@ class ColumnGeneration:
             lb = by_ratio if lb is None else max(lb, by_ratio)
         if lb is not None:
             self.lb_best = lb if self.lb_best is None else max(self.lb_best, lb)
-        duals = None
-        if self.s.record_duals:
-            share = np.divide(self.p.wpos, self.p.wp[self.p.group],
-                              out=np.zeros_like(self.p.wpos), where=self.p.wp[self.p.group] > 0)
-            duals = mu[self.p.group] * share
+        duals = self._duals(mu) if self.s.record_duals else None
         rec = IterationRecord(
             iteration=len(self.trace) + 1, rmlp=z, dual_value=self.master.dual_value(mu, lam),
             bound=lb, n_added=len(scored), pricing=kind,
@@ -505,20 +503,23 @@ class ColumnGeneration:
                 break
         return found
 
-    def _enumerate(self, r, lam):
+    def _enumerate(self, r, lam, shapes_model=True):
         """The exact enumeration, its work capped when the deadline is near.
 
         The compiled search cannot look at the clock, so its work limit is
         cut to what the measured speed allows in half the time left; when
-        that binds, the run's result is marked ``time_limit`` (the clock
-        shaped it).
+        that binds and the enumeration's clauses could join the master
+        (``shapes_model``), the run's result is marked ``time_limit`` (the
+        clock shaped it).  The certifying enumeration (:meth:`certify`)
+        adds no clause: the clock can only weaken its bound, which holds
+        all the same.
         """
         s = self.s
         work = s.enum_work_limit
         left = self._rounds_time_left()
         if left is not None and self.enum_rate * left / 2 < work:
             work = max(int(self.enum_rate * left / 2), 1)
-            self.clock_capped = True
+            self.clock_capped |= shapes_model
         t0 = time.perf_counter()
         out = enumerate_pricing(self.pricing_problem(r, lam), s, work_limit=work)
         self.ratio = out.ratio
@@ -546,6 +547,55 @@ class ColumnGeneration:
         return ("ip-sampled" if out.sampled else "ip"), out
 
     # -- bounds and the rule set ----------------------------------------------------------------
+    def certify(self, stop):
+        """Bound the master LP with one exact pricing when the rounds ended without one.
+
+        Rounds whose beam keeps finding improving clauses never reach the
+        exact enumeration, so a run ended by its own rule (the master LP
+        value stalled, or the round limit) had proved nothing and reported
+        a lower bound of 0 however close the master LP came.  The master
+        LP over the clauses found is solved once more and the enumeration
+        prices its duals: the Lagrangian bounds of §2.3 (:func:`_early_bound`,
+        :func:`_ratio_bound`) hold for any duals, so whatever the
+        enumeration finds -- finished or cut short by its work limit -- the
+        bound is valid; and when it finishes with no improving clause, the
+        master LP is solved.  Nothing joins the master and the LP weights
+        that order the selection are kept: the rule set is the one the
+        rounds led to, only what is proved about it grows.
+        """
+        s = self.s
+        if (stop not in ("stalled", "max_rounds") or self.lp_proven or not self.trace
+                or self.trace[-1].bound is not None or s.pricing not in ("enum", "auto")
+                or s.enum_work_limit <= 0 or self.should_stop()):
+            return
+        try:
+            z, mu, lam, _ = self.master.solve(self._rounds_time_left())
+        except (SolverFailure, *SOLVER_ERRORS):
+            return                    # no bound is claimed; the rule set stands
+        if z <= FLOAT_SLACK:
+            self.z, self.lp_proven = z, True
+            return
+        r = self.p.wq - mu
+        out = self._enumerate(r, lam, shapes_model=False)
+        lb = _early_bound(z, out.bound, self.C, self.lambda0, self.lambda1, self.p.integral)
+        if self.C is not None:
+            lb = max(lb, _ratio_bound(z, out.ratio, self.C, self.p.integral))
+        if out.proven and not self._admit(out.clauses, r, lam):
+            # no clause prices out at these duals: z is the master LP's value
+            self.z, self.lp_proven = z, True
+        self.lb_best = lb if self.lb_best is None else max(self.lb_best, lb)
+        self.trace.append(IterationRecord(
+            iteration=len(self.trace) + 1, rmlp=z, dual_value=self.master.dual_value(mu, lam),
+            bound=lb, n_added=0, pricing="enum", best_rc=out.values[0] if out.values else None,
+            time=self.run.elapsed, n_columns=len(self.clauses), lam=lam,
+            duals=self._duals(mu) if s.record_duals else None))
+
+    def _duals(self, mu):
+        """Per-sample cover duals: each row's dual shared by its positive samples."""
+        share = np.divide(self.p.wpos, self.p.wp[self.p.group],
+                          out=np.zeros_like(self.p.wpos), where=self.p.wp[self.p.group] > 0)
+        return mu[self.p.group] * share
+
     def lower_bound(self):
         """Best proven lower bound on the objective at this budget.
 
