@@ -80,6 +80,7 @@ def noisy(seed, n=16, d=5):
 ONE_ROUND = ColGenSettings(max_rounds=1, initial_beam=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", ["dnf", "cnf"])
 def test_round_limit_no_longer_leaves_the_bound_at_zero(form):
     """Fails on the old code: it claimed 0 whenever the last round priced by beam."""
@@ -137,6 +138,7 @@ def small_frame(n=60, seed=0, classes=2):
     return X, y
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", ["dnf", "cnf", "auto"])
 @pytest.mark.parametrize("classes", [2, 3])
 def test_estimator_certificate_holds_against_brute_force(form, classes):
