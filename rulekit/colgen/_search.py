@@ -206,6 +206,18 @@ class Problem:
     form: str
 
     @property
+    def conflict_floor(self) -> float:
+        """A lower bound on every rule set's loss, from the data alone.
+
+        A rule set answers alike on every row of one distinct pattern, so on
+        pattern ``u`` it pays ``wq[u]`` (or more) when a clause covers it and
+        ``wp[u]`` when none does: at least ``min(wp[u], wq[u])``.  Valid
+        whatever the search proved, it is the bound left when pricing could
+        not be solved exactly.
+        """
+        return float(np.minimum(self.wp, self.wq).sum())
+
+    @property
     def pruning(self):
         """``(groups, ops, thresholds)`` for the beam, or None."""
         return None if self.metadata is None else self.metadata.pruning()
@@ -601,13 +613,18 @@ class ColumnGeneration:
 
         Only exact steps add to it: a bound of the exact enumeration (cut
         short or not), a pricing IP on every row, or a proof that the master
-        LP is solved.  A sampled pricing IP proves nothing, but it does not
-        take away what the exact steps proved; only when nothing was proved
-        after sampling is the bound None (no claim) rather than 0.
+        LP is solved; and the patterns' conflicts (:attr:`Problem.conflict_floor`),
+        which hold whatever was searched.  A sampled pricing IP proves nothing,
+        but it does not take away what the other steps proved; only when
+        nothing was proved after sampling and no pattern holds both classes is
+        the bound None (no claim) rather than 0.
         """
-        if self.sampled and self.lb_best is None and not self.lp_proven:
+        floor = self.p.conflict_floor
+        if self.p.integral:
+            floor = math.ceil(floor - SOLVER_TOL)
+        if self.sampled and self.lb_best is None and not self.lp_proven and floor <= 0:
             return None
-        best = 0.0 if self.lb_best is None else max(0.0, self.lb_best)
+        best = max(0.0, floor) if self.lb_best is None else max(0.0, floor, self.lb_best)
         if self.lp_proven and self.z is not None:
             best = max(best, math.ceil(self.z - SOLVER_TOL) if self.p.integral else self.z)
         return float(best)

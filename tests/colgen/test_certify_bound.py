@@ -179,3 +179,28 @@ def test_compas_defaults_state_a_bound_above_zero(form):
     cert = est.certificate_
     assert cert.status in ("feasible", "optimal")
     assert 0.15 < cert.lower_bound <= cert.objective
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+@pytest.mark.parametrize("settings", [None, ColGenSettings(pricing="beam", max_rounds=2)])
+def test_patterns_holding_both_classes_bound_every_rule_set(form, settings):
+    """However little the rounds proved (here: beam pricing only, which proves nothing),
+    the bound is at least the patterns' conflicts: a rule set answers alike on equal
+    rows, so each distinct row costs at least the smaller of its two classes' weights
+    (counted here row by row, in fractions); and no bound exceeds the brute-force
+    optimum's objective."""
+    rng = np.random.default_rng(11)
+    B = rng.random((120, 3)) < 0.5
+    y = ((B[:, 0] & B[:, 1]) ^ (rng.random(120) < 0.25)).astype(int)
+    target = y if form == "dnf" else 1 - y
+    per_pattern = {}
+    for i in range(B.shape[0]):
+        key = tuple(B[i])
+        pos, neg = per_pattern.get(key, (0, 0))
+        per_pattern[key] = (pos + int(target[i] == 1), neg + int(target[i] == 0))
+    floor = sum(Fraction(min(p, q)) for p, q in per_pattern.values())
+    assert floor > 0
+    res = search(B, y, form=form, settings=settings, max_complexity=8, time_limit=None,
+                 random_state=0)
+    assert res.lower_bound is not None and Fraction(res.lower_bound) >= floor
+    assert res.lower_bound <= res.objective + 1e-9
