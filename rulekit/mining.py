@@ -29,7 +29,7 @@ from . import bitset
 from .bitset import popcount64
 from ._anytime import stopping
 from ._checks import check_boolean_matrix, check_counts
-from ._params import Integer, Options, Real, validated
+from ._params import Boolean, Integer, Options, Real, validated
 from .binarize import Condition
 
 __all__ = ["AntecedentSet", "mine_antecedents", "redundant_pair", "MINING_PARAMETERS"]
@@ -61,6 +61,7 @@ MINING_PARAMETERS = {
     "max_antecedents": Integer(1, allow_none=True),
     "prefer": Options("support", "association"),
     "algorithm": Options(*ALGORITHMS),
+    "keep_bits": Boolean(),
 }
 
 
