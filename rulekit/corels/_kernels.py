@@ -706,7 +706,8 @@ def _gain_order(tv, tlist, nt, C, gord, gkey):
             v = tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + d]
             if v > top:
                 top = v
-        counts[:] = 0
+        for q in range(N_BUCKETS + 1):  # a loop, not counts[:] = 0 (a slice compiles more)
+            counts[q] = 0
         for i in range(nt):
             t = tlist[i]
             counts[N_BUCKETS - 1 - _bucket(tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + d], top)] += 1
@@ -780,7 +781,14 @@ def next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, tar
                 ml = tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + l]
                 ml_s = tv[s, V_TOT] - tv[s, MIN] - tv[s, V_CLS + l]
                 delta_s = tv[s, V_CLS + d] - tv[s, V_CLS + l]
-                shift = min(ml, ml_s, delta_s + min(md_s, umd[d] - mdt))
+                # min(ml, ml_s, delta_s + min(md_s, umd[d] - mdt)), written out: numba's
+                # min and max compile a generic routine per argument types (issue 37)
+                rest = umd[d] - mdt
+                shift = delta_s + (md_s if md_s < rest else rest)
+                if ml_s < shift:
+                    shift = ml_s
+                if ml < shift:
+                    shift = ml
                 if a + shift > ub:
                     ub = a + shift
             if ub <= cap:
@@ -1127,14 +1135,17 @@ def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, p
                     ordered = True
                 if next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd,
                                              target, fbuf, acc, ws[22], ws[25]):
-                    e1 = max(e1, target)
-            v = lbQ + min(lam + e1, 2 * lam)
+                    if target > e1:
+                        e1 = target
+            # lbQ + min(lam + e1, 2 lam), written out (numba's min: see next_rule_excess_at_least)
+            v = lbQ + (lam + e1 if lam + e1 < 2 * lam else 2 * lam)
             if not can_beat(v, KQ + 1, best, best_k, tol):
                 S[S_PR_GAIN] += 1
                 if ev is not None:
                     record_event(ev, EV_PRUNE, S_PR_GAIN, path, K, s, v)
                 continue
-            ext = max(ext, v)
+            if v > ext:
+                ext = v
         if use_ref:
             v = BQ + lam + (uref - tv[s, MIN + 1])
             if not can_beat(v, KQ + 1, best, best_k, tol):
@@ -1142,7 +1153,8 @@ def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, p
                 if ev is not None:
                     record_event(ev, EV_PRUNE, S_PR_REF, path, K, s, v)
                 continue
-            ext = max(ext, v)
+            if v > ext:
+                ext = v
         dm = (ucnt[C] - nv) - _max_rest(ucnt, tv, s, C)
         skey[ns] = _child_key(cfg[G_POLICY], N, BQ, ext, mistQ + dm + lam * KQ, KQ,
                               N - (ucnt[C] - nv))
@@ -1249,7 +1261,7 @@ def expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, ready, ev=None
 def _sort_survivors(skey, ns, order):
     """``order[:ns]``: survivors by key, ties by antecedent (their original order)."""
     if ns > 48:
-        order[:ns] = np.argsort(skey[:ns], kind="mergesort")
+        stable_argsort(skey, ns, order, np.empty(ns, dtype=np.int64))
         return
     for i in range(ns):  # stable insertion sort: no allocation for the usual few
         j = i
@@ -1257,6 +1269,56 @@ def _sort_survivors(skey, ns, order):
             order[j] = order[j - 1]
             j -= 1
         order[j] = i
+
+
+@njit(cache=True)
+def stable_argsort(keys, n, order, tmp):
+    """``order[:n]``: ``0 .. n-1`` by ``keys``, ties in index order (``tmp``: n scratch slots).
+
+    The permutation of ``np.argsort(keys[:n], kind="stable")``, written out: numpy's
+    sorts inside a kernel made numba compile its generic sort routines (and the error
+    messages of a sliced assignment) on a cold first fit, about 5 CPU s of the cold
+    demo (issue 37).  Bottom-up merge sort over runs of 16 sorted by insertion.
+    """
+    RUN = 16
+    for lo in range(0, n, RUN):
+        hi = lo + RUN if lo + RUN < n else n
+        for i in range(lo, hi):
+            j = i
+            while j > lo and keys[order[j - 1]] > keys[i]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = i
+    src, dst = order, tmp
+    in_order = True  # src is order
+    width = RUN
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid = lo + width if lo + width < n else n
+            hi = lo + 2 * width if lo + 2 * width < n else n
+            a, b, k = lo, mid, lo
+            while a < mid and b < hi:
+                if keys[src[b]] < keys[src[a]]:  # strictly less: ties keep the left run first
+                    dst[k] = src[b]
+                    b += 1
+                else:
+                    dst[k] = src[a]
+                    a += 1
+                k += 1
+            while a < mid:
+                dst[k] = src[a]
+                a += 1
+                k += 1
+            while b < hi:
+                dst[k] = src[b]
+                b += 1
+                k += 1
+        src, dst = dst, src
+        in_order = not in_order
+        width *= 2
+    if not in_order:
+        for i in range(n):
+            order[i] = src[i]
 
 
 @njit(cache=True)
@@ -1536,10 +1598,12 @@ def queue_summary(nodes, nlb, hkey, hnode, S, F, cfg, depth_counts):
 def compact_arena(nodes, hnode, S, dkey, dlb, dante):
     """Move the waiting children of queued nodes to the front of the arena."""
     n = S[S_HEAP]
-    starts = np.empty(n, dtype=np.int64)
+    # as float64 (exact below 2**53), the arena's sort is the survivors' one (one kernel)
+    starts = np.empty(n, dtype=np.float64)
     for i in range(n):
         starts[i] = nodes[hnode[i], C_DNEXT]
-    order = np.argsort(starts)
+    order = np.empty(n, dtype=np.int64)
+    stable_argsort(starts, n, order, np.empty(n, dtype=np.int64))
     top = 0
     for j in range(n):
         nd = hnode[order[j]]
