@@ -423,7 +423,7 @@ def map_find(A, valid, nodes, mhash, mnode, h, sym, inpfx, s, k, fbuf, epath, tm
     W = fbuf.shape[0]
     while mnode[i] != -1:
         if mhash[i] == h:
-            e = mnode[i]
+            e = np.int64(mnode[i])  # int64 like every node id passed on (one specialization)
             ke = nodes[e, C_DEPTH]
             prefix_of(nodes, e, epath)
             same = True
@@ -1382,8 +1382,8 @@ def build_child(A, lut, valid, zob, cfg, st, S, F, ws, p, s, ev=None):
             h = hash_words(fbuf)
         found = map_find(A, valid, nodes, mhash, mnode, h, sym, inpfx, s, KQ, fbuf, epath, tmpw)
         if found >= 0:
-            e = mnode[found]
-            ke = nodes[e, C_DEPTH]
+            e = np.int64(mnode[found])
+            ke = np.int64(nodes[e, C_DEPTH])
             path[K] = s
             score = mist + lam * KQ
             escore = nodes[e, C_MIST] + lam * ke
@@ -1444,9 +1444,9 @@ def garbage_collect(nodes, nlb, free, pool_free, hkey, hseq, hnode, mhash, mnode
     best = F[F_BEST]
     best_k = S[S_BEST_K]
     n = S[S_HEAP]
-    j = 0
+    j = np.int64(0)  # not a literal 0: heapify(..., j) would compile for that type too
     for i in range(n):
-        nd = hnode[i]
+        nd = np.int64(hnode[i])
         if (nodes[nd, C_FLAGS] & FL_DELETED) == 0 and waiting_useful(
                 nodes, nlb, nd, hkey[i], lam, tol, best, best_k, cfg):
             hkey[j] = hkey[i]
@@ -1465,7 +1465,7 @@ def garbage_collect(nodes, nlb, free, pool_free, hkey, hseq, hnode, mhash, mnode
         tmp_node = np.empty(S[S_MAP], dtype=np.int32)
         cnt = 0
         for i in range(mnode.shape[0]):
-            nd = mnode[i]
+            nd = np.int64(mnode[i])
             if nd < 0:
                 continue
             mnode[i] = -1
