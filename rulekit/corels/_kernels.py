@@ -171,6 +171,15 @@ N_BUCKETS = 64
 MAX_GAIN_CLASSES = 6
 
 
+#: Options of a kernel that only other kernels call.  numba gives every compiled
+#: function two entry points for calls from outside compiled code, one from Python
+#: (unboxing each argument: for the workspace tuple, 26 arrays) and one as a C
+#: function; a kernel called from kernels only needs neither, and generating them was
+#: part of the cold first fit's compilation (issue 37).  Such a kernel cannot be
+#: called from Python.
+CALLEE = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
 @njit(cache=True, inline="always")
 def can_beat(score, k, best, best_k, tol):
     """Could some list scoring ``score`` with ``k`` rules beat the best one?
@@ -183,7 +192,7 @@ def can_beat(score, k, best, best_k, tol):
     return score <= best + tol and k <= best_k
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def lexi_less(a, ka, b, kb):
     """Is prefix ``a[:ka]`` lexicographically lower than ``b[:kb]``?"""
     n = ka if ka < kb else kb
@@ -193,7 +202,7 @@ def lexi_less(a, ka, b, kb):
     return ka < kb
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def order_less(score_a, ka, a, score_b, kb, b, tol):
     """Strict total order on (score within tol, length, indices)."""
     if score_a < score_b - tol:
@@ -225,7 +234,7 @@ def _heap_less(hkey, hseq, i, j):
     return hseq[i] < hseq[j]
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _heap_swap(hkey, hseq, hnode, i, j):
     tk = hkey[i]
     hkey[i] = hkey[j]
@@ -238,7 +247,7 @@ def _heap_swap(hkey, hseq, hnode, i, j):
     hnode[j] = tn
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _sift_down(hkey, hseq, hnode, i, n):
     while True:
         left = 2 * i + 1
@@ -273,7 +282,7 @@ def heap_push(hkey, hseq, hnode, S, key, seq, node):
         S[S_MAX_HEAP] = S[S_HEAP]
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def heap_pop_top(hkey, hseq, hnode, S):
     n = S[S_HEAP] - 1
     hkey[0] = hkey[n]
@@ -283,7 +292,7 @@ def heap_pop_top(hkey, hseq, hnode, S):
     _sift_down(hkey, hseq, hnode, np.int64(0), n)  # a literal 0 would be a type of its own
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def heapify(hkey, hseq, hnode, n):
     for i in range(n // 2 - 1, -1, -1):
         _sift_down(hkey, hseq, hnode, i, n)
@@ -291,7 +300,7 @@ def heapify(hkey, hseq, hnode, n):
 
 # --- prefix tree --------------------------------------------------------------
 
-@njit(cache=True)
+@njit(**CALLEE)
 def release_ref(nodes, free, pool_free, S, n):
     """Drop one reference to node ``n``; free it (and childless ancestors)."""
     nodes[n, C_REF] -= 1
@@ -326,7 +335,7 @@ def alloc_node(nodes, free, S):
     return n
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def alloc_pool(pool, pool_free, S):
     if S[S_POOL_FREE] > 0:
         S[S_POOL_FREE] -= 1
@@ -336,7 +345,7 @@ def alloc_pool(pool, pool_free, S):
     return slot
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def prefix_of(nodes, n, path):
     """Write the antecedents of node ``n`` into ``path``; True if an ancestor is deleted."""
     dead = False
@@ -349,7 +358,7 @@ def prefix_of(nodes, n, path):
     return dead
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def node_useful(nodes, n, lam, tol, best, best_k, cfg):
     """Can extensions of node ``n`` still beat the best list (own fields only)?"""
     k = nodes[n, C_DEPTH]
@@ -365,7 +374,7 @@ def node_useful(nodes, n, lam, tol, best, best_k, cfg):
     return True
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def waiting_useful(nodes, nlb, n, key, lam, tol, best, best_k, cfg):
     """Can a list below node ``n``'s waiting children still beat the best one?"""
     lb = key if cfg[G_POLICY] == POL_LB else nlb[n]
@@ -374,7 +383,7 @@ def waiting_useful(nodes, nlb, n, key, lam, tol, best, best_k, cfg):
 
 # --- symmetry-aware map ---------------------------------------------------------
 
-@njit(cache=True)
+@njit(**CALLEE)
 def map_insert_raw(mhash, mnode, h, n):
     mask = mhash.shape[0] - 1
     i = np.int64(h & np.uint64(mask))
@@ -409,7 +418,7 @@ def hash_words(f):
     return h
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def map_find(A, valid, nodes, mhash, mnode, h, sym, inpfx, s, k, fbuf, epath, tmpw):
     """Slot of the map entry equivalent to the prefix (marked in ``inpfx``) + ``s``.
 
@@ -499,7 +508,7 @@ def _add_word(lut, w, x, acc, NL):
             acc[l] += lut[w, b, v * NL + l]
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _planes_and(lut, u, a_row, buf, acc):
     """Add the packed sums over the groups of ``u & a_row``, from the bit planes, to ``acc``.
 
@@ -608,7 +617,7 @@ def unpack_counts(acc, fb, C, use_ref, out):
 # one-rule completion.  ``_gain_tables`` buckets the antecedents by
 # M_l(U & t) so that the maximum over t costs O(1) per child.
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _gain_tables(tv, tlist, nt, C, gpre, gsuf, gtop):
     """Bucket maxima of the gain terms over the evaluated antecedents.
 
@@ -659,7 +668,7 @@ def _bucket(m, top):
     return q if q < N_BUCKETS else N_BUCKETS - 1
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def next_rule_excess(tv, s, C, umd, gpre, gsuf, gtop):
     """Lower bound on the excess of the best one-rule completion of U \\ s.
 
@@ -689,7 +698,7 @@ def next_rule_excess(tv, s, C, umd, gpre, gsuf, gtop):
     return best if best > 0 else 0.0
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _gain_order(tv, tlist, nt, C, gord, gkey):
     """``gord[d, :nt]``: the evaluated antecedents by decreasing bucket of M_d(U & t).
 
@@ -726,7 +735,7 @@ def _gain_order(tv, tlist, nt, C, gord, gkey):
             counts[q] = j + 1
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, target, ubuf, acc,
                               row, xbuf):
     """Is the excess of every one-rule completion of U \\ s at least ``target``?
@@ -823,7 +832,7 @@ EV_PRUNE = 1  # a child prefix pruned; reason S_PR_*; value: the bound that fail
 EV_BEST = 2  # a new best list (incumbent); value: its objective
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def record_event(ev, kind, reason, path, K, s, value):
     """Append one event whose prefix is ``path[:K]`` (+ ``s`` when ``s >= 0``)."""
     evi, evf, evp, evn = ev
@@ -846,7 +855,7 @@ def record_event(ev, kind, reason, path, K, s, value):
     evn[1] = o + L
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _cheap_reason(cfg, lam, tol, best, best_k, BQ, lbQ, KQ):
     """The counter :func:`_cheap_bounds` incremented for a pruned child, and the bound."""
     use_eq = cfg[G_EQPTS] != 0
@@ -883,7 +892,7 @@ def _cheap_bounds(cfg, S, lam, tol, best, best_k, BQ, lbQ, KQ):
     return lbQ
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_parent, pool,
                        ev=None):
     """Evaluate every child of the prefix in ``ws`` (path, inpfx, u set).
@@ -1028,7 +1037,7 @@ def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_paren
     return nt, ncand, n_rejected, improved
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _child_key(policy, N, BQ, lb, score, KQ, ncap):
     if policy == POL_LB:
         return lb
@@ -1041,7 +1050,7 @@ def _child_key(policy, N, BQ, lb, score, KQ, ncap):
     return -float(KQ)
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, pmist, nt, ncand,
                     zh, last, last_label, ev=None):
     """Bound the candidate children; collect the survivors (key, bound, antecedent).
@@ -1257,7 +1266,7 @@ def expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, ready, ev=None
     return improved
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _sort_survivors(skey, ns, order):
     """``order[:ns]``: survivors by key, ties by antecedent (their original order)."""
     if ns > 48:
@@ -1321,7 +1330,7 @@ def stable_argsort(keys, n, order, tmp):
             order[i] = src[i]
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _queue(nodes, hkey, hseq, hnode, S, cfg, c, key):
     seq = S[S_SEQ]
     S[S_SEQ] = seq + 1
@@ -1331,7 +1340,7 @@ def _queue(nodes, hkey, hseq, hnode, S, cfg, c, key):
         nodes[c, C_REF] += 1
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _skip_rest(nodes, S, p):
     S[S_DROPPED] += nodes[p, C_DEND] - nodes[p, C_DNEXT]
     S[S_WAITING] -= nodes[p, C_DEND] - nodes[p, C_DNEXT]
@@ -1483,7 +1492,7 @@ def garbage_collect(nodes, nlb, free, pool_free, hkey, hseq, hnode, mhash, mnode
 
 # --- the search loop ------------------------------------------------------------
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _room(cfg, st, S):
     """Ask for room for one more expansion; 0 when there is enough."""
     nodes, nlb, free, hkey, hseq, hnode, mhash, mnode, pool, pool_free, dkey, dlb, dante = st
