@@ -5,7 +5,10 @@ numba compiles a kernel once per argument types, and a constant argument (``True
 ``expand(..., c, True)`` for a child, with ``p`` an int32 and ``c`` an int64, compiled
 ``expand`` and everything under it twice, a quarter of the cold demo's CPU.  A fresh
 process with an empty cache fits once and reports how many specializations each kernel
-got; kernels inlined into ``run`` get none of their own.
+got; kernels inlined into ``run`` get none of their own.  The same holds for an
+argument whose type differs between call sites (an int32 node id read from a table
+against an int64 one), and numpy's sorts, a sliced assignment or ``min``/``max`` inside
+a kernel compile numba's generic routines for them: the search avoids all of these.
 """
 
 import json
@@ -13,20 +16,24 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 CODE = """
 import json, warnings
+from numba.core import event
 from numba.core.registry import CPUDispatcher
 from rulekit import CorelsClassifier
 from rulekit.corels import _kernels
 from rulekit.learners import warmup_data
 X, y = warmup_data()
-with warnings.catch_warnings():
+with warnings.catch_warnings(), event.install_recorder("numba:compile") as rec:
     warnings.simplefilter("ignore")
     CorelsClassifier(c=0.05, max_card=2).fit(X, y)
+compiled = sorted({ev.data["dispatcher"].py_func.__module__ for _, ev in rec.buffer})
 print(json.dumps({name: len(obj.signatures) for name, obj in vars(_kernels).items()
                   if isinstance(obj, CPUDispatcher)}))
+print(json.dumps(compiled))
 """
 
 
@@ -36,7 +43,14 @@ def test_a_fit_compiles_each_search_kernel_once(tmp_path):
     out = subprocess.run([sys.executable, "-c", CODE], env=env, capture_output=True, text=True,
                          timeout=1800)
     assert out.returncode == 0, out.stderr
-    counts = json.loads(out.stdout.strip().splitlines()[-1])
+    lines = out.stdout.strip().splitlines()
+    counts, modules = json.loads(lines[-2]), json.loads(lines[-1])
+    # no kernel compiled for two argument types (release_ref, prefix_of, heapify, ... were)
+    assert max(counts.values()) == 1, {k: v for k, v in counts.items() if v > 1}
+    # none of numba's generic sorts or string routines (np.argsort, a slice assignment's
+    # error messages) and no per-type min/max
+    assert not [m for m in modules if m.startswith(("numba.misc", "numba.cpython.unicode",
+                                                    "numba.cpython.builtins"))], modules
     assert counts["run"] == 1
     # one caller each: compiled inside run, never as kernels of their own
     for name in ("expand", "build_child", "garbage_collect"):
@@ -45,3 +59,17 @@ def test_a_fit_compiles_each_search_kernel_once(tmp_path):
     for name in ("_evaluate_children", "_store_children", "next_rule_excess_at_least",
                  "map_find"):
         assert counts[name] == 1, (name, counts)
+
+
+def test_stable_argsort_is_numpys_stable_argsort():
+    """The search's own sort gives numpy's stable permutation (ties in index order)."""
+    from rulekit.corels._kernels import stable_argsort
+    rng = np.random.default_rng(0)
+    for n in [*range(0, 70), 100, 257, 1000, 4097]:
+        for ties in (1, 3, 1000):
+            keys = rng.integers(0, max(1, n // ties + 1), size=n + 5).astype(np.float64)
+            keys[rng.random(n + 5) < 0.1] = np.inf
+            order = np.full(n + 5, -1, np.int64)
+            stable_argsort(keys, n, order, np.empty(n, np.int64))
+            assert np.array_equal(order[:n], np.argsort(keys[:n], kind="stable")), (n, ties)
+            assert (order[n:] == -1).all()

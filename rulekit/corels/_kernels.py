@@ -171,6 +171,15 @@ N_BUCKETS = 64
 MAX_GAIN_CLASSES = 6
 
 
+#: Options of a kernel that only other kernels call.  numba gives every compiled
+#: function two entry points for calls from outside compiled code, one from Python
+#: (unboxing each argument: for the workspace tuple, 26 arrays) and one as a C
+#: function; a kernel called from kernels only needs neither, and generating them was
+#: part of the cold first fit's compilation (issue 37).  Such a kernel cannot be
+#: called from Python.
+CALLEE = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
 @njit(cache=True, inline="always")
 def can_beat(score, k, best, best_k, tol):
     """Could some list scoring ``score`` with ``k`` rules beat the best one?
@@ -183,7 +192,7 @@ def can_beat(score, k, best, best_k, tol):
     return score <= best + tol and k <= best_k
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def lexi_less(a, ka, b, kb):
     """Is prefix ``a[:ka]`` lexicographically lower than ``b[:kb]``?"""
     n = ka if ka < kb else kb
@@ -193,7 +202,7 @@ def lexi_less(a, ka, b, kb):
     return ka < kb
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def order_less(score_a, ka, a, score_b, kb, b, tol):
     """Strict total order on (score within tol, length, indices)."""
     if score_a < score_b - tol:
@@ -225,7 +234,7 @@ def _heap_less(hkey, hseq, i, j):
     return hseq[i] < hseq[j]
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _heap_swap(hkey, hseq, hnode, i, j):
     tk = hkey[i]
     hkey[i] = hkey[j]
@@ -238,7 +247,7 @@ def _heap_swap(hkey, hseq, hnode, i, j):
     hnode[j] = tn
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _sift_down(hkey, hseq, hnode, i, n):
     while True:
         left = 2 * i + 1
@@ -273,7 +282,7 @@ def heap_push(hkey, hseq, hnode, S, key, seq, node):
         S[S_MAX_HEAP] = S[S_HEAP]
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def heap_pop_top(hkey, hseq, hnode, S):
     n = S[S_HEAP] - 1
     hkey[0] = hkey[n]
@@ -283,7 +292,7 @@ def heap_pop_top(hkey, hseq, hnode, S):
     _sift_down(hkey, hseq, hnode, np.int64(0), n)  # a literal 0 would be a type of its own
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def heapify(hkey, hseq, hnode, n):
     for i in range(n // 2 - 1, -1, -1):
         _sift_down(hkey, hseq, hnode, i, n)
@@ -291,7 +300,7 @@ def heapify(hkey, hseq, hnode, n):
 
 # --- prefix tree --------------------------------------------------------------
 
-@njit(cache=True)
+@njit(**CALLEE)
 def release_ref(nodes, free, pool_free, S, n):
     """Drop one reference to node ``n``; free it (and childless ancestors)."""
     nodes[n, C_REF] -= 1
@@ -326,7 +335,7 @@ def alloc_node(nodes, free, S):
     return n
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def alloc_pool(pool, pool_free, S):
     if S[S_POOL_FREE] > 0:
         S[S_POOL_FREE] -= 1
@@ -336,7 +345,7 @@ def alloc_pool(pool, pool_free, S):
     return slot
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def prefix_of(nodes, n, path):
     """Write the antecedents of node ``n`` into ``path``; True if an ancestor is deleted."""
     dead = False
@@ -349,7 +358,7 @@ def prefix_of(nodes, n, path):
     return dead
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def node_useful(nodes, n, lam, tol, best, best_k, cfg):
     """Can extensions of node ``n`` still beat the best list (own fields only)?"""
     k = nodes[n, C_DEPTH]
@@ -365,7 +374,7 @@ def node_useful(nodes, n, lam, tol, best, best_k, cfg):
     return True
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def waiting_useful(nodes, nlb, n, key, lam, tol, best, best_k, cfg):
     """Can a list below node ``n``'s waiting children still beat the best one?"""
     lb = key if cfg[G_POLICY] == POL_LB else nlb[n]
@@ -374,7 +383,7 @@ def waiting_useful(nodes, nlb, n, key, lam, tol, best, best_k, cfg):
 
 # --- symmetry-aware map ---------------------------------------------------------
 
-@njit(cache=True)
+@njit(**CALLEE)
 def map_insert_raw(mhash, mnode, h, n):
     mask = mhash.shape[0] - 1
     i = np.int64(h & np.uint64(mask))
@@ -409,7 +418,7 @@ def hash_words(f):
     return h
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def map_find(A, valid, nodes, mhash, mnode, h, sym, inpfx, s, k, fbuf, epath, tmpw):
     """Slot of the map entry equivalent to the prefix (marked in ``inpfx``) + ``s``.
 
@@ -423,7 +432,7 @@ def map_find(A, valid, nodes, mhash, mnode, h, sym, inpfx, s, k, fbuf, epath, tm
     W = fbuf.shape[0]
     while mnode[i] != -1:
         if mhash[i] == h:
-            e = mnode[i]
+            e = np.int64(mnode[i])  # int64 like every node id passed on (one specialization)
             ke = nodes[e, C_DEPTH]
             prefix_of(nodes, e, epath)
             same = True
@@ -499,7 +508,7 @@ def _add_word(lut, w, x, acc, NL):
             acc[l] += lut[w, b, v * NL + l]
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _planes_and(lut, u, a_row, buf, acc):
     """Add the packed sums over the groups of ``u & a_row``, from the bit planes, to ``acc``.
 
@@ -608,7 +617,7 @@ def unpack_counts(acc, fb, C, use_ref, out):
 # one-rule completion.  ``_gain_tables`` buckets the antecedents by
 # M_l(U & t) so that the maximum over t costs O(1) per child.
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _gain_tables(tv, tlist, nt, C, gpre, gsuf, gtop):
     """Bucket maxima of the gain terms over the evaluated antecedents.
 
@@ -659,7 +668,7 @@ def _bucket(m, top):
     return q if q < N_BUCKETS else N_BUCKETS - 1
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def next_rule_excess(tv, s, C, umd, gpre, gsuf, gtop):
     """Lower bound on the excess of the best one-rule completion of U \\ s.
 
@@ -689,7 +698,7 @@ def next_rule_excess(tv, s, C, umd, gpre, gsuf, gtop):
     return best if best > 0 else 0.0
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _gain_order(tv, tlist, nt, C, gord, gkey):
     """``gord[d, :nt]``: the evaluated antecedents by decreasing bucket of M_d(U & t).
 
@@ -706,7 +715,8 @@ def _gain_order(tv, tlist, nt, C, gord, gkey):
             v = tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + d]
             if v > top:
                 top = v
-        counts[:] = 0
+        for q in range(N_BUCKETS + 1):  # a loop, not counts[:] = 0 (a slice compiles more)
+            counts[q] = 0
         for i in range(nt):
             t = tlist[i]
             counts[N_BUCKETS - 1 - _bucket(tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + d], top)] += 1
@@ -725,7 +735,7 @@ def _gain_order(tv, tlist, nt, C, gord, gkey):
             counts[q] = j + 1
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, target, ubuf, acc,
                               row, xbuf):
     """Is the excess of every one-rule completion of U \\ s at least ``target``?
@@ -780,7 +790,14 @@ def next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd, tar
                 ml = tv[t, V_TOT] - tv[t, MIN] - tv[t, V_CLS + l]
                 ml_s = tv[s, V_TOT] - tv[s, MIN] - tv[s, V_CLS + l]
                 delta_s = tv[s, V_CLS + d] - tv[s, V_CLS + l]
-                shift = min(ml, ml_s, delta_s + min(md_s, umd[d] - mdt))
+                # min(ml, ml_s, delta_s + min(md_s, umd[d] - mdt)), written out: numba's
+                # min and max compile a generic routine per argument types (issue 37)
+                rest = umd[d] - mdt
+                shift = delta_s + (md_s if md_s < rest else rest)
+                if ml_s < shift:
+                    shift = ml_s
+                if ml < shift:
+                    shift = ml
                 if a + shift > ub:
                     ub = a + shift
             if ub <= cap:
@@ -815,7 +832,7 @@ EV_PRUNE = 1  # a child prefix pruned; reason S_PR_*; value: the bound that fail
 EV_BEST = 2  # a new best list (incumbent); value: its objective
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def record_event(ev, kind, reason, path, K, s, value):
     """Append one event whose prefix is ``path[:K]`` (+ ``s`` when ``s >= 0``)."""
     evi, evf, evp, evn = ev
@@ -838,7 +855,7 @@ def record_event(ev, kind, reason, path, K, s, value):
     evn[1] = o + L
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _cheap_reason(cfg, lam, tol, best, best_k, BQ, lbQ, KQ):
     """The counter :func:`_cheap_bounds` incremented for a pruned child, and the bound."""
     use_eq = cfg[G_EQPTS] != 0
@@ -875,7 +892,7 @@ def _cheap_bounds(cfg, S, lam, tol, best, best_k, BQ, lbQ, KQ):
     return lbQ
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_parent, pool,
                        ev=None):
     """Evaluate every child of the prefix in ``ws`` (path, inpfx, u set).
@@ -1020,7 +1037,7 @@ def _evaluate_children(A, lut, cfg, S, F, best_prefix, ws, K, pmist, pslot_paren
     return nt, ncand, n_rejected, improved
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _child_key(policy, N, BQ, lb, score, KQ, ncap):
     if policy == POL_LB:
         return lb
@@ -1033,7 +1050,7 @@ def _child_key(policy, N, BQ, lb, score, KQ, ncap):
     return -float(KQ)
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, pmist, nt, ncand,
                     zh, last, last_label, ev=None):
     """Bound the candidate children; collect the survivors (key, bound, antecedent).
@@ -1127,14 +1144,17 @@ def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, p
                     ordered = True
                 if next_rule_excess_at_least(A, lut, cfg, S, u, s, tv, gord, gkey, nt, umd,
                                              target, fbuf, acc, ws[22], ws[25]):
-                    e1 = max(e1, target)
-            v = lbQ + min(lam + e1, 2 * lam)
+                    if target > e1:
+                        e1 = target
+            # lbQ + min(lam + e1, 2 lam), written out (numba's min: see next_rule_excess_at_least)
+            v = lbQ + (lam + e1 if lam + e1 < 2 * lam else 2 * lam)
             if not can_beat(v, KQ + 1, best, best_k, tol):
                 S[S_PR_GAIN] += 1
                 if ev is not None:
                     record_event(ev, EV_PRUNE, S_PR_GAIN, path, K, s, v)
                 continue
-            ext = max(ext, v)
+            if v > ext:
+                ext = v
         if use_ref:
             v = BQ + lam + (uref - tv[s, MIN + 1])
             if not can_beat(v, KQ + 1, best, best_k, tol):
@@ -1142,7 +1162,8 @@ def _store_children(A, lut, valid, zob, cfg, nodes, mhash, mnode, S, F, ws, K, p
                 if ev is not None:
                     record_event(ev, EV_PRUNE, S_PR_REF, path, K, s, v)
                 continue
-            ext = max(ext, v)
+            if v > ext:
+                ext = v
         dm = (ucnt[C] - nv) - _max_rest(ucnt, tv, s, C)
         skey[ns] = _child_key(cfg[G_POLICY], N, BQ, ext, mistQ + dm + lam * KQ, KQ,
                               N - (ucnt[C] - nv))
@@ -1245,11 +1266,11 @@ def expand(A, lut, valid, zob, cfg, st, S, F, best_prefix, ws, c, ready, ev=None
     return improved
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _sort_survivors(skey, ns, order):
     """``order[:ns]``: survivors by key, ties by antecedent (their original order)."""
     if ns > 48:
-        order[:ns] = np.argsort(skey[:ns], kind="mergesort")
+        stable_argsort(skey, ns, order, np.empty(ns, dtype=np.int64))
         return
     for i in range(ns):  # stable insertion sort: no allocation for the usual few
         j = i
@@ -1260,6 +1281,56 @@ def _sort_survivors(skey, ns, order):
 
 
 @njit(cache=True)
+def stable_argsort(keys, n, order, tmp):
+    """``order[:n]``: ``0 .. n-1`` by ``keys``, ties in index order (``tmp``: n scratch slots).
+
+    The permutation of ``np.argsort(keys[:n], kind="stable")``, written out: numpy's
+    sorts inside a kernel made numba compile its generic sort routines (and the error
+    messages of a sliced assignment) on a cold first fit, about 5 CPU s of the cold
+    demo (issue 37).  Bottom-up merge sort over runs of 16 sorted by insertion.
+    """
+    RUN = 16
+    for lo in range(0, n, RUN):
+        hi = lo + RUN if lo + RUN < n else n
+        for i in range(lo, hi):
+            j = i
+            while j > lo and keys[order[j - 1]] > keys[i]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = i
+    src, dst = order, tmp
+    in_order = True  # src is order
+    width = RUN
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid = lo + width if lo + width < n else n
+            hi = lo + 2 * width if lo + 2 * width < n else n
+            a, b, k = lo, mid, lo
+            while a < mid and b < hi:
+                if keys[src[b]] < keys[src[a]]:  # strictly less: ties keep the left run first
+                    dst[k] = src[b]
+                    b += 1
+                else:
+                    dst[k] = src[a]
+                    a += 1
+                k += 1
+            while a < mid:
+                dst[k] = src[a]
+                a += 1
+                k += 1
+            while b < hi:
+                dst[k] = src[b]
+                b += 1
+                k += 1
+        src, dst = dst, src
+        in_order = not in_order
+        width *= 2
+    if not in_order:
+        for i in range(n):
+            order[i] = src[i]
+
+
+@njit(**CALLEE)
 def _queue(nodes, hkey, hseq, hnode, S, cfg, c, key):
     seq = S[S_SEQ]
     S[S_SEQ] = seq + 1
@@ -1269,7 +1340,7 @@ def _queue(nodes, hkey, hseq, hnode, S, cfg, c, key):
         nodes[c, C_REF] += 1
 
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _skip_rest(nodes, S, p):
     S[S_DROPPED] += nodes[p, C_DEND] - nodes[p, C_DNEXT]
     S[S_WAITING] -= nodes[p, C_DEND] - nodes[p, C_DNEXT]
@@ -1320,8 +1391,8 @@ def build_child(A, lut, valid, zob, cfg, st, S, F, ws, p, s, ev=None):
             h = hash_words(fbuf)
         found = map_find(A, valid, nodes, mhash, mnode, h, sym, inpfx, s, KQ, fbuf, epath, tmpw)
         if found >= 0:
-            e = mnode[found]
-            ke = nodes[e, C_DEPTH]
+            e = np.int64(mnode[found])
+            ke = np.int64(nodes[e, C_DEPTH])
             path[K] = s
             score = mist + lam * KQ
             escore = nodes[e, C_MIST] + lam * ke
@@ -1382,9 +1453,9 @@ def garbage_collect(nodes, nlb, free, pool_free, hkey, hseq, hnode, mhash, mnode
     best = F[F_BEST]
     best_k = S[S_BEST_K]
     n = S[S_HEAP]
-    j = 0
+    j = np.int64(0)  # not a literal 0: heapify(..., j) would compile for that type too
     for i in range(n):
-        nd = hnode[i]
+        nd = np.int64(hnode[i])
         if (nodes[nd, C_FLAGS] & FL_DELETED) == 0 and waiting_useful(
                 nodes, nlb, nd, hkey[i], lam, tol, best, best_k, cfg):
             hkey[j] = hkey[i]
@@ -1403,7 +1474,7 @@ def garbage_collect(nodes, nlb, free, pool_free, hkey, hseq, hnode, mhash, mnode
         tmp_node = np.empty(S[S_MAP], dtype=np.int32)
         cnt = 0
         for i in range(mnode.shape[0]):
-            nd = mnode[i]
+            nd = np.int64(mnode[i])
             if nd < 0:
                 continue
             mnode[i] = -1
@@ -1421,7 +1492,7 @@ def garbage_collect(nodes, nlb, free, pool_free, hkey, hseq, hnode, mhash, mnode
 
 # --- the search loop ------------------------------------------------------------
 
-@njit(cache=True)
+@njit(**CALLEE)
 def _room(cfg, st, S):
     """Ask for room for one more expansion; 0 when there is enough."""
     nodes, nlb, free, hkey, hseq, hnode, mhash, mnode, pool, pool_free, dkey, dlb, dante = st
@@ -1536,10 +1607,12 @@ def queue_summary(nodes, nlb, hkey, hnode, S, F, cfg, depth_counts):
 def compact_arena(nodes, hnode, S, dkey, dlb, dante):
     """Move the waiting children of queued nodes to the front of the arena."""
     n = S[S_HEAP]
-    starts = np.empty(n, dtype=np.int64)
+    # as float64 (exact below 2**53), the arena's sort is the survivors' one (one kernel)
+    starts = np.empty(n, dtype=np.float64)
     for i in range(n):
         starts[i] = nodes[hnode[i], C_DNEXT]
-    order = np.argsort(starts)
+    order = np.empty(n, dtype=np.int64)
+    stable_argsort(starts, n, order, np.empty(n, dtype=np.int64))
     top = 0
     for j in range(n):
         nd = hnode[order[j]]
