@@ -116,6 +116,42 @@ def _imodels(name):
     return make
 
 
+class _MinorityPositive:
+    """Mixin: the rarer training class is the falling list's positive class (issue 37 item 6)."""
+
+    def fit(self, X, y):
+        labels, counts = np.unique(np.asarray(y), return_counts=True)
+        # ties keep today's positive, the later label
+        self.pos_label = labels[0] if counts[0] < counts[1] else None
+        return super().fit(X, y)
+
+
+class _CostPerRows:
+    """Mixin: ``C = ROWS / n`` on the fit's ``n`` rows (a rule must fix more than ROWS rows)."""
+
+    ROWS = 2.0
+
+    def fit(self, X, y):
+        self.C = self.ROWS / len(y)
+        return super().fit(X, y)
+
+
+class _FRLMinority(_MinorityPositive, FallingRuleListClassifier):
+    pass
+
+
+class _SoftFRLMinority(_MinorityPositive, SoftFallingRuleListClassifier):
+    pass
+
+
+class _FRLPerRows(_CostPerRows, FallingRuleListClassifier):
+    pass
+
+
+class _SoftFRLPerRows(_CostPerRows, SoftFallingRuleListClassifier):
+    pass
+
+
 def models(selected=None, corels_time_limit=600.0) -> dict:
     base = baselines(0)
     out = {
@@ -129,6 +165,12 @@ def models(selected=None, corels_time_limit=600.0) -> dict:
         # what the pool cap is compared with; not in the default run
         "FRL whole pool": lambda: FallingRuleListClassifier(max_antecedents=None),
         "softFRL whole pool": lambda: SoftFallingRuleListClassifier(max_antecedents=None),
+        # candidate small-data defaults of the falling lists (issue 37 item 6), not in the
+        # default run: the rarer class positive, and a cost per rule of 2 training rows
+        "FRL minority positive": _FRLMinority,
+        "softFRL minority positive": _SoftFRLMinority,
+        "FRL C=2/n": _FRLPerRows,
+        "softFRL C=2/n": _SoftFRLPerRows,
         "CART depth 4": lambda: clone(base["CART depth 4"]),
         "random forest": lambda: clone(base["random forest"]),
         "logistic regression": lambda: clone(base["logistic regression"]),
@@ -149,7 +191,10 @@ def models(selected=None, corels_time_limit=600.0) -> dict:
         print("imodels not installed: its learners left out", file=sys.stderr)
     if selected:
         return {k: v for k, v in out.items() if k in selected}
-    return {k: v for k, v in out.items() if not k.endswith("whole pool")}
+    return {k: v for k, v in out.items() if not (k.endswith("whole pool") or k in _CANDIDATES)}
+
+
+_CANDIDATES = ("FRL minority positive", "softFRL minority positive", "FRL C=2/n", "softFRL C=2/n")
 
 
 def size_of(est):
