@@ -20,6 +20,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import warnings
 
 import highspy
@@ -262,6 +263,15 @@ def solve_pulp(prob, solver, should_stop=None):
         return prob.solve(solver)
 
 
+def _coefficients(n, coef):
+    """A pending column's ``n`` coefficients: the array, or ones ending in ``coef``."""
+    if not isinstance(coef, float):
+        return coef
+    out = np.ones(n)
+    out[-1] = coef
+    return out
+
+
 class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
     """PuLP HiGHS solver that appends new columns to a live ``Highs`` model.
 
@@ -320,8 +330,12 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
         self.n_unit = int(self._unit_cost.size)
 
     def add_column(self, var, cost, row_index, coef):
-        self._pending.append((var, float(cost), np.asarray(row_index, dtype=np.int32),
-                              np.asarray(coef, dtype=np.float64)))
+        coef = np.asarray(coef, dtype=np.float64)
+        if coef.size and np.all(coef[:-1] == 1.0):
+            # the usual column (1 in each cover row, its size in the budget row): kept as
+            # its last coefficient, not 8 bytes per row until the next solve
+            coef = float(coef[-1])
+        self._pending.append((var, float(cost), np.asarray(row_index, dtype=np.int32), coef))
 
     def delete_columns(self, lp, variables):
         """Take live columns out of the model (their values read 0 from now on).
@@ -343,7 +357,10 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
             v.index = self.n_unit + i
 
     def set_time_limit(self, seconds):
+        """Seconds for the next solve, counted from now: loading the pending columns
+        (seconds on millions of rows) comes out of them, not on top."""
         self.timeLimit = None if seconds is None else max(float(seconds), 0.01)
+        self._deadline = None if seconds is None else time.perf_counter() + float(seconds)
 
     def set_row_upper(self, lp, row, upper):
         """Change one row's upper bound (the budget), in the live model too."""
@@ -367,7 +384,8 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
         starts[1:] = np.cumsum(lens)[:-1]
         idx = np.concatenate([self._unit_row[:units], *[p[2] for p in self._pending]]
                              ).astype(np.int32)
-        val = np.concatenate([np.ones(units), *[p[3] for p in self._pending]])
+        val = np.concatenate([np.ones(units), *[_coefficients(p[2].size, p[3])
+                                                for p in self._pending]])
         h.addCols(units + n, costs, np.zeros(units + n), np.full(units + n, inf),
                   int(idx.size), starts, idx, val)
         for var, *_ in self._pending:
@@ -391,8 +409,10 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
             self._built = True
         h = lp.solverModel
         self._flush(h)
-        h.setOptionValue("time_limit", float(self.timeLimit) if self.timeLimit is not None
-                         else highspy.kHighsInf)
+        limit = highspy.kHighsInf if self.timeLimit is None else float(self.timeLimit)
+        if getattr(self, "_deadline", None) is not None:
+            limit = max(self._deadline - time.perf_counter(), 0.01)
+        h.setOptionValue("time_limit", limit)
         h.run()
         status = h.getModelStatus()
         self.last_status = status
