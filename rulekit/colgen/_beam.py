@@ -95,6 +95,41 @@ def beam_search(problem: PricingProblem, settings: ColGenSettings, *, width=None
     return PricingOutcome.from_ranked(beam.best())
 
 
+#: Rows of the 0/1 float32 copy a product converts at a time (:class:`Float32Rows`).
+FLOAT_BLOCK_ROWS = 65536
+
+
+class Float32Rows:
+    """The 0/1 matrix ``X`` as float32 on the right of a product, converted a block at a time.
+
+    ``M @ Float32Rows(X)`` is ``M @ X.astype(np.float32)`` without the copy,
+    which is four times ``X`` (2.4 GB on 3.7 million distinct rows of 160
+    conditions): the rows are converted :data:`FLOAT_BLOCK_ROWS` at a time
+    and the blocks' products added in float64.  The beam only ranks with
+    these scores (every candidate's reduced cost is then computed exactly),
+    and on at most one block the product is the float32 one.
+    """
+
+    # numpy then leaves ``ndarray @ self`` to __rmatmul__
+    __array_ufunc__ = None
+    dtype = np.dtype(np.float32)
+
+    def __init__(self, X):
+        self.X = X
+        self.shape = X.shape
+
+    def __rmatmul__(self, M):
+        M = np.asarray(M)
+        U = self.shape[0]
+        if U <= FLOAT_BLOCK_ROWS:
+            return M @ self.X.astype(np.float32)
+        out = np.zeros(M.shape[:-1] + (self.shape[1],))
+        for start in range(0, U, FLOAT_BLOCK_ROWS):
+            stop = min(start + FLOAT_BLOCK_ROWS, U)
+            out += M[..., start:stop] @ self.X[start:stop].astype(np.float32)
+        return out.astype(np.float32)
+
+
 class _Beam:
     """The scores of one beam search and the clauses it found (``found``)."""
 

@@ -80,17 +80,24 @@ class MasterLP:
         self.cover_pos = np.full(self.wp.shape[0], -1, dtype=np.int64)
         self.cover_pos[self.pos_rows] = np.arange(self.pos_rows.size)
 
+        self.n_cover = int(self.pos_rows.size)
         self.prob = pulp.LpProblem("rmlp", pulp.LpMinimize)
-        self.xi = [self.prob.add_variable(f"xi_{u}", lowBound=0) for u in self.pos_rows]
-        self.prob.objective = pulp.LpAffineExpression(
-            [(v, float(self.wp[u])) for v, u in zip(self.xi, self.pos_rows)]
-        )
-        self.cover = []
-        for v, u in zip(self.xi, self.pos_rows):
-            con = pulp.LpConstraint(pulp.LpAffineExpression([(v, 1.0)]),
-                                    sense=pulp.LpConstraintGE, rhs=1.0, name=f"cover_{u}")
-            self.prob.addConstraint(con)
-            self.cover.append(con)
+        # the cover rows and their slacks xi exist as PuLP objects only for a solver that
+        # reads the PuLP model (CBC); HiGHS gets them as arrays (PersistentHiGHS), which on
+        # millions of distinct rows saves GB and most of the set-up time
+        self.xi, self.cover = [], []
+        if solver != "highs":
+            self.xi = [self.prob.add_variable(f"xi_{u}", lowBound=0) for u in self.pos_rows]
+            self.prob.objective = pulp.LpAffineExpression(
+                [(v, float(self.wp[u])) for v, u in zip(self.xi, self.pos_rows)]
+            )
+            for v, u in zip(self.xi, self.pos_rows):
+                con = pulp.LpConstraint(pulp.LpAffineExpression([(v, 1.0)]),
+                                        sense=pulp.LpConstraintGE, rhs=1.0, name=f"cover_{u}")
+                self.prob.addConstraint(con)
+                self.cover.append(con)
+        else:
+            self.prob.objective = pulp.LpAffineExpression()
         self.budget = None
         if self.C is not None:
             self.budget = pulp.LpConstraint(pulp.LpAffineExpression(),
@@ -109,13 +116,14 @@ class MasterLP:
         self._persistent = None
         if solver == "highs":
             self._persistent = PersistentHiGHS(should_stop=should_stop)
-            ncov = len(self.cover)
-            cons = self.cover + ([self.budget] if self.budget is not None else [])
+            ncov = self.n_cover
+            cons = {ncov: self.budget} if self.budget is not None else {}
             lower = np.r_[np.ones(ncov), [-np.inf] if self.budget is not None else []]
             upper = np.r_[np.full(ncov, np.inf), [float(self.C)] if self.budget is not None else []]
             self._persistent.set_rows(cons, lower, upper)
-            for i, (v, u) in enumerate(zip(self.xi, self.pos_rows)):
-                self._persistent.add_column(v, self.wp[u], [i], [1.0])
+            # xi_u: cost wp_u, coefficient 1 in its own cover row
+            self._persistent.set_unit_columns(self.wp[self.pos_rows],
+                                              np.arange(ncov, dtype=np.int32))
 
     def set_budget(self, max_complexity):
         """Change the budget ``C`` (the columns stay: they fit any budget)."""
@@ -124,7 +132,7 @@ class MasterLP:
         self.C = max_complexity
         self.budget.changeRHS(float(max_complexity))
         if self._persistent is not None:
-            self._persistent.set_row_upper(self.prob, len(self.cover), max_complexity)
+            self._persistent.set_row_upper(self.prob, self.n_cover, max_complexity)
 
     # -- columns ---------------------------------------------------------
     def column_cost(self, mask, n_literals):
@@ -139,16 +147,18 @@ class MasterLP:
         self.prob.objective.addterm(var, cost)
         rows = self.cover_pos[np.flatnonzero(mask)]
         rows = rows[rows >= 0]
-        self._unwritten.append((var, rows))
+        if self._persistent is None:       # HiGHS has no PuLP cover rows to write
+            self._unwritten.append((var, rows))
         coef = np.ones(rows.size)
         if self.budget is not None:
             self.budget.expr.addterm(var, float(c_k))
-            rows = np.append(rows, len(self.cover))
+            rows = np.append(rows, self.n_cover)
             coef = np.append(coef, float(c_k))
         self.prob._register_variable(var)
         if self._persistent is not None:
             self._persistent.add_column(var, cost, rows, coef)
-            self._entries.append((rows.astype(np.int32), coef))
+            # the rows only (int32): the coefficients are 1 but the budget row's (_coef)
+            self._entries.append(rows.astype(np.int32))
             self.live.append(True)
             self._idle.append(0)
         self.w.append(var)
@@ -179,7 +189,10 @@ class MasterLP:
                        self.should_stop)
             self._check_status()
         mu, lam = self._duals()
-        xi = np.array([v.varValue or 0.0 for v in self.xi])
+        if self._persistent is not None:
+            xi = np.array(self._persistent.col_value[:self.n_cover], dtype=float)
+        else:
+            xi = np.array([v.varValue or 0.0 for v in self.xi])
         w = np.array([v.varValue or 0.0 for v in self.w])
         z = float(self.wp[self.pos_rows] @ xi + np.dot(self.costs, w)) if (xi.size or w.size) else 0.0
         return z, mu, lam, w
@@ -199,7 +212,10 @@ class MasterLP:
     def _duals(self):
         """``(mu, lam)`` of the last solve: cover duals by distinct row, budget dual."""
         mu = np.zeros(self.wp.shape[0])
-        pis = np.array([c.pi if c.pi is not None else 0.0 for c in self.cover])
+        if self._persistent is not None:
+            pis = np.array(self._persistent.row_dual[:self.n_cover], dtype=float)
+        else:
+            pis = np.array([c.pi if c.pi is not None else 0.0 for c in self.cover])
         mu[self.pos_rows] = np.clip(pis, 0.0, None) if pis.size else pis
         lam = 0.0
         if self.budget is not None and self.budget.pi is not None:
@@ -229,8 +245,8 @@ class MasterLP:
             if not back:
                 break
             for k in back:
-                rows, coef = self._entries[k]
-                self._persistent.add_column(self.w[k], self.costs[k], rows, coef)
+                rows = self._entries[k]
+                self._persistent.add_column(self.w[k], self.costs[k], rows, self._coef(k))
                 self.live[k], self._idle[k] = True, 0
         if self.idle_rounds is None:
             return
@@ -252,9 +268,16 @@ class MasterLP:
             for k in leave:
                 self.live[k] = False
 
+    def _coef(self, k):
+        """Column ``k``'s coefficients in its rows ``_entries[k]``."""
+        coef = np.ones(self._entries[k].size)
+        if self.budget is not None:
+            coef[-1] = float(self.sizes[k])
+        return coef
+
     def _reduced_cost(self, k, pis, lam):
         """Reduced cost of column ``k`` against cover duals ``pis`` and budget dual ``lam``."""
-        rows, _ = self._entries[k]
+        rows = self._entries[k]
         cover = rows[rows < pis.size]          # the budget row's position is the last
         rc = self.costs[k] - float(pis[cover].sum())
         if self.budget is not None:
@@ -269,6 +292,61 @@ class MasterLP:
         return val
 
 
+class ColumnMasks:
+    """The coverage matrix ``A`` of the generated clauses, kept as one mask per clause.
+
+    Reads as the ``(U, K)`` boolean matrix the selection functions take --
+    ``A[:, k]`` (a clause's mask, no copy), ``A[:, ks]`` and ``A[rows]``
+    (copies of those columns or rows only) -- without ever stacking every
+    column: on millions of distinct rows that copy was as large as the masks.
+    """
+
+    def __init__(self, masks, n_rows: int):
+        self.masks = masks
+        self.shape = (int(n_rows), len(masks))
+
+    @property
+    def size(self) -> int:
+        return self.shape[0] * self.shape[1]
+
+    def _stack(self, cols, rows=None):
+        if not len(cols):
+            n = self.shape[0] if rows is None else np.zeros(self.shape[0])[rows].shape[0]
+            return np.zeros((n, 0), dtype=bool)
+        return np.column_stack([self.masks[k] if rows is None else self.masks[k][rows]
+                                for k in cols])
+
+    def __getitem__(self, key):
+        if not isinstance(key, tuple):             # rows, every column
+            return self._stack(range(self.shape[1]), key)
+        rows, cols = key
+        if not (isinstance(rows, slice) and rows == slice(None)):
+            raise IndexError("ColumnMasks reads A[:, columns] or A[rows]")
+        if isinstance(cols, (int, np.integer)):
+            return self.masks[int(cols)]
+        return self._stack([int(k) for k in cols])
+
+
+#: Rows per block when column sums are accumulated block by block.
+SUM_BLOCK = 65536
+
+
+def column_costs(A, wq):
+    """``(wq[:, None] * A).sum(axis=0)``, a block of rows at a time.
+
+    The sum runs down the rows in order, exactly as numpy's sum over the
+    first axis of the whole product does (the running total is the first row
+    of each block's sum), so the costs are the same to the last bit while
+    the float64 product is never larger than one block.
+    """
+    U, K = A.shape
+    acc = np.zeros((1, K))
+    for start in range(0, U, SUM_BLOCK):
+        block = wq[start:start + SUM_BLOCK, None] * A[start:start + SUM_BLOCK]
+        acc = np.concatenate([acc, block]).sum(axis=0, keepdims=True)
+    return acc[0]
+
+
 def rule_objective(A_sel, sizes, wp, wq, lambda0, lambda1):
     """Exact objective of a rule set: Hamming loss + penalties.
 
@@ -281,14 +359,19 @@ def rule_objective(A_sel, sizes, wp, wq, lambda0, lambda1):
     return loss + pen
 
 
-def greedy_selection(A, n_lits, wp, wq, C, lambda0, lambda1, order):
+def greedy_selection(A, n_lits, wp, wq, C, lambda0, lambda1, order, should_stop=None):
     """Add columns in ``order``, keeping each that lowers the objective within the budget.
+
+    ``should_stop()`` (the run's deadline, Ctrl-C) is asked before each
+    column: once true, the columns kept so far are the selection.
 
     Returns ``(chosen, objective)``; the objective is recomputed exactly.
     """
     chosen, used = [], 0
     counts = np.zeros(A.shape[0], dtype=np.int64)
     for k in order:
+        if should_stop is not None and should_stop():
+            break
         c_k = 1 + n_lits[k]
         if C is not None and used + c_k > C:
             continue
@@ -304,12 +387,13 @@ def greedy_selection(A, n_lits, wp, wq, C, lambda0, lambda1, order):
 
 
 def improve_selection(chosen, A, n_lits, wp, wq, C, lambda0, lambda1, *, candidates=None,
-                      max_moves=30):
+                      max_moves=30, should_stop=None):
     """Local search from ``chosen``: the best add, drop or swap of one clause, repeated.
 
     Each move lowers the exact objective and keeps the budget; the search
-    stops when no single move improves (or after ``max_moves``).  Only
-    ``candidates`` (default: every column) may join.  Costs one
+    stops when no single move improves (or after ``max_moves``, or once
+    ``should_stop()`` is true: every selection it passes through is valid).
+    Only ``candidates`` (default: every column) may join.  Costs one
     matrix-vector product per chosen clause per move.
 
     Returns ``(chosen, objective)``.
@@ -318,7 +402,7 @@ def improve_selection(chosen, A, n_lits, wp, wq, C, lambda0, lambda1, *, candida
     chosen = [int(k) for k in chosen]
     cand = np.arange(A.shape[1]) if candidates is None else np.asarray(candidates, dtype=np.int64)
     cand = np.union1d(cand, np.asarray(chosen, dtype=np.int64))
-    Af = A[:, cand].astype(np.float64)
+    Af = np.ascontiguousarray(A[:, cand], dtype=np.float64)
     sizes = 1.0 + n_lits[cand]
     cost = wq @ Af + lambda0 + lambda1 * n_lits[cand]     # false positives + penalty
     where = {int(k): j for j, k in enumerate(cand)}
@@ -326,6 +410,8 @@ def improve_selection(chosen, A, n_lits, wp, wq, C, lambda0, lambda1, *, candida
     inside[[where[k] for k in chosen]] = True
     budget = np.inf if C is None else float(C)
     for _ in range(max_moves):
+        if should_stop is not None and should_stop():
+            break
         counts = Af[:, inside].sum(axis=1)
         used = sizes[inside].sum()
         bare = wp * (counts == 0)                          # positives no clause covers
@@ -356,12 +442,12 @@ def improve_selection(chosen, A, n_lits, wp, wq, C, lambda0, lambda1, *, candida
                                   lambda0, lambda1)
 
 
-def prune_selection(chosen, A, n_lits, wp, wq, lambda0, lambda1):
-    """Drop clauses whose removal does not increase the objective."""
+def prune_selection(chosen, A, n_lits, wp, wq, lambda0, lambda1, should_stop=None):
+    """Drop clauses whose removal does not increase the objective (until ``should_stop()``)."""
     chosen = list(chosen)
     best = rule_objective(A[:, chosen], [n_lits[j] for j in chosen], wp, wq, lambda0, lambda1)
     changed = True
-    while changed:
+    while changed and not (should_stop is not None and should_stop()):
         changed = False
         # try the biggest clauses first: removing them saves the most complexity
         for k in sorted(chosen, key=lambda j: -n_lits[j]):
@@ -391,9 +477,9 @@ def solve_rmip(A, n_lits, wp, wq, C, lambda0, lambda1, solver, *, node_limit, ti
     if K == 0:
         return [], True
     n_lits = np.asarray(n_lits)
-    costs = (wq[:, None] * A).sum(axis=0) + lambda0 + lambda1 * n_lits
+    costs = column_costs(A, wq) + lambda0 + lambda1 * n_lits
     pos = np.flatnonzero(wp > 0)
-    Ap = A[pos]
+    Ap = np.ascontiguousarray(A[pos])
     covered = Ap.any(axis=1)
     Asig, _, (wsig,) = merge_rows(Ap[covered], wp[pos][covered])
 

@@ -27,16 +27,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rulekit._anytime import Anytime
+from rulekit._anytime import Anytime, current_run
 from rulekit._checks import check_boolean_matrix, check_labels, check_sample_weight
 from rulekit._params import (COMMON_PARAMETERS, Instance, Integer, NoValidation, Options, Real,
                              as_generator, declared, pick, validated)
 from rulekit.evaluate import all_of, merge_rows
 
-from ._beam import beam_search
+from ._beam import Float32Rows, beam_search
 from ._enum import check_compatibility_memory, compatibility, enumerate_pricing
-from ._master import (LPTimeLimit, MasterLP, SolverFailure, greedy_selection, improve_selection,
-                      prune_selection, rule_objective, solve_rmip)
+from ._master import (ColumnMasks, LPTimeLimit, MasterLP, SolverFailure, greedy_selection,
+                      improve_selection, prune_selection, rule_objective, solve_rmip)
 from ._metadata import ConditionMetadata
 from ._pricing import PricingOutcome, PricingProblem, price_ip, reduced_cost
 from ._result import ColGenResult, IterationRecord, empty_result
@@ -61,6 +61,9 @@ SEARCH_PARAMETERS = {
     **pick(COMMON_PARAMETERS, "time_limit", "random_state", "callback", "verbose"),
 }
 
+#: Distinct rows up to which the beam's float32 copy of the rows is made (above:
+#: :class:`Float32Rows`, converted a block at a time; every benchmark set is far below).
+FLOAT_COPY_ROWS = 131072
 #: Longest clause when neither a budget nor ``max_literals`` bounds it.
 DEFAULT_MAX_LITERALS = 10
 #: Share of the time left kept for the selection when the time limit stops
@@ -130,6 +133,12 @@ def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.
     """
     p = declared(SEARCH_PARAMETERS, locals())
     B, y, w = check_data(B, y, sample_weight)
+    outer = current_run()
+    stop = None if outer is None else outer.limit_reached()
+    if stop is not None:
+        # the fit around this search is out of time (or interrupted) already: building the
+        # problem alone would overrun it on large data; the constant rule set, no bound
+        return constant_result(y, w, stop)
     check_compatibility_memory(B.shape[1])   # before anything is built
     if p["metadata"] is not None and p["metadata"].n_columns != B.shape[1]:
         raise ValueError(f"metadata describes {p['metadata'].n_columns} columns but B has "
@@ -137,11 +146,12 @@ def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.
     columns = _check_columns(columns, B.shape[1])
     C = p["max_complexity"]
     D = literal_limit(p["max_literals"], C)
-    problem = Problem.build(B, y, w, p["form"], p["metadata"], p["lambda0"], p["lambda1"])
-    if not isinstance(problem, Problem):
-        return problem                     # a single class or weightless positives
+    # the clock runs from here: building the problem on distinct rows is part of the run
     with Anytime("colgen", unit="rounds", time_limit=p["time_limit"], callback=p["callback"],
                  verbose=p["verbose"], report_seconds=0.0) as run:
+        problem = Problem.build(B, y, w, p["form"], p["metadata"], p["lambda0"], p["lambda1"])
+        if not isinstance(problem, Problem):
+            return problem                 # a single class or weightless positives
         cg = ColumnGeneration(problem, C, D, p["lambda0"], p["lambda1"],
                               p["settings"] or ColGenSettings(), as_generator(p["random_state"]),
                               run)
@@ -243,8 +253,10 @@ class Problem:
                                 status="optimal", trace=(), complexity=0, lp_value=0.0,
                                 lp_proven=True)
         integral = _is_integral(w) and _is_integral([lambda0, lambda1])
-        # the beam's copy in float32: half the memory, and it only ranks
-        return cls(X, X.astype(np.float32), wp, wq, group, w * y, meta, integral, form)
+        # the beam's copy in float32: half the memory, and it only ranks; on many
+        # distinct rows not even that, but converted a block at a time (Float32Rows)
+        Xf = X.astype(np.float32) if X.shape[0] <= FLOAT_COPY_ROWS else Float32Rows(X)
+        return cls(X, Xf, wp, wq, group, w * y, meta, integral, form)
 
 
 def _is_integral(values, tol=FLOAT_SLACK) -> bool:
@@ -290,6 +302,8 @@ class ColumnGeneration:
                                solver=settings.lp_solver, should_stop=self.should_stop,
                                idle_rounds=idle)
         self.clauses, self.masks, self.index = [], [], {}
+        # the best rule set of a round's LP support (incumbent): (objective, clause indices)
+        self.best_support = None
         self.trace = []
         self.compat = None
         self.z, self.w_lp = None, np.zeros(0)
@@ -332,11 +346,15 @@ class ColumnGeneration:
     def seed(self, columns=()):
         """Single conditions that hold on some positive row, one beam round, ``columns``."""
         for j in np.flatnonzero(self.p.X[self.p.wp > 0].any(axis=0)):
+            if self.should_stop():      # each column is a pass over the rows
+                return
             self.add((int(j),))
         for c in columns:
+            if self.should_stop():
+                return
             self.add(c)
         s = self.s
-        if s.initial_beam and self.D > 1 and s.pricing != "ip":
+        if s.initial_beam and self.D > 1 and s.pricing != "ip" and not self.should_stop():
             # one heuristic round at mu = wp, lam = 0: clauses that cover many
             # positives and few negatives
             for c in beam_search(self.pricing_problem(self.p.wq - self.p.wp, 0.0), s).clauses:
@@ -347,6 +365,7 @@ class ColumnGeneration:
         """Move to budget ``C`` (literals per clause ``D``), keeping every clause."""
         self.C, self.D = C, D
         self.master.set_budget(C)
+        self.best_support = None
         self._new_budget()
 
     # -- rounds ---------------------------------------------------------------------------
@@ -637,10 +656,13 @@ class ColumnGeneration:
         if not support:
             return rule_objective(np.zeros((self.p.X.shape[0], 0), bool), [], self.p.wp,
                                   self.p.wq, self.lambda0, self.lambda1)
-        A = np.column_stack([self.masks[k] for k in support])
-        _, value = greedy_selection(A, [len(self.clauses[k]) for k in support], self.p.wp,
-                                    self.p.wq, self.C, self.lambda0, self.lambda1,
-                                    range(len(support)))
+        A = ColumnMasks([self.masks[k] for k in support], self.p.X.shape[0])
+        chosen, value = greedy_selection(A, [len(self.clauses[k]) for k in support], self.p.wp,
+                                         self.p.wq, self.C, self.lambda0, self.lambda1,
+                                         range(len(support)), should_stop=self.should_stop)
+        if self.best_support is None or value < self.best_support[0]:
+            # kept for a selection the clock cuts short (select)
+            self.best_support = (value, [int(support[j]) for j in chosen])
         return value
 
     def select(self, stop):
@@ -651,15 +673,24 @@ class ColumnGeneration:
         """
         X, s = self.p.X, self.s
         n_lits = [len(c) for c in self.clauses]
-        A = np.column_stack(self.masks) if self.masks else np.zeros((X.shape[0], 0), bool)
+        # the masks read as one matrix, never stacked whole (ColumnMasks)
+        A = ColumnMasks(self.masks, X.shape[0])
         w = np.concatenate([self.w_lp, np.zeros(max(0, A.shape[1] - self.w_lp.size))])
         args = (n_lits, self.p.wp, self.p.wq, self.C, self.lambda0, self.lambda1)
         order = np.argsort(-w, kind="stable")
-        chosen, ub = greedy_selection(A, *args, order)
+        # every step below asks the clock between columns or moves: past the deadline
+        # each returns the valid selection it has, and the run's status says time_limit
+        chosen, ub = greedy_selection(A, *args, order, should_stop=self.should_stop)
         # the local search looks at the columns the LP weighs most: all of them
         # on small data, fewer as the rows grow (its work is rows x columns)
         k = int(np.clip(LOCAL_SEARCH_WORK // max(X.shape[0], 1), 30, LOCAL_SEARCH_COLUMNS))
-        chosen, ub = improve_selection(chosen, A, *args, candidates=order[:k])
+        if not self.should_stop():    # its set-up alone is a pass over k columns
+            chosen, ub = improve_selection(chosen, A, *args, candidates=order[:k],
+                                           should_stop=self.should_stop)
+        if self.should_stop():
+            # cut short: a round's incumbent may be the better rule set
+            if self.best_support is not None and self.best_support[0] < ub - FLOAT_SLACK:
+                ub, chosen = self.best_support
         lower = self.lower_bound()
         # no IP can beat a greedy selection that already meets the lower bound
         settled = lower is not None and ub <= lower + SOLVER_TOL * max(1.0, abs(ub))
@@ -668,7 +699,9 @@ class ColumnGeneration:
             chosen, ub = self._restricted_ip(A, args, chosen, ub)
             stop = self.run.limit_reached() or stop
         chosen, ub = prune_selection(chosen, A, n_lits, self.p.wp, self.p.wq, self.lambda0,
-                                     self.lambda1)
+                                     self.lambda1, should_stop=self.should_stop)
+        if stop != "interrupted":     # a callback's stop is not the clock's to overrule
+            stop = self.run.limit_reached() or stop
         if lower is not None:
             lower = min(lower, ub)
         return [self.clauses[k] for k in chosen], ub, lower, stop

@@ -20,6 +20,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import warnings
 
 import highspy
@@ -262,16 +263,31 @@ def solve_pulp(prob, solver, should_stop=None):
         return prob.solve(solver)
 
 
+def _coefficients(n, coef):
+    """A pending column's ``n`` coefficients: the array, or ones ending in ``coef``."""
+    if not isinstance(coef, float):
+        return coef
+    out = np.ones(n)
+    out[-1] = coef
+    return out
+
+
 class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
     """PuLP HiGHS solver that appends new columns to a live ``Highs`` model.
 
-    The owner declares the rows once (:meth:`set_rows`) and registers every
-    column with :meth:`add_column` (its PuLP variable, objective cost, row
-    indices and coefficients).  The first :meth:`actualSolve` loads all of
-    them in one batch; later ones only ``addCols`` the pending columns and
-    re-run, so HiGHS starts from the previous optimal basis instead of
-    rebuilding the LP.  Values and duals are written back to the PuLP
-    variables and constraints as with ``pulp.HiGHS``.
+    The owner declares the rows once (:meth:`set_rows`), may declare a block
+    of unit columns without PuLP variables (:meth:`set_unit_columns`: one
+    per row, the master's slack of each cover row), and registers every
+    other column with :meth:`add_column` (its PuLP variable, objective cost,
+    row indices and coefficients).  The first :meth:`actualSolve` loads all
+    of them in one batch, the unit columns first; later ones only
+    ``addCols`` the pending columns and re-run, so HiGHS starts from the
+    previous optimal basis instead of rebuilding the LP.  Values and duals
+    are written back to the PuLP variables and the constraints named in
+    :meth:`set_rows` as with ``pulp.HiGHS``; :attr:`col_value` and
+    :attr:`row_dual` hold them all as arrays.  Rows and unit columns stay
+    arrays: on millions of distinct rows a PuLP variable and constraint per
+    row took several GB and most of the master's set-up time.
     """
 
     def __init__(self, time_limit=None, should_stop=None):
@@ -289,19 +305,37 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
         self._built = False
         self._pending = []
         self._vars = []
-        self._cons = []
+        self._cons = {}
         self._row_lb = self._row_ub = None
+        self._unit_cost = self._unit_row = None
+        self.n_unit = 0
         self.last_status = None
         self.last_col_dual = None
+        self.col_value = self.row_dual = None
 
     def set_rows(self, constraints, lower, upper):
-        self._cons = list(constraints)
+        """The rows' bounds; ``constraints``: ``{row: PuLP constraint}`` to write duals to."""
+        self._cons = dict(constraints)
         self._row_lb = np.asarray(lower, dtype=np.float64)
         self._row_ub = np.asarray(upper, dtype=np.float64)
 
+    def set_unit_columns(self, costs, rows):
+        """Columns ``0..n-1`` of the model: column ``i`` costs ``costs[i]`` and has one
+        coefficient, 1, in row ``rows[i]``; no PuLP variables (values in :attr:`col_value`).
+        Declared before the first solve."""
+        if self._built:
+            raise RuntimeError("unit columns must be declared before the first solve")
+        self._unit_cost = np.asarray(costs, dtype=np.float64)
+        self._unit_row = np.asarray(rows, dtype=np.int32)
+        self.n_unit = int(self._unit_cost.size)
+
     def add_column(self, var, cost, row_index, coef):
-        self._pending.append((var, float(cost), np.asarray(row_index, dtype=np.int32),
-                              np.asarray(coef, dtype=np.float64)))
+        coef = np.asarray(coef, dtype=np.float64)
+        if coef.size and np.all(coef[:-1] == 1.0):
+            # the usual column (1 in each cover row, its size in the budget row): kept as
+            # its last coefficient, not 8 bytes per row until the next solve
+            coef = float(coef[-1])
+        self._pending.append((var, float(cost), np.asarray(row_index, dtype=np.int32), coef))
 
     def delete_columns(self, lp, variables):
         """Take live columns out of the model (their values read 0 from now on).
@@ -320,10 +354,13 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
             v.varValue = 0.0
         self._vars = [v for v in self._vars if id(v) not in gone]
         for i, v in enumerate(self._vars):
-            v.index = i
+            v.index = self.n_unit + i
 
     def set_time_limit(self, seconds):
+        """Seconds for the next solve, counted from now: loading the pending columns
+        (seconds on millions of rows) comes out of them, not on top."""
         self.timeLimit = None if seconds is None else max(float(seconds), 0.01)
+        self._deadline = None if seconds is None else time.perf_counter() + float(seconds)
 
     def set_row_upper(self, lp, row, upper):
         """Change one row's upper bound (the budget), in the live model too."""
@@ -334,19 +371,25 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
     def _flush(self, h):
         import highspy
 
-        if not self._pending:
+        units = self.n_unit if not self._built else 0
+        if not self._pending and not units:
             return
         inf = highspy.kHighsInf
         n = len(self._pending)
-        costs = np.array([p[1] for p in self._pending])
-        lens = np.array([p[2].size for p in self._pending], dtype=np.int64)
-        starts = np.zeros(n, dtype=np.int32)
+        # the unit columns (first solve only) and the pending ones in one batch
+        costs = np.concatenate([self._unit_cost[:units], [p[1] for p in self._pending]])
+        lens = np.concatenate([np.ones(units, dtype=np.int64),
+                               np.array([p[2].size for p in self._pending], dtype=np.int64)])
+        starts = np.zeros(units + n, dtype=np.int32)
         starts[1:] = np.cumsum(lens)[:-1]
-        idx = np.concatenate([p[2] for p in self._pending]).astype(np.int32)
-        val = np.concatenate([p[3] for p in self._pending])
-        h.addCols(n, costs, np.zeros(n), np.full(n, inf), int(idx.size), starts, idx, val)
+        idx = np.concatenate([self._unit_row[:units], *[p[2] for p in self._pending]]
+                             ).astype(np.int32)
+        val = np.concatenate([np.ones(units), *[_coefficients(p[2].size, p[3])
+                                                for p in self._pending]])
+        h.addCols(units + n, costs, np.zeros(units + n), np.full(units + n, inf),
+                  int(idx.size), starts, idx, val)
         for var, *_ in self._pending:
-            var.index = len(self._vars)
+            var.index = self.n_unit + len(self._vars)
             self._vars.append(var)
         self._pending = []
 
@@ -362,11 +405,14 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
             ub = np.where(np.isfinite(self._row_ub), self._row_ub, inf)
             h.addRows(m, lb, ub, 0, np.zeros(m, dtype=np.int32), np.zeros(0, dtype=np.int32),
                       np.zeros(0))
+            self._flush(h)
             self._built = True
         h = lp.solverModel
         self._flush(h)
-        h.setOptionValue("time_limit", float(self.timeLimit) if self.timeLimit is not None
-                         else highspy.kHighsInf)
+        limit = highspy.kHighsInf if self.timeLimit is None else float(self.timeLimit)
+        if getattr(self, "_deadline", None) is not None:
+            limit = max(self._deadline - time.perf_counter(), 0.01)
+        h.setOptionValue("time_limit", limit)
         h.run()
         status = h.getModelStatus()
         self.last_status = status
@@ -374,9 +420,10 @@ class PersistentHiGHS(pulp.HiGHS if hasattr(pulp, "HiGHS") else object):
         col_values = np.asarray(sol.col_value)
         row_duals = np.asarray(sol.row_dual)
         self.last_col_dual = np.asarray(sol.col_dual)
+        self.col_value, self.row_dual = col_values, row_duals
         for var in self._vars:
             var.varValue = float(col_values[var.index])
-        for i, con in enumerate(self._cons):
+        for i, con in self._cons.items():
             con.pi = float(row_duals[i])
         if status == highspy.HighsModelStatus.kOptimal:
             lp.assignStatus(pulp.LpStatusOptimal, pulp.LpSolutionOptimal)

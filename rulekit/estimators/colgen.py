@@ -27,7 +27,9 @@ from ..colgen._enum import check_compatibility_memory
 from ..colgen._metadata import ConditionMetadata, condition_metadata
 from ..colgen._result import estimator_certificate
 from ..colgen._search import SEARCH_PARAMETERS
-from ..colgen._select import CV_MAX_ROWS, DEFAULT_GRID, INNER_FOLDS, check_grid, fit_binary
+from ..colgen._search import constant_result
+from ..colgen._select import (CV_MAX_ROWS, DEFAULT_GRID, INNER_FOLDS, BinaryFit, check_grid,
+                              fit_binary)
 from .._tolerances import MIN_TIME_SHARE
 
 log = logging.getLogger("rulekit.colgen")
@@ -421,6 +423,12 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         both views are validated on folds drawn from the same state.
         """
         outer = current_run()
+        stop = None if outer is None else outer.limit_reached()
+        if stop is not None:
+            # out of time (or interrupted) before this problem's pairs are even folded:
+            # on millions of rows that alone would overrun the limit; the constant rule set
+            res = constant_result(yk, w, stop)
+            return BinaryFit(res, None, res.form, 0, _view(data.binarizer, data.B))
         left = None if outer is None else outer.time_left()
         share = None if left is None else max(left / classes_left, MIN_TIME_SHARE)
         # the rows each pair stands for (class_weight scales costs, not rows)
