@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from . import _columns as col
+from ._anytime import stopping
 from ._patterns import PatternCounter, unpack_rows
 from .evaluate import row_hashes
 from ._reference import MAX_ROWS as SAMPLE_ROWS
@@ -666,9 +667,13 @@ def count(data, target: str | None = None, *, key: str | None = None,
         raise ValueError(f"n_folds must be a positive integer, got {n_folds!r}")
     template = Binarizer() if binarizer is None else binarizer
     summary = None
+    # inside a fit, a time limit or Ctrl-C stops either pass between chunks: the fit
+    # then searches the rows read so far and its certificate says it was cut short
     for chunk in source.chunks():
         part = summarize(chunk, source.target, source.key, template)
         summary = part if summary is None else summary.merge(part)
+        if stopping():
+            break
     if summary is None or summary.n_rows == 0:
         raise ValueError("the source gave no rows")
     fitted = (template if hasattr(template, "conditions_")
@@ -682,10 +687,14 @@ def count(data, target: str | None = None, *, key: str | None = None,
         counter.add(keys, fold)
         if max_memory is not None:
             check_patterns(counter.used, counter.width, n_folds, m, counter.n_rows, max_memory)
+        if stopping():
+            break
     counter.release()
     table = CountTable.of_counter(counter)
     del counter
-    if table.n_rows != summary.n_rows:
+    if table.n_rows == 0:
+        raise ValueError("the source gave no rows")
+    if table.n_rows != summary.n_rows and not stopping():
         raise ValueError(f"the source gave {summary.n_rows} rows, then {table.n_rows}: "
                          "it must give the same rows twice")
     return counts_from_table(table, fitted, classes)

@@ -208,3 +208,38 @@ def test_two_million_rows_from_parquet_in_bounded_memory(tmp_path):
     # 1.5 million more rows of 4 columns would take over 100 MB as a frame (the text column
     # alone); counted chunk by chunk they take none of it
     assert rss_mb - small_mb < 100
+
+
+@pytest.mark.slow
+@pytest.mark.serial  # asserts the wall time the fit took
+def test_a_time_limit_stops_the_passes_over_a_source_between_chunks():
+    """The two passes over chunks or files are inside the fit's time limit: a source
+    that takes 12 s to read twice is cut between chunks, and the fit returns soon after
+    its 1 s limit with status time_limit, a certificate that says the search saw part of
+    the data, and a warning."""
+    import time
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from rulekit import CorelsClassifier
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.integers(0, 10, 2_000), "b": rng.integers(0, 5, 2_000)})
+    frame["label"] = (frame["a"] + rng.integers(0, 4, 2_000) > 6).astype(int)
+
+    def slow_chunks():
+        for _ in range(60):
+            time.sleep(0.1)          # a slow disk or network: 6 s per pass
+            yield frame
+
+    with warnings.catch_warnings():            # kernels compiled outside the clock
+        warnings.simplefilter("ignore")
+        CorelsClassifier(c=0.01).fit(stream.Chunks(lambda: iter([frame]), "label"))
+    start = time.perf_counter()
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        est = CorelsClassifier(c=0.01, time_limit=1.0).fit(stream.Chunks(slow_chunks, "label"))
+    assert time.perf_counter() - start < 1.0 + 1.5
+    cert = est.certificate_
+    assert cert.status == "time_limit" and "before the limit" in cert.scope
+    assert cert.lower_bound is None or cert.lower_bound <= cert.objective
