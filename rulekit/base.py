@@ -141,7 +141,8 @@ def _check_label_kinds(y: np.ndarray) -> None:
         kinds, floats = {}, np.zeros(len(y), dtype=bool)
         for t in pd.unique(types):
             of_type = types == t
-            present = y[of_type][~pd.isna(y[of_type])]
+            values = y[of_type]
+            present = values[~pd.isna(values)]
             if present.size:
                 kinds.setdefault(_label_kind(present[0]), present[0])
             if issubclass(t, (float, np.floating)):
