@@ -131,9 +131,10 @@ class PricingOutcome:
         return cls(clauses=[c for _, c in pairs], values=[v for v, _ in pairs], **kw)
 
 
-def reduced_cost(Xu, r, clause, lam, lambda0, lambda1):
-    """Exact reduced cost of ``clause`` on the full (distinct-row) data."""
-    m = all_of(Xu, clause)
+def reduced_cost(Xu, r, clause, lam, lambda0, lambda1, mask=None):
+    """Exact reduced cost of ``clause`` on the full (distinct-row) data (``mask``: the
+    rows it covers, when known)."""
+    m = all_of(Xu, clause) if mask is None else mask
     n = len(clause)
     return float(r[m].sum() + lam * (1 + n) + lambda0 + lambda1 * n)
 

@@ -43,6 +43,7 @@ SETTINGS_PARAMETERS = {
     "stall_tol": Real(0, None),
     "idle_rounds": Integer(0),
     "idle_min_rows": Integer(0),
+    "group_min_rows": Integer(0),
     "initial_beam": Boolean(),
     "restricted_mip": Boolean(),
     "eps": Real(0, None, closed="neither"),
@@ -111,6 +112,14 @@ class ColGenSettings:
         faster without the dense columns it does not use.
     idle_min_rows : int, default=5000
         Distinct rows above which ``idle_rounds`` applies.
+    group_min_rows : int, default=50_000
+        Distinct positive rows above which the master LP is solved over
+        groups of positive rows that the clauses in use cover alike
+        (:mod:`rulekit.colgen._grouped`; HiGHS only).  The answer is the
+        master LP's over every row and clause; its duals may be another
+        optimal set than the full LP's vertex, so the clauses priced next
+        may differ.  On a million distinct rows the full LP's first solve
+        did not finish in two minutes, the grouped one took seconds.
     initial_beam : bool, default=True
         Seed the master with the best multi-literal clauses of one beam round
         besides all single conditions.
@@ -146,6 +155,7 @@ class ColGenSettings:
     sample_nnz: int = 100_000
     idle_rounds: int = 3
     idle_min_rows: int = 5000
+    group_min_rows: int = 50_000
     initial_beam: bool = True
     restricted_mip: bool = False
     eps: float = 1e-6

@@ -1,0 +1,187 @@
+"""The master LP solved over groups of alike positive rows (issue 35, column generation at scale).
+
+:class:`rulekit.colgen._grouped.GroupedMasterLP` claims the value and an
+optimal dual of the whole restricted master LP.  Each claim is checked
+against the LP written out here in full, row by row from the paper's
+formulation (Dash, Günlük and Wei 2018, §2.2), and solved by
+``scipy.optimize.linprog``; the duals are checked for feasibility and for
+strong duality with the test's own arithmetic.
+"""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+from rulekit.colgen import ColGenSettings, search
+from rulekit.colgen._grouped import GroupedMasterLP
+from rulekit.colgen._master import LPTimeLimit, MasterLP
+
+from test_certify_bound import brute_force, noisy, paper_objective
+
+
+def instance(seed, U=60, K=25, budget=True):
+    """Distinct rows with whole weights, and clauses (masks) with their literal counts."""
+    rng = np.random.default_rng(seed)
+    wp = rng.integers(0, 4, U).astype(float)
+    wq = rng.integers(0, 4, U).astype(float)
+    wp[rng.random(U) < 0.3] = 0.0
+    wp[0] = 1.0
+    # clauses over a few base conditions, so that rows group and clauses nest
+    base = rng.random((U, 6)) < 0.5
+    masks, lits = [], []
+    for _ in range(K):
+        n = int(rng.integers(1, 4))
+        cols = rng.choice(6, size=n, replace=False)
+        masks.append(base[:, cols].all(axis=1))
+        lits.append(n)
+    C = float(rng.integers(4, 12)) if budget else None
+    lam0, lam1 = float(rng.choice([0.0, 0.5])), float(rng.choice([0.0, 0.25]))
+    return wp, wq, masks, lits, C, lam0, lam1
+
+
+def full_lp(wp, wq, masks, lits, C, lam0, lam1):
+    """The restricted master LP over every positive row, solved by linprog: its value."""
+    pos = np.flatnonzero(wp > 0)
+    K = len(masks)
+    cost = np.array([wq[m].sum() + lam0 + lam1 * n for m, n in zip(masks, lits)])
+    # variables: xi (one per positive row), then w (one per clause)
+    c = np.r_[wp[pos], cost]
+    # xi_u + sum_k A[u, k] w_k >= 1, written as <= for linprog
+    A = np.zeros((pos.size, pos.size + K))
+    A[np.arange(pos.size), np.arange(pos.size)] = -1.0
+    for k, m in enumerate(masks):
+        A[:, pos.size + k] = -m[pos].astype(float)
+    b = -np.ones(pos.size)
+    if C is not None:
+        A = np.vstack([A, np.r_[np.zeros(pos.size), [1.0 + n for n in lits]]])
+        b = np.r_[b, C]
+    res = linprog(c, A_ub=A, b_ub=b, bounds=(0, None), method="highs")
+    assert res.status == 0
+    return res.fun
+
+
+def check_answer(wp, wq, masks, lits, C, lam0, lam1, z, mu, lam, w, eps=1e-6):
+    """Primal and dual feasibility and equal values, by the test's own sums."""
+    cost = np.array([wq[m].sum() + lam0 + lam1 * n for m, n in zip(masks, lits)])
+    size = np.array([1.0 + n for n in lits])
+    # primal: the clauses' weights, every row's slack the least it can be
+    assert np.all(w >= -1e-9)
+    if C is not None:
+        assert size @ w <= C + 1e-7
+    cover = np.array([w[k] * masks[k] for k in range(len(masks))]).sum(axis=0)
+    primal = float(wp @ np.maximum(0.0, 1.0 - cover) + cost @ w)
+    assert primal == pytest.approx(z, rel=1e-7, abs=1e-7)
+    # dual: 0 <= mu_u <= wp_u, every clause's reduced cost >= -eps, value equal
+    assert np.all(mu >= 0) and np.all(mu <= wp + 1e-9)
+    assert lam >= 0
+    for k, m in enumerate(masks):
+        assert cost[k] - mu[m].sum() + lam * size[k] >= -eps - 1e-7, k
+    dual = mu.sum() - (C * lam if C is not None else 0.0)
+    assert dual == pytest.approx(z, rel=1e-7, abs=1e-7)
+
+
+@pytest.mark.parametrize("budget", [True, False])
+def test_grouped_lp_is_the_full_lp(budget):
+    for seed in range(12):
+        wp, wq, masks, lits, C, lam0, lam1 = instance(seed, budget=budget)
+        g = GroupedMasterLP(wp, wq, C, lam0, lam1)
+        for m, n in zip(masks, lits):
+            g.add_column(m, n)
+        z, mu, lam, w = g.solve(None)
+        assert z == pytest.approx(full_lp(wp, wq, masks, lits, C, lam0, lam1),
+                                  rel=1e-7, abs=1e-7), seed
+        check_answer(wp, wq, masks, lits, C, lam0, lam1, z, mu, lam, w)
+
+
+def test_columns_added_between_solves_and_a_new_budget():
+    """Round after round, as column generation calls it; the full master agrees."""
+    for seed in range(6):
+        wp, wq, masks, lits, C, lam0, lam1 = instance(seed + 100, K=30)
+        g = GroupedMasterLP(wp, wq, C, lam0, lam1)
+        full = MasterLP(wp, wq, C, lam0, lam1, solver="highs")
+        for start in range(0, 30, 6):
+            for m, n in zip(masks[start:start + 6], lits[start:start + 6]):
+                g.add_column(m, n)
+                full.add_column(m, n)
+            z, mu, lam, w = g.solve(None)
+            assert z == pytest.approx(full.solve(None)[0], rel=1e-7, abs=1e-7)
+            check_answer(wp, wq, masks[:start + 6], lits[:start + 6], C, lam0, lam1,
+                         z, mu, lam, w)
+        g.set_budget(C + 3)
+        full.set_budget(C + 3)
+        z, mu, lam, w = g.solve(None)
+        assert z == pytest.approx(full.solve(None)[0], rel=1e-7, abs=1e-7)
+        check_answer(wp, wq, masks, lits, C + 3, lam0, lam1, z, mu, lam, w)
+
+
+def test_rows_group_when_clauses_agree():
+    """The point of it: far fewer LP rows than positive rows when clauses agree."""
+    rng = np.random.default_rng(5)
+    U = 4000
+    base = rng.random((U, 5)) < 0.5
+    wp = rng.integers(1, 3, U).astype(float)
+    wq = rng.integers(0, 3, U).astype(float)
+    g = GroupedMasterLP(wp, wq, 20, 0.0, 0.0)
+    for j in range(5):
+        g.add_column(base[:, j], 1)
+    g.solve(None)
+    assert g.n_groups <= 2 ** 5 < U
+
+
+def test_a_stop_raises_the_time_limit():
+    wp, wq, masks, lits, C, lam0, lam1 = instance(3)
+    g = GroupedMasterLP(wp, wq, C, lam0, lam1, should_stop=lambda: True)
+    for m, n in zip(masks, lits):
+        g.add_column(m, n)
+    with pytest.raises(LPTimeLimit):
+        g.solve(None)
+    g = GroupedMasterLP(wp, wq, C, lam0, lam1)
+    for m, n in zip(masks, lits):
+        g.add_column(m, n)
+    with pytest.raises(LPTimeLimit):
+        g.solve(0.0)
+
+
+GROUPED = ColGenSettings(group_min_rows=0)
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_search_on_the_grouped_master_holds_against_brute_force(form):
+    """Column generation with the grouped master on every instance: the objective is
+    the rule set's, and the bound is below the brute-force optimum."""
+    for seed in range(5):
+        B, y = noisy(seed + 40, n=14, d=4)
+        w = np.random.default_rng(seed).integers(1, 4, len(y)).astype(float)
+        for C, D in ((4, 2), (6, 3)):
+            res = search(B, y, form=form, max_complexity=C, max_literals=D, sample_weight=w,
+                         settings=GROUPED)
+            opt = brute_force(B, y, w, C, D, form)
+            got = paper_objective(B, y, w, res.clauses, form)
+            assert Fraction(res.objective).limit_denominator() == got >= opt
+            assert res.lower_bound is not None
+            assert Fraction(res.lower_bound).limit_denominator() <= opt, (seed, C, D)
+            # the first master LP (over the same seeded clauses) has one value,
+            # however it is solved
+            full = search(B, y, form=form, max_complexity=C, max_literals=D,
+                          sample_weight=w)
+            assert res.trace[0].rmlp == pytest.approx(full.trace[0].rmlp, rel=1e-7, abs=1e-7)
+
+
+def test_the_grouped_master_is_used_only_above_group_min_rows(monkeypatch):
+    import rulekit.colgen._search as s
+
+    used = []
+    real = s.GroupedMasterLP
+
+    def spy(*a, **k):
+        used.append(True)
+        return real(*a, **k)
+
+    monkeypatch.setattr(s, "GroupedMasterLP", spy)
+    B, y = noisy(7, n=40, d=5)
+    search(B, y, max_complexity=6, max_literals=2)
+    assert not used
+    search(B, y, max_complexity=6, max_literals=2, settings=GROUPED)
+    assert used
