@@ -59,8 +59,9 @@ def test_counts_on_a_local_cluster_of_two_processes(data):
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                            dashboard_address=None, silence_logs=40)
     with cluster, Client(cluster) as client:
+        # split_every=2: four batches (1, 2, 2, 1 partitions) merged in the client
         remote = distributed.count(dd.from_pandas(data, npartitions=6), "label",
-                                   binarizer=Binarizer(**params))
+                                   binarizer=Binarizer(**params), split_every=2)
         ran = client.run(lambda: "rulekit.stream" in __import__("sys").modules)
     assert len(ran) == 2 and any(ran.values())   # the passes ran in the workers
     same(local, remote)
