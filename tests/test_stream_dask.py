@@ -109,6 +109,21 @@ def test_a_stop_keeps_the_counts_of_a_prefix_of_the_partitions(data):
     same(stream.count(head, "label", n_folds=4, binarizer=whole.binarizer), cut)
 
 
+def test_partitions_that_change_between_the_passes_are_refused(data):
+    """Without a stop, both passes read every partition: a collection that gives other
+    rows the second time is named, as stream.count names such a source."""
+    halved = {"now": False}
+
+    def between_passes(summary, template):
+        halved["now"] = True
+        return stream.fit_binarizer(summary, template)
+
+    ddf = dd.from_pandas(data, npartitions=4).map_partitions(
+        lambda part: part.iloc[:len(part) // 2] if halved["now"] else part, meta=data.iloc[:0])
+    with dask.config.set(scheduler="sync"), pytest.raises(ValueError, match="same rows twice"):
+        distributed.count(ddf, "label", fit=between_passes)
+
+
 @pytest.mark.slow
 @pytest.mark.serial  # asserts the wall time the fits took
 def test_a_time_limit_or_ctrl_c_stops_the_passes_on_a_cluster():
