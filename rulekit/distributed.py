@@ -127,6 +127,7 @@ def _ordered_merge(parts: list, merge, split_every: int):
                         # nothing merged yet: wait for the first batch (one partition),
                         # which the pass keeps, and cancel the others now
                         client.cancel(futures[1:])
+                        futures[1:] = [None] * (len(futures) - 1)
                         cancelled = True
                 try:
                     wait(future, timeout=POLL_SECONDS)
