@@ -207,7 +207,7 @@ def _source(args):
     except FileNotFoundError as exc:
         raise CliError(str(exc)) from None
     if not getattr(args, "scheduler", None):
-        return files, None
+        return files, None, None
     try:
         from dask.distributed import Client
 
@@ -215,15 +215,16 @@ def _source(args):
     except ImportError:
         raise CliError("--scheduler needs dask: pip install 'rulekit[distributed]'") from None
     try:
-        Client(args.scheduler)        # the default scheduler from here on
+        client = Client(args.scheduler)        # the default scheduler from here on
     except (OSError, TimeoutError, ValueError) as exc:
         raise CliError(f"--scheduler {args.scheduler}: cannot connect ({exc})") from None
     frame = (dd.read_csv(found) if all(".csv" in f.lower() for f in found)
              else dd.read_parquet(found))
     if args.target not in frame.columns:
+        client.close()
         raise CliError(f"column {args.target!r} is not in {args.data[0]}; columns are: "
                        f"{', '.join(map(str, frame.columns))}")
-    return frame.drop(columns=[args.target]), frame[args.target]
+    return frame.drop(columns=[args.target]), frame[args.target], client
 
 
 def _training_accuracy_from_counts(est) -> float | None:
@@ -247,12 +248,15 @@ def cmd_fit(args) -> int:
     est = _learner(args.model, _options(args))
     est.set_params(**({"verbose": args.verbose} if "verbose" in est.get_params() else {}))
     if _is_large_source(args):
-        X, y = _source(args)
-        with _fit_progress(est, args):
-            try:
+        X, y, client = _source(args)
+        try:
+            with _fit_progress(est, args):
                 est.fit(X, y)
-            except TypeError as exc:       # a learner that fits rows in memory only
-                raise CliError(str(exc)) from None
+        except TypeError as exc:       # a learner that fits rows in memory only
+            raise CliError(str(exc)) from None
+        finally:
+            if client is not None:     # closed here, not in the interpreter's exit
+                client.close()
         print(est)
         accuracy = _training_accuracy_from_counts(est)
         if accuracy is not None:
