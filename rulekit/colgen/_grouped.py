@@ -86,11 +86,12 @@ class GroupedMasterLP:
         self.n_cover = int(self.pos_rows.size)
         self.cover_pos = np.full(self.wp.shape[0], -1, dtype=np.int64)
         self.cover_pos[self.pos_rows] = np.arange(self.n_cover)
-        # per clause: the positions (among the positive rows) it covers
-        self._rows = []
+        # every clause's rows (positions among the positive rows) end to end, and where
+        # each clause's start; clauses added since the last solve wait in _pending
+        self._flat = np.zeros(0, dtype=np.int32)
+        self._starts = np.zeros(1, dtype=np.int64)
+        self._pending = []
         self.costs, self.sizes = [], []
-        self._flat = None            # every clause's rows end to end, and where each starts
-        self._starts = None
         self._w = np.zeros(0)
         self._in_lp = set()          # clauses of the grouped LP (compatible with the groups)
         self._defining = []          # clauses that define the groups
@@ -108,11 +109,10 @@ class GroupedMasterLP:
     def add_column(self, mask, n_literals):
         """Add one clause (its coverage ``mask`` over distinct rows)."""
         rows = self.cover_pos[np.flatnonzero(mask)]
-        self._rows.append(rows[rows >= 0].astype(np.int32))
+        self._pending.append(rows[rows >= 0].astype(np.int32))
         self.costs.append(self.column_cost(mask, n_literals))
         self.sizes.append(1 + n_literals)
         self._w = np.r_[self._w, 0.0]
-        self._flat = None
 
     def dual_value(self, mu, lam):
         """Dual objective ``sum mu - C lam`` (equals the RMLP value at an optimum)."""
@@ -129,7 +129,7 @@ class GroupedMasterLP:
         (or ``should_stop()`` turns true) before the check proves the answer.
         """
         deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
-        K = len(self._rows)
+        K = len(self.costs)
         costs = np.asarray(self.costs, dtype=float)
         sizes = np.asarray(self.sizes, dtype=float)
         flat, starts = self._all_rows()
@@ -166,13 +166,17 @@ class GroupedMasterLP:
 
     # -- groups -------------------------------------------------------------------
     def _all_rows(self):
-        if self._flat is None or self._starts.size != len(self._rows) + 1:
-            lens = np.fromiter((r.size for r in self._rows), dtype=np.int64,
-                               count=len(self._rows))
-            self._starts = np.r_[0, np.cumsum(lens)]
-            self._flat = (np.concatenate(self._rows) if self._rows
-                          else np.zeros(0, dtype=np.int32))
+        if self._pending:
+            lens = np.fromiter((r.size for r in self._pending), dtype=np.int64,
+                               count=len(self._pending))
+            self._starts = np.r_[self._starts, self._starts[-1] + np.cumsum(lens)]
+            self._flat = np.concatenate([self._flat, *self._pending])
+            self._pending = []
         return self._flat, self._starts
+
+    def _rows(self, k):
+        """The positive rows clause ``k`` covers (a view)."""
+        return self._flat[self._starts[k]:self._starts[k + 1]]
 
     def _groups(self, defining):
         gid = np.zeros(self.n_cover, dtype=np.int64)
@@ -185,14 +189,14 @@ class GroupedMasterLP:
         for start in range(0, len(clauses), 16):
             key = gid << np.int64(16)
             for b, k in enumerate(clauses[start:start + 16]):
-                key[self._rows[k]] |= np.int64(1) << np.int64(b)
+                key[self._rows(k)] |= np.int64(1) << np.int64(b)
             _, gid = np.unique(key, return_inverse=True)
             gid = gid.reshape(-1).astype(np.int64)
         return gid, int(gid.max()) + 1 if gid.size else 1
 
     def _compatible(self, k, gid, n_groups):
         """Whether clause ``k`` covers each group wholly or not at all."""
-        rows = self._rows[k]
+        rows = self._rows(k)
         if rows.size == 0:
             return True
         size = np.bincount(gid, minlength=n_groups)
@@ -238,7 +242,7 @@ class GroupedMasterLP:
             index, values, begin = [], [], np.zeros(in_lp.size, dtype=np.int32)
             at = 0
             for j, k in enumerate(in_lp):
-                groups = np.unique(gid[self._rows[k]]).astype(np.int32)
+                groups = np.unique(gid[self._rows(k)]).astype(np.int32)
                 begin[j] = at
                 index.append(groups)
                 values.append(np.ones(groups.size))
@@ -268,12 +272,20 @@ class GroupedMasterLP:
         return z, mu_g, lam, w
 
 
-def _sums(values, flat, starts, K):
-    """Per clause, the sum of ``values`` over the rows it covers."""
+def _sums(values, flat, starts, K, block=1 << 22):
+    """Per clause, the sum of ``values`` over the rows it covers (``block`` entries of
+    ``flat`` at a time: no float copy of every clause's rows)."""
     out = np.zeros(K)
-    lens = np.diff(starts)
-    full = lens > 0
-    if flat.size:
-        # reduceat over the non-empty runs only: it gives an empty run the next value
-        out[full] = np.add.reduceat(values[flat], starts[:-1][full])
+    k = 0
+    while k < K:
+        # clauses k .. e - 1 hold at most `block` entries (or one clause more)
+        e = max(int(np.searchsorted(starts, starts[k] + block, side="right")) - 1, k + 1)
+        e = min(e, K)
+        lens = np.diff(starts[k:e + 1])
+        full = lens > 0
+        if full.any():
+            part = values[flat[starts[k]:starts[e]]]
+            # reduceat over the non-empty runs only: it gives an empty run the next value
+            out[k:e][full] = np.add.reduceat(part, (starts[k:e] - starts[k])[full])
+        k = e
     return out

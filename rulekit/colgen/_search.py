@@ -36,8 +36,9 @@ from rulekit.evaluate import all_of, merge_rows
 from ._beam import Float32Rows, beam_search
 from ._enum import check_compatibility_memory, compatibility, enumerate_pricing
 from ._grouped import GroupedMasterLP
-from ._master import (ColumnMasks, LPTimeLimit, MasterLP, SolverFailure, greedy_selection,
-                      improve_selection, prune_selection, rule_objective, solve_rmip)
+from ._master import (ColumnMasks, LPTimeLimit, MasterLP, PackedMasks, SolverFailure,
+                      greedy_selection, improve_selection, prune_selection, rule_objective,
+                      solve_rmip)
 from ._metadata import ConditionMetadata
 from ._pricing import PricingOutcome, PricingProblem, price_ip, reduced_cost
 from ._result import ColGenResult, IterationRecord, empty_result
@@ -329,7 +330,10 @@ class ColumnGeneration:
             self.master = MasterLP(problem.wp, problem.wq, C, lambda0, lambda1,
                                    solver=settings.lp_solver, should_stop=self.should_stop,
                                    idle_rounds=idle)
-        self.clauses, self.masks, self.index = [], [], {}
+        # each clause's rows; on many distinct rows a bit per row (PackedMasks)
+        self.masks = ([] if problem.X.shape[0] < PACKED_MASK_ROWS
+                      else PackedMasks(problem.X.shape[0]))
+        self.clauses, self.index = [], {}
         # the best rule set of a round's LP support (incumbent): (objective, clause indices)
         self.best_support = None
         self.trace = []

@@ -185,3 +185,44 @@ def test_the_grouped_master_is_used_only_above_group_min_rows(monkeypatch):
     assert not used
     search(B, y, max_complexity=6, max_literals=2, settings=GROUPED)
     assert used
+
+
+def test_clause_sums_a_block_at_a_time():
+    from rulekit.colgen._grouped import _sums
+
+    rng = np.random.default_rng(0)
+    values = rng.random(50)
+    cols = [rng.choice(50, size=int(rng.integers(0, 12)), replace=False) for _ in range(30)]
+    flat = np.concatenate(cols).astype(np.int32)
+    starts = np.r_[0, np.cumsum([c.size for c in cols])]
+    want = np.array([values[c].sum() for c in cols])
+    for block in (1, 3, 7, 1 << 22):
+        assert np.allclose(_sums(values, flat, starts, len(cols), block=block), want)
+
+
+def test_packed_masks_read_as_the_masks():
+    from rulekit.colgen._master import ColumnMasks, PackedMasks
+
+    rng = np.random.default_rng(1)
+    masks = [rng.random(77) < p for p in (0.1, 0.5, 0.9, 0.0)]
+    packed = PackedMasks(77)
+    for m in masks:
+        packed.append(m)
+    assert len(packed) == 4
+    for a, b in zip(packed, masks):
+        assert a.dtype == bool and np.array_equal(a, b)
+    A, B = ColumnMasks(packed, 77), ColumnMasks(masks, 77)
+    assert np.array_equal(A[:, [2, 0]], B[:, [2, 0]])
+    assert np.array_equal(A[np.arange(0, 77, 5)], B[np.arange(0, 77, 5)])
+
+
+def test_large_problems_read_the_same_rows_from_packed_conditions(monkeypatch):
+    """Problem.mask and the packed clause masks give the same search as the plain ones."""
+    import rulekit.colgen._search as s
+
+    B, y = noisy(11, n=300, d=8)
+    plain = search(B, y, max_complexity=10, max_literals=3, settings=GROUPED)
+    monkeypatch.setattr(s, "PACKED_MASK_ROWS", 1)
+    packed = search(B, y, max_complexity=10, max_literals=3, settings=GROUPED)
+    assert packed.clauses == plain.clauses
+    assert packed.objective == plain.objective and packed.lower_bound == plain.lower_bound
