@@ -44,7 +44,7 @@ import time
 
 import numpy as np
 
-from ._master import LPTimeLimit, SolverFailure
+from ._master import LPTimeLimit, MasterCosts, SolverFailure
 from ._solvers import quiet_highspy
 
 #: Clauses that join at most per check (the most negative first).  More per
@@ -52,7 +52,7 @@ from ._solvers import quiet_highspy
 JOIN_PER_CHECK = 8
 
 
-class GroupedMasterLP:
+class GroupedMasterLP(MasterCosts):
     """The restricted master LP of :class:`~._master.MasterLP`, solved over groups.
 
     Same interface as :class:`~._master.MasterLP` for HiGHS: :meth:`add_column`,
@@ -103,9 +103,6 @@ class GroupedMasterLP:
         """Change the budget ``C`` (the clauses stay: they fit any budget)."""
         self.C = max_complexity
 
-    def column_cost(self, mask, n_literals):
-        return float(self.wq[mask].sum() + self.lambda0 + self.lambda1 * n_literals)
-
     def add_column(self, mask, n_literals):
         """Add one clause (its coverage ``mask`` over distinct rows)."""
         rows = self.cover_pos[np.flatnonzero(mask)]
@@ -113,13 +110,6 @@ class GroupedMasterLP:
         self.costs.append(self.column_cost(mask, n_literals))
         self.sizes.append(1 + n_literals)
         self._w = np.r_[self._w, 0.0]
-
-    def dual_value(self, mu, lam):
-        """Dual objective ``sum mu - C lam`` (equals the RMLP value at an optimum)."""
-        val = float(mu.sum())
-        if self.C is not None:
-            val -= self.C * lam
-        return val
 
     def solve(self, time_limit):
         """Solve the master LP over every clause; return ``(z, mu, lam, w)`` as

@@ -34,7 +34,23 @@ class LPTimeLimit(SolverFailure):
     """The master LP hit its time limit."""
 
 
-class MasterLP:
+class MasterCosts:
+    """What every form of the restricted master LP computes alike (``wq``, ``lambda0``,
+    ``lambda1`` and the budget ``C`` set by the subclass)."""
+
+    def column_cost(self, mask, n_literals):
+        """``cost_k``: the negatives clause ``k`` covers, plus its penalties."""
+        return float(self.wq[mask].sum() + self.lambda0 + self.lambda1 * n_literals)
+
+    def dual_value(self, mu, lam):
+        """Dual objective ``sum mu - C lam`` (equals the RMLP value at an optimum)."""
+        val = float(mu.sum())
+        if self.C is not None:
+            val -= self.C * lam
+        return val
+
+
+class MasterLP(MasterCosts):
     """The restricted master LP as one PuLP model that grows column by column.
 
     Parameters
@@ -135,9 +151,6 @@ class MasterLP:
             self._persistent.set_row_upper(self.prob, self.n_cover, max_complexity)
 
     # -- columns ---------------------------------------------------------
-    def column_cost(self, mask, n_literals):
-        return float(self.wq[mask].sum() + self.lambda0 + self.lambda1 * n_literals)
-
     def add_column(self, mask, n_literals):
         """Add one clause (its coverage ``mask`` over distinct rows) to the live model."""
         k = len(self.w)
@@ -284,12 +297,6 @@ class MasterLP:
             rc += lam * self.sizes[k]
         return rc
 
-    def dual_value(self, mu, lam):
-        """Dual objective ``sum mu - C lam`` (equals the RMLP value at an optimum)."""
-        val = float(mu.sum())
-        if self.C is not None:
-            val -= self.C * lam
-        return val
 
 
 class PackedMasks:
