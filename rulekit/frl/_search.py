@@ -263,11 +263,13 @@ class _Packed:
         self.root_q = _kernels.root_counts(self.Q, self.items, self.full_n, self.lay_q)
         # antecedents that can never be a candidate in any list are left out early
         self.root_active = (self.root_p > 0) if not soft else (self.root_p + self.root_q > 0)
+        # counting in cache-sized blocks of words pays on large data only
+        self.block = _kernels.block_words(self.P.nbytes + self.Q.nbytes)
 
     def kernel_data(self) -> tuple:
         """The tuple :func:`._kernels.chunk` unpacks first."""
         return (self.P, self.Q, self.items, self.full_p, self.full_n, self.root_p, self.root_q,
-                self.root_active, self.n_pos, self.n_neg, self.lay_p, self.lay_q)
+                self.root_active, self.n_pos, self.n_neg, self.lay_p, self.lay_q, self.block)
 
 
 def _slots(rows, weights):
