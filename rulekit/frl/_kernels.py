@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rulekit.bitset import andnot_into, popcount64
+from rulekit.bitset import popcount64
 
 from . import _objective as _obj
 
@@ -80,13 +80,15 @@ def root_counts(M, items, full, lay):
 
 
 @njit(cache=True)
-def _remove(rem, M, a, b):
-    """``rem &= ~(M[a] & M[b])`` in place (``rem &= ~M[a]`` when ``b < 0``)."""
-    if b < 0:
-        andnot_into(rem, M[a])
-        return
+def _capture(rem, cap, M, a, b):
+    """``cap = rem & M[a] & M[b]`` (the rows the rule takes), then ``rem &= ~cap``
+    (``M[b]`` left out when ``b < 0``)."""
     for k in range(rem.shape[0]):
-        rem[k] &= ~(M[a, k] & M[b, k])
+        x = rem[k] & M[a, k]
+        if b >= 0:
+            x &= M[b, k]
+        cap[k] = x
+        rem[k] &= ~x
 
 
 @njit(inline="always")
@@ -140,6 +142,40 @@ def block_words(nbytes):
     return BLOCK_WORDS if nbytes >= BLOCK_MIN_BYTES else 0
 
 
+#: zero words a run of :func:`_runs` bridges (a run's loop costs a few words)
+RUN_GAP = 8
+
+
+@njit(inline="always")
+def _runs(x, k0, k1, starts, ends):
+    """The runs of words ``k0 .. k1 - 1`` of ``x`` that hold a row, into
+    ``starts``/``ends``; returns their number.  Gaps of up to ``RUN_GAP``
+    zero words are bridged (they add nothing to a count)."""
+    n = 0
+    k = k0
+    while k < k1:
+        if x[k] == 0:
+            k += 1
+            continue
+        first = k
+        last = k
+        k += 1
+        while k < k1 and k - last <= RUN_GAP:
+            if x[k] != 0:
+                last = k
+            k += 1
+        starts[n] = first
+        ends[n] = last + 1
+        n += 1
+    return n
+
+
+def counts_by_capture(whole):
+    """Whether the search counts a prefix from its parent's counts
+    (:func:`count_captured`): exact, and so used, for whole weights only."""
+    return bool(whole)
+
+
 @njit(cache=True)
 def _count_class(M, items, rem, sel, out, lay, block):
     """``out[l] = |M[a] & M[b] & rem|`` (a weight) for every ``l`` with ``sel[l]``.
@@ -150,8 +186,9 @@ def _count_class(M, items, rem, sel, out, lay, block):
     counting pair after pair over whole rows streams the factor matrix from
     memory once per first factor; a block of every factor stays in the cache
     while all the pairs read it, and the matrix is read about once.
-    A block of ``a``'s uncaptured rows (``ra = M[a] & rem``) that is empty
-    adds nothing to its pairs, which skip it.
+    A pair reads only the runs of words where ``a``'s uncaptured rows
+    (``ra = M[a] & rem``) are: the search packs rows sorted by the first
+    factors (see :mod:`._search`), so on large data they are long.
     """
     w, mix, ptr, mask, tw, ones = lay
     n1 = ones[0]
@@ -160,32 +197,41 @@ def _count_class(M, items, rem, sel, out, lay, block):
     acc = np.zeros(n_items, dtype=w.dtype)
     ra = np.empty_like(rem)
     step = block if 0 < block < nw else max(nw, 1)
+    starts = np.empty(step, np.int64)
+    ends = np.empty(step, np.int64)
+    rem_starts = np.empty(step, np.int64)
+    rem_ends = np.empty(step, np.int64)
     for k0 in range(0, nw, step):
         k1 = min(k0 + step, nw)
-        nz = np.uint64(0)
-        for k in range(k0, k1):
-            nz |= rem[k]
-        rem_empty = nz == 0
+        n_rem = _runs(rem, k0, k1, rem_starts, rem_ends)
+        if n_rem == 0:
+            continue
         cur = -1
-        empty = False
+        n_runs = 0
         for l in range(n_items):
             if not sel[l]:
                 continue
             a = items[l, 0]
             b = items[l, 1]
             if b < 0:       # the one factor a: the pair of a with the rows left
-                if not rem_empty:
-                    acc[l] = _weighted_and(acc[l], rem, M, a, w, n1, k0, k1)
+                c = acc[l]
+                for r in range(n_rem):
+                    c = _weighted_and(c, rem, M, a, w, n1, rem_starts[r], rem_ends[r])
+                acc[l] = c
                 continue
             if a != cur:    # pairs come sorted by a: ra is formed once per run
                 cur = a
-                nz = np.uint64(0)
-                for k in range(k0, k1):
-                    ra[k] = M[a, k] & rem[k]
-                    nz |= ra[k]
-                empty = nz == 0
-            if not empty:
-                acc[l] = _weighted_and(acc[l], ra, M, b, w, n1, k0, k1)
+                for r in range(n_rem):
+                    for k in range(rem_starts[r], rem_ends[r]):
+                        ra[k] = M[a, k] & rem[k]
+                n_runs = 0
+                for r in range(n_rem):
+                    n_runs += _runs(ra, rem_starts[r], rem_ends[r], starts[n_runs:],
+                                    ends[n_runs:])
+            c = acc[l]
+            for r in range(n_runs):
+                c = _weighted_and(c, ra, M, b, w, n1, starts[r], ends[r])
+            acc[l] = c
     if mix.shape[0] > 0:
         cur = -1
         for l in range(n_items):
@@ -234,6 +280,36 @@ def count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_p
         if active[l] and not need_q[l]:
             qc[l] = 0
     _count_class(Q, items, rem_n, need_q, qc, lay_q, block)
+
+
+@njit(cache=True)
+def count_captured(P, Q, items, cap_p, cap_n, active, pc, qc, need_q_without_pos, lay_p,
+                   lay_q, block, dc):
+    """:func:`count_candidates` from the counts of the prefix one rule shorter.
+
+    ``pc``/``qc`` hold the counts of every active antecedent on the rows the
+    shorter prefix left; ``cap_p``/``cap_n`` are the rows its new rule took.
+    A count on the rows now left is the old count less the count on the rows
+    taken: exact for whole weights (integers below ``2**53``; the caller
+    uses it for those only), and the rows taken are few and, sorted by the
+    first factors, in few runs of words, so this reads far less than
+    counting anew.  The result is exactly :func:`count_candidates`'s, with
+    ``qc[l]`` left at 0 when ``pc[l] == 0`` and not ``need_q_without_pos``
+    (counts only shrink: an antecedent with positives left had its negatives
+    counted).  ``dc`` is scratch, one float per antecedent.
+    """
+    _count_class(P, items, cap_p, active, dc, lay_p, block)
+    need_q = np.empty_like(active)
+    for l in range(items.shape[0]):
+        if active[l]:
+            pc[l] -= dc[l]
+        need_q[l] = active[l] and (pc[l] != 0 or need_q_without_pos)
+        if active[l] and not need_q[l]:
+            qc[l] = 0
+    _count_class(Q, items, cap_n, need_q, dc, lay_q, block)
+    for l in range(items.shape[0]):
+        if need_q[l]:
+            qc[l] -= dc[l]
 
 
 @njit(cache=True)
@@ -685,7 +761,9 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
     * ``data = (P, Q, items, full_p, full_n, root_p, root_q, root_active,
       n_pos, n_neg, lay_p, lay_q, block)``: the antecedents as factors (see
       the module docstring), the full row vectors, the root's counts, the
-      weight layouts and the block of :func:`count_candidates`.
+      weight layouts, the block of :func:`count_candidates` and whether a
+      prefix's counts may come from its parent's (:func:`count_captured`:
+      whole weights only).
     * ``settings = (w, C, lam, stop_prob, g_floors)``: the objective's
       weight and penalty, the curiosity's ``lambda``, the stop probability
       and :func:`g_floor_table` (computed once per search).
@@ -710,7 +788,7 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
     that share this much state costs speed in numba.
     """
     (P, Q, items, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg, lay_p, lay_q,
-     block) = data
+     block, by_capture) = data
     w, C, lam, stop_prob, g_floors = settings
     best_prefix, best_len, best_obj = incumbent
     obj_out, best_out = out
@@ -720,6 +798,9 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
     n = n_pos + n_neg
     rem_p = np.empty_like(full_p)
     rem_n = np.empty_like(full_n)
+    cap_p = np.empty_like(full_p)
+    cap_n = np.empty_like(full_n)
+    dc = np.empty(n_ante, dtype=np.float64)
     active = np.empty(n_ante, dtype=np.bool_)
     pc = np.zeros(n_ante, dtype=np.float64)
     qc = np.zeros(n_ante, dtype=np.float64)
@@ -756,6 +837,9 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
         penalty = 0.0        # softFRL: S(e), in list order
         alpha_min = 1.0
         node = 0             # memo id of the current prefix (-1: not tracked)
+        # pc/qc hold the counts of every active antecedent on the rows the
+        # prefix one rule shorter left (a cached candidate set holds only its own)
+        counted = False
         stopped_by_bound = False
         while True:
             if C1 is None:
@@ -772,13 +856,18 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
             if 0 <= node < cache_state.shape[0] and cache_state[node] == 2:
                 n_cand = _cache_load(cache, node, incumbent, pc, qc, cand, weight, stop_after,
                                      cand_pen, bounds, pruned_low)
+                counted = False
             else:
                 if depth == 0:
                     pc[:] = root_p
                     qc[:] = root_q
+                elif counted and by_capture:
+                    count_captured(P, Q, items, cap_p, cap_n, active, pc, qc, C1 is not None,
+                                   lay_p, lay_q, block, dc)
                 else:
                     count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc,
                                      C1 is not None, lay_p, lay_q, block)
+                counted = True
                 n_cand = candidates(pc, qc, active, rp, rn, last_p, last_q, alpha_min, numer,
                                     penalty, depth, w, C, C1, n, lam, incumbent, cand, weight,
                                     stop_after, cand_pen, bounds, pruned_low, g_floors)
@@ -817,8 +906,8 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
                     alpha_min = alpha
             rp -= p
             rn -= q
-            _remove(rem_p, P, items[l, 0], items[l, 1])
-            _remove(rem_n, Q, items[l, 0], items[l, 1])
+            _capture(rem_p, cap_p, P, items[l, 0], items[l, 1])
+            _capture(rem_n, cap_n, Q, items[l, 0], items[l, 1])
             if C1 is not None and stop_after[j]:
                 stopped_by_bound = True
                 break        # closing the new prefix attains its bound

@@ -1,11 +1,13 @@
-"""Counting every candidate in blocks of words (issue 35: the search on millions of rows).
+"""Counting the candidates faster (issue 35: the search on millions of rows).
 
 :func:`rulekit.frl._kernels.count_candidates` counts the pairs' rows in
-blocks of words on large data and over whole rows on small data.  Both must
-give exactly the counts of a brute-force count over the unpacked rows
-(written here with numpy), with and without weights, on words of one weight
-and on words of mixed weights; and a fit must not change when blocking is
-forced on or off.
+blocks of words on large data and over whole rows on small data, and
+:func:`~rulekit.frl._kernels.count_captured` counts a prefix from its
+parent's counts less the rows its last rule took.  All must give exactly the
+counts of a brute-force count over the unpacked rows (written here with
+numpy), with and without weights, on words of one weight and on words of
+mixed weights; and a fit must not change when blocking or counting from the
+parent is forced on or off.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulekit.datasets import load_compas
+from rulekit.datasets import load_compas, load_heart
 from rulekit.frl import FallingRuleListClassifier, SoftFallingRuleListClassifier
 from rulekit.frl import _kernels, _search
 
@@ -63,9 +65,8 @@ def _brute(B, rows, weights, rem, items):
     return out
 
 
-def _packed_rem(rem, rows, weights):
+def _packed_rem(rem, slots):
     """``rem`` over the kernel's slots of one class, packed."""
-    slots = rows if weights is None else _search._slots(rows, weights)
     bits, _ = _search._pack_rows(rem[None, :], slots)
     return bits[0]
 
@@ -78,8 +79,9 @@ def test_counts_equal_brute_force_in_every_block_size(seed, n_rows, n_f, kind, n
     data = _search._Packed(None, y, need_q, factors=(B, items), weights=weights)
     rem = rng.random(n_rows) < rng.uniform(0.0, 1.0)
     pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
-    rem_p = _packed_rem(rem, pos, weights)
-    rem_n = _packed_rem(rem, neg, weights)
+    slots_p, slots_n, _ = _search._class_slots(B, items, y, weights)
+    rem_p = _packed_rem(rem, slots_p)
+    rem_n = _packed_rem(rem, slots_n)
     active = rng.random(len(items)) < 0.8
     want_p = _brute(B, pos, weights, rem, items)
     want_q = _brute(B, neg, weights, rem, items)
@@ -107,6 +109,24 @@ def test_counts_equal_brute_force_in_every_block_size(seed, n_rows, n_f, kind, n
     for block in BLOCKS[1:]:
         assert np.array_equal(got[block][0], got[0][0])
         assert np.array_equal(got[block][1], got[0][1])
+    if kind == "float":
+        return              # the search counts from the parent's counts for whole weights only
+    # the same counts from those of a parent prefix that also held the rows ``taken``
+    taken = ~rem & (rng.random(n_rows) < rng.uniform(0.0, 1.0))
+    parent_p = _packed_rem(rem | taken, slots_p)
+    parent_n = _packed_rem(rem | taken, slots_n)
+    for block in BLOCKS:
+        pc = np.full(len(items), UNTOUCHED)
+        qc = np.full(len(items), UNTOUCHED)
+        _kernels.count_candidates(data.P, data.Q, data.items, parent_p, parent_n, active, pc, qc,
+                                  need_q, data.lay_p, data.lay_q, block)
+        cap_p, cap_n = parent_p.copy(), parent_n.copy()
+        for cap, rem_packed in ((cap_p, rem_p), (cap_n, rem_n)):
+            cap &= ~rem_packed
+        _kernels.count_captured(data.P, data.Q, data.items, cap_p, cap_n, active, pc, qc,
+                                need_q, data.lay_p, data.lay_q, block, np.empty(len(items)))
+        assert np.array_equal(pc, got[0][0])
+        assert np.array_equal(qc, got[0][1])
 
 
 def test_mixed_words_are_exercised():
@@ -125,22 +145,48 @@ def test_block_is_chosen_by_size():
     assert _kernels.block_words(_kernels.BLOCK_MIN_BYTES) == _kernels.BLOCK_WORDS
 
 
-@pytest.mark.parametrize("cls", [FallingRuleListClassifier, SoftFallingRuleListClassifier])
-def test_fit_is_the_same_with_blocks_forced_on_and_off(cls, monkeypatch):
-    """compas at every default: the model, certificate and trace do not depend on the block."""
-    X, y = load_compas(return_X_y=True)
+def _fits(cls, X, y, monkeypatch, settings):
+    """Fits at every default, with (block, counts from the parent) forced to each setting."""
     fits, used = [], []
-    for block in (0, 3):
+    for block, by_capture in settings:
         def choose(nbytes, block=block):
             used.append(block)
             return block
         monkeypatch.setattr(_kernels, "block_words", choose)
+        monkeypatch.setattr(_kernels, "counts_by_capture", lambda whole, on=by_capture: on)
         fits.append(cls().fit(X, y))
-    assert used == [0, 3]
-    a, b = fits
+    assert used == [block for block, _ in settings]
+    return fits
+
+
+def _same(a, b):
     assert str(a.model_) == str(b.model_)
     assert a.certificate_.status == b.certificate_.status
     assert a.certificate_.objective == b.certificate_.objective
     assert a.certificate_.lower_bound == b.certificate_.lower_bound
     assert np.array_equal(a.result_.trace.objective, b.result_.trace.objective)
-    assert len(a.model_.rules) >= 1
+    assert np.array_equal(a.result_.trace.candidate_sizes, b.result_.trace.candidate_sizes)
+
+
+SETTINGS = [(0, False), (1, False), (0, True), (2, True)]
+
+
+@pytest.mark.parametrize("cls", [FallingRuleListClassifier, SoftFallingRuleListClassifier])
+def test_fit_is_the_same_with_blocks_and_parent_counts_forced_on_and_off(cls, monkeypatch):
+    """heart at every default: the model, certificate and trace do not depend on how it counts."""
+    X, y = load_heart(return_X_y=True)
+    first, *others = _fits(cls, X, y, monkeypatch, SETTINGS)
+    assert len(first.model_.rules) >= 1
+    for other in others:
+        _same(first, other)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cls", [FallingRuleListClassifier, SoftFallingRuleListClassifier])
+def test_compas_fit_is_the_same_however_it_counts(cls, monkeypatch):
+    """compas (6,000 rows, 12 words a factor) at every default, as above."""
+    X, y = load_compas(return_X_y=True)
+    first, *others = _fits(cls, X, y, monkeypatch, [(0, False), (3, True)])
+    assert len(first.model_.rules) >= 1
+    for other in others:
+        _same(first, other)
