@@ -82,13 +82,19 @@ def root_counts(M, items, full, lay):
 @njit(cache=True)
 def _capture(rem, cap, M, a, b):
     """``cap = rem & M[a] & M[b]`` (the rows the rule takes), then ``rem &= ~cap``
-    (``M[b]`` left out when ``b < 0``)."""
+    (``M[b]`` left out when ``b < 0``).  Returns how many words of ``cap``,
+    and of ``rem``, hold a row."""
+    n_cap = 0
+    n_rem = 0
     for k in range(rem.shape[0]):
         x = rem[k] & M[a, k]
         if b >= 0:
             x &= M[b, k]
         cap[k] = x
         rem[k] &= ~x
+        n_cap += x != 0
+        n_rem += rem[k] != 0
+    return n_cap, n_rem
 
 
 @njit(inline="always")
@@ -170,10 +176,18 @@ def _runs(x, k0, k1, starts, ends):
     return n
 
 
-def counts_by_capture(whole):
-    """Whether the search counts a prefix from its parent's counts
-    (:func:`count_captured`): exact, and so used, for whole weights only."""
-    return bool(whole)
+#: a prefix is counted from its parent's counts when the words of the rows
+#: its last rule took are fewer than this share of the words of the rows left
+#: (both ways are exact; this one then reads less)
+CAPTURE_SHARE = 0.5
+
+
+def capture_share(whole):
+    """The search counts a prefix from its parent's counts
+    (:func:`count_captured`) when the words of the rows its last rule took
+    are fewer than this share of the words of the rows left: 0 (never) unless
+    the weights are whole, when it is exact."""
+    return CAPTURE_SHARE if whole else 0.0
 
 
 @njit(cache=True)
@@ -761,9 +775,8 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
     * ``data = (P, Q, items, full_p, full_n, root_p, root_q, root_active,
       n_pos, n_neg, lay_p, lay_q, block)``: the antecedents as factors (see
       the module docstring), the full row vectors, the root's counts, the
-      weight layouts, the block of :func:`count_candidates` and whether a
-      prefix's counts may come from its parent's (:func:`count_captured`:
-      whole weights only).
+      weight layouts, the block of :func:`count_candidates` and
+      :func:`capture_share` (when a prefix's counts come from its parent's).
     * ``settings = (w, C, lam, stop_prob, g_floors)``: the objective's
       weight and penalty, the curiosity's ``lambda``, the stop probability
       and :func:`g_floor_table` (computed once per search).
@@ -788,7 +801,7 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
     that share this much state costs speed in numba.
     """
     (P, Q, items, full_p, full_n, root_p, root_q, root_active, n_pos, n_neg, lay_p, lay_q,
-     block, by_capture) = data
+     block, capture_share) = data
     w, C, lam, stop_prob, g_floors = settings
     best_prefix, best_len, best_obj = incumbent
     obj_out, best_out = out
@@ -840,6 +853,8 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
         # pc/qc hold the counts of every active antecedent on the rows the
         # prefix one rule shorter left (a cached candidate set holds only its own)
         counted = False
+        cap_words = 0        # words of the rows the last rule took, and of those left
+        rem_words = 0
         stopped_by_bound = False
         while True:
             if C1 is None:
@@ -861,7 +876,7 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
                 if depth == 0:
                     pc[:] = root_p
                     qc[:] = root_q
-                elif counted and by_capture:
+                elif counted and capture_share * rem_words > cap_words:
                     count_captured(P, Q, items, cap_p, cap_n, active, pc, qc, C1 is not None,
                                    lay_p, lay_q, block, dc)
                 else:
@@ -906,8 +921,10 @@ def chunk(data, C1, settings, rng, n_iters, incumbent, out, memo):
                     alpha_min = alpha
             rp -= p
             rn -= q
-            _capture(rem_p, cap_p, P, items[l, 0], items[l, 1])
-            _capture(rem_n, cap_n, Q, items[l, 0], items[l, 1])
+            cap_p_words, rem_p_words = _capture(rem_p, cap_p, P, items[l, 0], items[l, 1])
+            cap_n_words, rem_n_words = _capture(rem_n, cap_n, Q, items[l, 0], items[l, 1])
+            cap_words = cap_p_words + cap_n_words
+            rem_words = rem_p_words + rem_n_words
             if C1 is not None and stop_after[j]:
                 stopped_by_bound = True
                 break        # closing the new prefix attains its bound

@@ -261,15 +261,15 @@ class _Packed:
         self.root_active = (self.root_p > 0) if not soft else (self.root_p + self.root_q > 0)
         # counting in cache-sized blocks of words pays on large data only
         self.block = _kernels.block_words(self.P.nbytes + self.Q.nbytes)
-        # a prefix's counts from its parent's less the rows its last rule took:
-        # exact for whole weights only
-        self.by_capture = _kernels.counts_by_capture(self.whole)
+        # when a prefix's counts come from its parent's less the rows its last
+        # rule took (exact for whole weights only)
+        self.capture_share = _kernels.capture_share(self.whole)
 
     def kernel_data(self) -> tuple:
         """The tuple :func:`._kernels.chunk` unpacks first."""
         return (self.P, self.Q, self.items, self.full_p, self.full_n, self.root_p, self.root_q,
                 self.root_active, self.n_pos, self.n_neg, self.lay_p, self.lay_q, self.block,
-                self.by_capture)
+                self.capture_share)
 
 
 def _class_slots(F, items, yb, weights):

@@ -140,9 +140,11 @@ def test_mixed_words_are_exercised():
             assert 0 < ones[0] < word_w.shape[0] and np.all(word_w[ones[0]:] != 1)
 
 
-def test_block_is_chosen_by_size():
+def test_block_and_capture_share_are_chosen_by_size_and_weights():
     assert _kernels.block_words(_kernels.BLOCK_MIN_BYTES - 1) == 0
     assert _kernels.block_words(_kernels.BLOCK_MIN_BYTES) == _kernels.BLOCK_WORDS
+    assert _kernels.capture_share(True) == _kernels.CAPTURE_SHARE > 0
+    assert _kernels.capture_share(False) == 0
 
 
 def _fits(cls, X, y, monkeypatch, settings):
@@ -153,7 +155,8 @@ def _fits(cls, X, y, monkeypatch, settings):
             used.append(block)
             return block
         monkeypatch.setattr(_kernels, "block_words", choose)
-        monkeypatch.setattr(_kernels, "counts_by_capture", lambda whole, on=by_capture: on)
+        share = 1e300 if by_capture else 0.0        # always when it can, or never
+        monkeypatch.setattr(_kernels, "capture_share", lambda whole, share=share: share)
         fits.append(cls().fit(X, y))
     assert used == [block for block, _ in settings]
     return fits
