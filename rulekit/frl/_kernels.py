@@ -26,6 +26,16 @@ mined pairs the packed antecedents take 9 MB, read once per rule drawn; the
 540 conditions they are made of take 55 kB and stay in the CPU's cache.
 The counts, and so the search, are the same.
 
+On millions of distinct rows the factors no longer fit in the cache, and
+three things cut the words read (issue 35), none changing a count: with
+whole weights the rows of one weight are packed in the order of the bits of
+the factors that are first in most pairs, so a factor's rows lie in runs of
+words and a pair reads only the runs of its first factor's uncaptured rows;
+on factor matrices too large for the shared cache the words are counted in
+blocks that stay in a core's cache (:func:`count_candidates`); and a prefix
+whose last rule took rows spanning few words is counted from its parent's
+counts less the rows taken (:func:`count_captured`).
+
 One call of :func:`chunk` runs a batch of whole iterations; the anytime
 driver calls it repeatedly so that the time limit, Ctrl-C and the callback
 are honoured between batches.  All random numbers come from the caller's
@@ -132,48 +142,18 @@ def _weighted_and_mixed(c, rows, M, b, mix, ptr, mask, tw):
     return c
 
 
-#: words per block of :func:`count_candidates` on large data: the block of
-#: every factor (116 factors x 4 kB on adult) stays in a core's L2 cache
+#: words per block of :func:`count_candidates`: the block of every factor
+#: (116 factors x 4 kB on adult) stays in a core's L2 cache.  Measured on
+#: adult at 1 million rows (9.6 MB of factors), 1,000 iterations of the
+#: default FRL search: 21 CPU s in blocks of 512 words, 22 in blocks of 256,
+#: 42 over whole rows (27 before runs and blocks); small data is one block.
 BLOCK_WORDS = 512
-#: bytes of the two factor matrices from which the search counts in blocks:
-#: below, they stay in the shared L3 cache and whole rows count faster
-#: (adult, 116 factors: 9.6 MB at 1 million rows, 1.1x slower in blocks;
-#: 58 MB, 1.8x faster in blocks)
-BLOCK_MIN_BYTES = 24 << 20
 
 
 def block_words(nbytes):
     """The block :func:`count_candidates` counts in, given the bytes of the
-    factor matrices: whole rows (0) on small data."""
-    return BLOCK_WORDS if nbytes >= BLOCK_MIN_BYTES else 0
-
-
-#: zero words a run of :func:`_runs` bridges (a run's loop costs a few words)
-RUN_GAP = 8
-
-
-@njit(inline="always")
-def _runs(x, k0, k1, starts, ends):
-    """The runs of words ``k0 .. k1 - 1`` of ``x`` that hold a row, into
-    ``starts``/``ends``; returns their number.  Gaps of up to ``RUN_GAP``
-    zero words are bridged (they add nothing to a count)."""
-    n = 0
-    k = k0
-    while k < k1:
-        if x[k] == 0:
-            k += 1
-            continue
-        first = k
-        last = k
-        k += 1
-        while k < k1 and k - last <= RUN_GAP:
-            if x[k] != 0:
-                last = k
-            k += 1
-        starts[n] = first
-        ends[n] = last + 1
-        n += 1
-    return n
+    factor matrices (0 would count whole rows: never faster where measured)."""
+    return BLOCK_WORDS
 
 
 #: a prefix is counted from its parent's counts when the words of the rows
@@ -188,6 +168,37 @@ def capture_share(whole):
     are fewer than this share of the words of the rows left: 0 (never) unless
     the weights are whole, when it is exact."""
     return CAPTURE_SHARE if whole else 0.0
+
+
+#: words :func:`_runs` looks at together (512 rows): a pair's loop over a run
+#: costs about as much as a few words, so runs are not split finer
+RUN_WORDS = 8
+
+
+@njit(inline="always")
+def _runs(ra, M, a, rem, k0, k1, starts, ends):
+    """``ra = M[a] & rem`` over words ``k0 .. k1 - 1`` (``a < 0``: ``rem``), and
+    the runs of words holding one of its rows into ``starts``/``ends``;
+    returns their number.  Words are looked at ``RUN_WORDS`` at a time: a
+    run may hold empty words (they add nothing to a count)."""
+    n = 0
+    open_run = False
+    for g in range(k0, k1, RUN_WORDS):
+        nz = np.uint64(0)
+        for k in range(g, min(g + RUN_WORDS, k1)):
+            u = np.uint64(k)
+            x = rem[u] & M[a, u] if a >= 0 else rem[u]
+            ra[u] = x
+            nz |= x
+        if nz != 0:
+            if not open_run:
+                starts[n] = g
+                n += 1
+                open_run = True
+            ends[n - 1] = min(g + RUN_WORDS, k1)
+        else:
+            open_run = False
+    return n
 
 
 @njit(cache=True)
@@ -211,16 +222,11 @@ def _count_class(M, items, rem, sel, out, lay, block):
     acc = np.zeros(n_items, dtype=w.dtype)
     ra = np.empty_like(rem)
     step = block if 0 < block < nw else max(nw, 1)
-    starts = np.empty(step, np.int64)
-    ends = np.empty(step, np.int64)
-    rem_starts = np.empty(step, np.int64)
-    rem_ends = np.empty(step, np.int64)
+    starts = np.empty(step // RUN_WORDS + 1, np.int64)
+    ends = np.empty(step // RUN_WORDS + 1, np.int64)
     for k0 in range(0, nw, step):
         k1 = min(k0 + step, nw)
-        n_rem = _runs(rem, k0, k1, rem_starts, rem_ends)
-        if n_rem == 0:
-            continue
-        cur = -1
+        cur = -2
         n_runs = 0
         for l in range(n_items):
             if not sel[l]:
@@ -228,20 +234,10 @@ def _count_class(M, items, rem, sel, out, lay, block):
             a = items[l, 0]
             b = items[l, 1]
             if b < 0:       # the one factor a: the pair of a with the rows left
-                c = acc[l]
-                for r in range(n_rem):
-                    c = _weighted_and(c, rem, M, a, w, n1, rem_starts[r], rem_ends[r])
-                acc[l] = c
-                continue
-            if a != cur:    # pairs come sorted by a: ra is formed once per run
+                a, b = -1, a
+            if a != cur:    # pairs come sorted by a: ra is formed once per run of a
                 cur = a
-                for r in range(n_rem):
-                    for k in range(rem_starts[r], rem_ends[r]):
-                        ra[k] = M[a, k] & rem[k]
-                n_runs = 0
-                for r in range(n_rem):
-                    n_runs += _runs(ra, rem_starts[r], rem_ends[r], starts[n_runs:],
-                                    ends[n_runs:])
+                n_runs = _runs(ra, M, a, rem, k0, k1, starts, ends)
             c = acc[l]
             for r in range(n_runs):
                 c = _weighted_and(c, ra, M, b, w, n1, starts[r], ends[r])

@@ -140,9 +140,8 @@ def test_mixed_words_are_exercised():
             assert 0 < ones[0] < word_w.shape[0] and np.all(word_w[ones[0]:] != 1)
 
 
-def test_block_and_capture_share_are_chosen_by_size_and_weights():
-    assert _kernels.block_words(_kernels.BLOCK_MIN_BYTES - 1) == 0
-    assert _kernels.block_words(_kernels.BLOCK_MIN_BYTES) == _kernels.BLOCK_WORDS
+def test_block_and_capture_share_defaults():
+    assert _kernels.block_words(1 << 30) == _kernels.BLOCK_WORDS
     assert _kernels.capture_share(True) == _kernels.CAPTURE_SHARE > 0
     assert _kernels.capture_share(False) == 0
 
