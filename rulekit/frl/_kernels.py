@@ -146,14 +146,18 @@ def _weighted_and_mixed(c, rows, M, b, mix, ptr, mask, tw):
 #: (116 factors x 4 kB on adult) stays in a core's L2 cache.  Measured on
 #: adult at 1 million rows (9.6 MB of factors), 1,000 iterations of the
 #: default FRL search: 21 CPU s in blocks of 512 words, 22 in blocks of 256,
-#: 42 over whole rows (27 before runs and blocks); small data is one block.
+#: 42 over whole rows with runs (27 before runs and blocks).
 BLOCK_WORDS = 512
+#: words a class row needs before the search counts in blocks and runs:
+#: on fewer, the work per pair is too small to pay for finding runs, and
+#: pairs are counted over whole rows (heart, 5 words: 1.8 CPU s, 2.9 in blocks)
+BLOCK_MIN_WORDS = 64
 
 
-def block_words(nbytes):
-    """The block :func:`count_candidates` counts in, given the bytes of the
-    factor matrices (0 would count whole rows: never faster where measured)."""
-    return BLOCK_WORDS
+def block_words(n_words):
+    """The block :func:`count_candidates` counts in, for class rows of
+    ``n_words`` words: 0 (whole rows, pair after pair) on small data."""
+    return BLOCK_WORDS if n_words >= BLOCK_MIN_WORDS else 0
 
 
 #: a prefix is counted from its parent's counts when the words of the rows
@@ -162,12 +166,13 @@ def block_words(nbytes):
 CAPTURE_SHARE = 0.5
 
 
-def capture_share(whole):
+def capture_share(whole, block):
     """The search counts a prefix from its parent's counts
     (:func:`count_captured`) when the words of the rows its last rule took
     are fewer than this share of the words of the rows left: 0 (never) unless
-    the weights are whole, when it is exact."""
-    return CAPTURE_SHARE if whole else 0.0
+    the weights are whole, when it is exact, and the data large enough to
+    count in blocks (``block > 0``)."""
+    return CAPTURE_SHARE if whole and block > 0 else 0.0
 
 
 #: words :func:`_runs` looks at together (512 rows): a pair's loop over a run
@@ -263,6 +268,97 @@ def _count_class(M, items, rem, sel, out, lay, block):
             out[l] = acc[l]
 
 
+@njit(inline="always")
+def _weighted_and_row(rows, M, b, w, n1, mix, ptr, mask, tw):
+    """The summed weight of the rows in both ``rows`` and ``M[b]`` (one weight layout).
+
+    Words ``< n1`` weigh 1 per row (plain popcounts); the others weigh
+    ``w[k]`` per row, indexed unsigned (numba then omits its test for a
+    negative index, which made loops not starting at 0 four times slower on
+    adult); a mixed word ``mix[j]`` adds each of its terms' weight times the
+    rows under that term's mask.
+    """
+    c = 0
+    for k in range(n1):
+        c += popcount64(rows[k] & M[b, k])
+    for k in range(n1, w.shape[0]):
+        u = np.uint64(k)    # unsigned: no test for a negative index
+        c += w[u] * popcount64(rows[u] & M[b, u])
+    for j in range(mix.shape[0]):
+        k = mix[j]
+        x = rows[k] & M[b, k]
+        if x:
+            for t in range(ptr[j], ptr[j + 1]):
+                c += tw[t] * popcount64(x & mask[t])
+    return c
+
+
+@njit(cache=True)
+def _count_rows(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_pos, lay_p, lay_q):
+    """:func:`count_candidates` over whole rows, pair after pair (small data).
+
+    A count is a weight: the summed weight of the rows (``lay_p``, ``lay_q``:
+    the weight layouts of the two classes, see :func:`weight_layout`).
+
+    ``(a, b) = items[l]`` (``b = -1``: the one factor ``a``).  With
+    ``need_q_without_pos`` false, ``qc[l]`` is left at 0 when ``pc[l] == 0``
+    (FRL never uses such an antecedent, so its negatives are not counted).
+
+    Pairs come sorted by their first factor (as mining orders them): the
+    rows of ``a`` still uncaptured (``ra_p``, ``ra_n``) are formed once per
+    run of equal ``a``, so a pair reads two vectors instead of three, and
+    when ``a`` has no uncaptured positive FRL skips its pairs uncounted.
+    A single factor ``a`` is counted as the pair of ``a`` with the rows
+    left.  Each count is one :func:`_weighted_and` over a class's layout.
+    """
+    p_w, p_mix, p_ptr, p_mask, p_tw, p_ones = lay_p
+    q_w, q_mix, q_ptr, q_mask, q_tw, q_ones = lay_q
+    p1 = p_ones[0]
+    q1 = q_ones[0]
+    ra_p = np.empty_like(rem_p)
+    ra_n = np.empty_like(rem_n)
+    cur = -1
+    empty_p = False
+    empty_n = False
+    for l in range(items.shape[0]):
+        if not active[l]:
+            continue
+        a = items[l, 0]
+        b = items[l, 1]
+        if b < 0:
+            c = _weighted_and_row(rem_p, P, a, p_w, p1, p_mix, p_ptr, p_mask, p_tw)
+            pc[l] = c
+            if c == 0 and not need_q_without_pos:
+                qc[l] = 0
+                continue
+            qc[l] = _weighted_and_row(rem_n, Q, a, q_w, q1, q_mix, q_ptr, q_mask, q_tw)
+            continue
+        if a != cur:
+            cur = a
+            nz = 0
+            for k in range(rem_p.shape[0]):
+                ra_p[k] = P[a, k] & rem_p[k]
+                nz |= ra_p[k]
+            empty_p = nz == 0
+            nz = 0
+            for k in range(rem_n.shape[0]):
+                ra_n[k] = Q[a, k] & rem_n[k]
+                nz |= ra_n[k]
+            empty_n = nz == 0
+        if empty_p and (empty_n or not need_q_without_pos):
+            pc[l] = 0       # a's rows are all captured: so are the pair's
+            qc[l] = 0
+            continue
+        c = 0
+        if not empty_p:
+            c = _weighted_and_row(ra_p, P, b, p_w, p1, p_mix, p_ptr, p_mask, p_tw)
+        pc[l] = c
+        if c == 0 and not need_q_without_pos:
+            qc[l] = 0
+            continue
+        qc[l] = _weighted_and_row(ra_n, Q, b, q_w, q1, q_mix, q_ptr, q_mask, q_tw)
+
+
 @njit(cache=True)
 def count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_pos, lay_p,
                      lay_q, block):
@@ -283,6 +379,9 @@ def count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_p
     formed once per run of equal ``a`` and block, and a pair reads two
     vectors instead of three.
     """
+    if block == 0:
+        _count_rows(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_pos, lay_p, lay_q)
+        return
     _count_class(P, items, rem_p, active, pc, lay_p, block)
     need_q = np.empty_like(active)
     for l in range(items.shape[0]):

@@ -260,10 +260,10 @@ class _Packed:
         # antecedents that can never be a candidate in any list are left out early
         self.root_active = (self.root_p > 0) if not soft else (self.root_p + self.root_q > 0)
         # counting in cache-sized blocks of words pays on large data only
-        self.block = _kernels.block_words(self.P.nbytes + self.Q.nbytes)
+        self.block = _kernels.block_words(max(self.P.shape[1], self.Q.shape[1]))
         # when a prefix's counts come from its parent's less the rows its last
         # rule took (exact for whole weights only)
-        self.capture_share = _kernels.capture_share(self.whole)
+        self.capture_share = _kernels.capture_share(self.whole, self.block)
 
     def kernel_data(self) -> tuple:
         """The tuple :func:`._kernels.chunk` unpacks first."""

@@ -140,22 +140,24 @@ def test_mixed_words_are_exercised():
             assert 0 < ones[0] < word_w.shape[0] and np.all(word_w[ones[0]:] != 1)
 
 
-def test_block_and_capture_share_defaults():
-    assert _kernels.block_words(1 << 30) == _kernels.BLOCK_WORDS
-    assert _kernels.capture_share(True) == _kernels.CAPTURE_SHARE > 0
-    assert _kernels.capture_share(False) == 0
+def test_block_and_capture_share_are_chosen_by_size_and_weights():
+    assert _kernels.block_words(_kernels.BLOCK_MIN_WORDS) == _kernels.BLOCK_WORDS
+    assert _kernels.block_words(_kernels.BLOCK_MIN_WORDS - 1) == 0
+    assert _kernels.capture_share(True, _kernels.BLOCK_WORDS) == _kernels.CAPTURE_SHARE > 0
+    assert _kernels.capture_share(False, _kernels.BLOCK_WORDS) == 0
+    assert _kernels.capture_share(True, 0) == 0
 
 
 def _fits(cls, X, y, monkeypatch, settings):
     """Fits at every default, with (block, counts from the parent) forced to each setting."""
     fits, used = [], []
     for block, by_capture in settings:
-        def choose(nbytes, block=block):
+        def choose(n_words, block=block):
             used.append(block)
             return block
         monkeypatch.setattr(_kernels, "block_words", choose)
         share = 1e300 if by_capture else 0.0        # always when it can, or never
-        monkeypatch.setattr(_kernels, "capture_share", lambda whole, share=share: share)
+        monkeypatch.setattr(_kernels, "capture_share", lambda whole, block, share=share: share)
         fits.append(cls().fit(X, y))
     assert used == [block for block, _ in settings]
     return fits
