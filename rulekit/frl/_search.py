@@ -244,14 +244,10 @@ class _Packed:
                                           np.full(n_ante, -1, dtype=np.int64)])
         else:
             F, self.items = factors
-        pos, neg = np.flatnonzero(yb), np.flatnonzero(~yb)
-        self.n_pos = float(len(pos) if weights is None else weights[pos].sum())
-        self.n_neg = float(len(neg) if weights is None else weights[neg].sum())
-        # whole weights are summed as int64 by the kernels: exact below 2**53
-        self.whole = weights is None or bool(np.all(weights == np.round(weights))
-                                             and self.n_pos + self.n_neg < 2.0 ** 53)
-        if weights is not None:
-            pos, neg = (_slots(rows, weights) for rows in (pos, neg))
+        rows_p, rows_n = np.flatnonzero(yb), np.flatnonzero(~yb)
+        self.n_pos = float(len(rows_p) if weights is None else weights[rows_p].sum())
+        self.n_neg = float(len(rows_n) if weights is None else weights[rows_n].sum())
+        pos, neg, self.whole = _class_slots(F, self.items, yb, weights)
         # P over the positive rows, Q over the negative rows (factor-major)
         F_t = np.ascontiguousarray(F.T)
         n_f = F_t.shape[0]
@@ -263,25 +259,70 @@ class _Packed:
         self.root_q = _kernels.root_counts(self.Q, self.items, self.full_n, self.lay_q)
         # antecedents that can never be a candidate in any list are left out early
         self.root_active = (self.root_p > 0) if not soft else (self.root_p + self.root_q > 0)
+        # counting in cache-sized blocks of words pays on large data only
+        self.block = _kernels.block_words(max(self.P.shape[1], self.Q.shape[1]))
+        # when a prefix's counts come from its parent's less the rows its last
+        # rule took (exact for whole weights only)
+        self.capture_share = _kernels.capture_share(self.whole, self.block)
 
     def kernel_data(self) -> tuple:
         """The tuple :func:`._kernels.chunk` unpacks first."""
         return (self.P, self.Q, self.items, self.full_p, self.full_n, self.root_p, self.root_q,
-                self.root_active, self.n_pos, self.n_neg, self.lay_p, self.lay_q)
+                self.root_active, self.n_pos, self.n_neg, self.lay_p, self.lay_q, self.block,
+                self.capture_share)
 
 
-def _slots(rows, weights):
+def _class_slots(F, items, yb, weights):
+    """The slots of the positive and the negative rows (see :func:`_slots`), and
+    whether the weights are whole (then the kernels sum them as int64: exact
+    below ``2**53``).
+
+    With whole weights, the rows of one weight are packed in the order of
+    their first factors' bits (:func:`_row_key`; integer counts do not depend
+    on the order), so that a factor's rows are runs of words
+    (see :func:`._kernels._count_class`).
+    """
+    pos, neg = np.flatnonzero(yb), np.flatnonzero(~yb)
+    whole = weights is None or bool(np.all(weights == np.round(weights))
+                                    and weights.sum() < 2.0 ** 53)
+    key = _row_key(F, items) if whole else None
+    if weights is not None:
+        pos, neg = (_slots(rows, weights, key) for rows in (pos, neg))
+    elif key is not None:
+        pos, neg = (rows[np.argsort(key[rows], kind="stable")] for rows in (pos, neg))
+    return pos, neg, whole
+
+
+def _row_key(F, items, chunk=1 << 16):
+    """A sort key of every row of the factor matrix ``F``: the bits of the 64
+    factors that are first in the most pairs, the most frequent first."""
+    if F.shape[1] == 0:
+        return None
+    order = np.argsort(-np.bincount(items[:, 0], minlength=F.shape[1]), kind="stable")[:64]
+    key = np.empty(F.shape[0], np.uint64)
+    for lo in range(0, F.shape[0], chunk):  # a byte a cell at a time: chunks bound it
+        bits = np.zeros((min(chunk, F.shape[0] - lo), 64), bool)
+        bits[:, :len(order)] = F[lo:lo + chunk][:, order]
+        key[lo:lo + chunk] = np.packbits(bits, axis=1).view(">u8")[:, 0]
+    return key
+
+
+def _slots(rows, weights, key=None):
     """Where the kernels keep each row of one class: row indices, -1 for an empty slot.
 
     Rows of weight 0 are left out, the others are ordered lightest first
     (the rows of weight 1, most of them when the rows are folded copies,
-    come first and are counted with plain popcounts),
+    come first and are counted with plain popcounts), rows of one weight by
+    ``key`` when given,
     and, when it costs at most a quarter more words, each run of one weight
     starts a new 64-row word: every word then holds rows of one weight and
     is counted with one popcount (:func:`._kernels.weight_layout`).
     """
     rows = rows[weights[rows] > 0]
-    rows = rows[np.argsort(weights[rows], kind="stable")]
+    if key is None:
+        rows = rows[np.argsort(weights[rows], kind="stable")]
+    else:           # by weight, then by key
+        rows = rows[np.lexsort((key[rows], weights[rows]))]
     starts = np.flatnonzero(np.r_[True, np.diff(weights[rows]) != 0])
     if len(starts) * 64 > len(rows) // 4 + 256:
         return rows
