@@ -175,6 +175,7 @@ def _same(a, b):
 SETTINGS = [(0, False), (1, False), (0, True), (2, True)]
 
 
+@pytest.mark.slow   # four fits each, one counting a word at a time: 10 and 28 s
 @pytest.mark.parametrize("cls", [FallingRuleListClassifier, SoftFallingRuleListClassifier])
 def test_fit_is_the_same_with_blocks_and_parent_counts_forced_on_and_off(cls, monkeypatch):
     """heart at every default: the model, certificate and trace do not depend on how it counts."""
