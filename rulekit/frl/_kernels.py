@@ -156,8 +156,13 @@ BLOCK_MIN_WORDS = 64
 
 def block_words(n_words):
     """The block :func:`count_candidates` counts in, for class rows of
-    ``n_words`` words: 0 (whole rows, pair after pair) on small data."""
-    return BLOCK_WORDS if n_words >= BLOCK_MIN_WORDS else 0
+    ``n_words`` words: None (whole rows, pair after pair) on small data.
+
+    None rather than 0: numba compiles the search once per argument type and
+    drops the branches on ``block is None`` while compiling, so a fit on
+    small data compiles no blocked counting (a cold first fit of heart took
+    6 CPU s more when both ways were compiled into its search)."""
+    return BLOCK_WORDS if n_words >= BLOCK_MIN_WORDS else None
 
 
 #: a prefix is counted from its parent's counts when the words of the rows
@@ -171,8 +176,8 @@ def capture_share(whole, block):
     (:func:`count_captured`) when the words of the rows its last rule took
     are fewer than this share of the words of the rows left: 0 (never) unless
     the weights are whole, when it is exact, and the data large enough to
-    count in blocks (``block > 0``)."""
-    return CAPTURE_SHARE if whole and block > 0 else 0.0
+    count in blocks (``block`` not None)."""
+    return CAPTURE_SHARE if whole and block is not None else 0.0
 
 
 #: words :func:`_runs` looks at together (512 rows): a pair's loop over a run
@@ -373,13 +378,13 @@ def count_candidates(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_p
 
     The positives of every active pair are counted first, then the negatives
     of those that need them, each by :func:`_count_class` in blocks of
-    ``block`` words (0: whole rows; :func:`block_words` chooses).  The
+    ``block`` words (None: whole rows, pair after pair; :func:`block_words` chooses).  The
     counts do not depend on ``block``.  Pairs come sorted by their first
     factor (as mining orders them), so the rows of ``a`` still uncaptured are
     formed once per run of equal ``a`` and block, and a pair reads two
     vectors instead of three.
     """
-    if block == 0:
+    if block is None:
         _count_rows(P, Q, items, rem_p, rem_n, active, pc, qc, need_q_without_pos, lay_p, lay_q)
         return
     _count_class(P, items, rem_p, active, pc, lay_p, block)
@@ -405,8 +410,11 @@ def count_captured(P, Q, items, cap_p, cap_n, active, pc, qc, need_q_without_pos
     counting anew.  The result is exactly :func:`count_candidates`'s, with
     ``qc[l]`` left at 0 when ``pc[l] == 0`` and not ``need_q_without_pos``
     (counts only shrink: an antecedent with positives left had its negatives
-    counted).  ``dc`` is scratch, one float per antecedent.
+    counted).  ``dc`` is scratch, one float per antecedent.  Small data
+    (``block`` None) never count this way: compiled for them, it is empty.
     """
+    if block is None:
+        return
     _count_class(P, items, cap_p, active, dc, lay_p, block)
     need_q = np.empty_like(active)
     for l in range(items.shape[0]):

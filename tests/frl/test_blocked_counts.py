@@ -21,8 +21,9 @@ from rulekit.datasets import load_compas, load_heart
 from rulekit.frl import FallingRuleListClassifier, SoftFallingRuleListClassifier
 from rulekit.frl import _kernels, _search
 
-#: blocks of 0 (whole rows), 1, 2, 3 and 5 words, and one longer than any row
-BLOCKS = (0, 1, 2, 3, 5, 1 << 20)
+#: whole rows pair after pair (None, the small-data way), blocks of 0 (whole rows),
+#: 1, 2, 3 and 5 words, and one longer than any row
+BLOCKS = (None, 0, 1, 2, 3, 5, 1 << 20)
 UNTOUCHED = -7.0
 
 
@@ -107,15 +108,15 @@ def test_counts_equal_brute_force_in_every_block_size(seed, n_rows, n_f, kind, n
         got[block] = (pc, qc)
     # to the last bit of a float, whatever the block
     for block in BLOCKS[1:]:
-        assert np.array_equal(got[block][0], got[0][0])
-        assert np.array_equal(got[block][1], got[0][1])
+        assert np.array_equal(got[block][0], got[None][0])
+        assert np.array_equal(got[block][1], got[None][1])
     if kind == "float":
         return              # the search counts from the parent's counts for whole weights only
     # the same counts from those of a parent prefix that also held the rows ``taken``
     taken = ~rem & (rng.random(n_rows) < rng.uniform(0.0, 1.0))
     parent_p = _packed_rem(rem | taken, slots_p)
     parent_n = _packed_rem(rem | taken, slots_n)
-    for block in BLOCKS:
+    for block in BLOCKS[1:]:        # small data (None) never count from the parent's counts
         pc = np.full(len(items), UNTOUCHED)
         qc = np.full(len(items), UNTOUCHED)
         _kernels.count_candidates(data.P, data.Q, data.items, parent_p, parent_n, active, pc, qc,
@@ -125,8 +126,8 @@ def test_counts_equal_brute_force_in_every_block_size(seed, n_rows, n_f, kind, n
             cap &= ~rem_packed
         _kernels.count_captured(data.P, data.Q, data.items, cap_p, cap_n, active, pc, qc,
                                 need_q, data.lay_p, data.lay_q, block, np.empty(len(items)))
-        assert np.array_equal(pc, got[0][0])
-        assert np.array_equal(qc, got[0][1])
+        assert np.array_equal(pc, got[None][0])
+        assert np.array_equal(qc, got[None][1])
 
 
 def test_mixed_words_are_exercised():
@@ -142,10 +143,10 @@ def test_mixed_words_are_exercised():
 
 def test_block_and_capture_share_are_chosen_by_size_and_weights():
     assert _kernels.block_words(_kernels.BLOCK_MIN_WORDS) == _kernels.BLOCK_WORDS
-    assert _kernels.block_words(_kernels.BLOCK_MIN_WORDS - 1) == 0
+    assert _kernels.block_words(_kernels.BLOCK_MIN_WORDS - 1) is None
     assert _kernels.capture_share(True, _kernels.BLOCK_WORDS) == _kernels.CAPTURE_SHARE > 0
     assert _kernels.capture_share(False, _kernels.BLOCK_WORDS) == 0
-    assert _kernels.capture_share(True, 0) == 0
+    assert _kernels.capture_share(True, None) == 0
 
 
 def _fits(cls, X, y, monkeypatch, settings):
@@ -172,7 +173,7 @@ def _same(a, b):
     assert np.array_equal(a.result_.trace.candidate_sizes, b.result_.trace.candidate_sizes)
 
 
-SETTINGS = [(0, False), (1, False), (0, True), (2, True)]
+SETTINGS = [(None, False), (1, False), (0, True), (2, True)]
 
 
 @pytest.mark.slow   # four fits each, one counting a word at a time: 10 and 28 s
@@ -191,7 +192,7 @@ def test_fit_is_the_same_with_blocks_and_parent_counts_forced_on_and_off(cls, mo
 def test_compas_fit_is_the_same_however_it_counts(cls, monkeypatch):
     """compas (6,000 rows, 12 words a factor) at every default, as above."""
     X, y = load_compas(return_X_y=True)
-    first, *others = _fits(cls, X, y, monkeypatch, [(0, False), (3, True)])
+    first, *others = _fits(cls, X, y, monkeypatch, [(None, False), (3, True)])
     assert len(first.model_.rules) >= 1
     for other in others:
         _same(first, other)
