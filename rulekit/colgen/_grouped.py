@@ -126,7 +126,8 @@ class GroupedMasterLP(MasterCosts):
         # start from the clauses the last answer used: the groups stay few
         self._defining = [k for k in self._defining if self._w[k] > 0]
         gid, n_groups = self._groups(self._defining)
-        self._in_lp = {k for k in self._in_lp if self._compatible(k, gid, n_groups)}
+        size = np.bincount(gid, minlength=n_groups)
+        self._in_lp = {k for k in self._in_lp if self._compatible(k, gid, size)}
         self._in_lp.update(self._defining)
         while True:
             self._check_clock(deadline)
@@ -141,11 +142,12 @@ class GroupedMasterLP(MasterCosts):
             if joining.size == 0:
                 break
             joining = joining[np.argsort(rc[joining], kind="stable")][:JOIN_PER_CHECK]
-            split = [int(k) for k in joining if not self._compatible(k, gid, n_groups)]
+            split = [int(k) for k in joining if not self._compatible(k, gid, size)]
             self._in_lp.update(int(k) for k in joining)
             if split:
                 self._defining.extend(split)
                 gid, n_groups = self._refine(gid, split)
+                size = np.bincount(gid, minlength=n_groups)
         self.n_groups = n_groups
         w = np.zeros(K)
         w[in_lp] = w_lp
@@ -184,13 +186,12 @@ class GroupedMasterLP(MasterCosts):
             gid = gid.reshape(-1).astype(np.int64)
         return gid, int(gid.max()) + 1 if gid.size else 1
 
-    def _compatible(self, k, gid, n_groups):
-        """Whether clause ``k`` covers each group wholly or not at all."""
+    def _compatible(self, k, gid, size):
+        """Whether clause ``k`` covers each group (of ``size`` rows each) wholly or not at all."""
         rows = self._rows(k)
         if rows.size == 0:
             return True
-        size = np.bincount(gid, minlength=n_groups)
-        hit = np.bincount(gid[rows], minlength=n_groups)
+        hit = np.bincount(gid[rows], minlength=size.size)
         return bool(np.all((hit == 0) | (hit == size)))
 
     # -- the grouped LP -----------------------------------------------------------

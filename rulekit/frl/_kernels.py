@@ -289,13 +289,7 @@ def _weighted_and_row(rows, M, b, w, n1, mix, ptr, mask, tw):
     for k in range(n1, w.shape[0]):
         u = np.uint64(k)    # unsigned: no test for a negative index
         c += w[u] * popcount64(rows[u] & M[b, u])
-    for j in range(mix.shape[0]):
-        k = mix[j]
-        x = rows[k] & M[b, k]
-        if x:
-            for t in range(ptr[j], ptr[j + 1]):
-                c += tw[t] * popcount64(x & mask[t])
-    return c
+    return _weighted_and_mixed(c, rows, M, b, mix, ptr, mask, tw)
 
 
 @njit(cache=True)
