@@ -73,3 +73,19 @@ def test_stable_argsort_is_numpys_stable_argsort():
             stable_argsort(keys, n, order, np.empty(n, np.int64))
             assert np.array_equal(order[:n], np.argsort(keys[:n], kind="stable")), (n, ties)
             assert (order[n:] == -1).all()
+
+
+def test_the_build_time_compilation_runs_each_part(capsys):
+    """``rulekit/_precompile.py`` (what setup.py runs at build time) fits each part's toy,
+    and names the parts it knows; the wheel test (tests/test_packaging.py) checks that
+    the kernels it compiles are the ones a default fit loads."""
+    from pathlib import Path
+
+    from rulekit import _precompile
+
+    root = str(Path(_precompile.__file__).resolve().parents[1])
+    assert _precompile.PARTS == ("corels", "frl")
+    for part in _precompile.PARTS:
+        assert _precompile.main([root, part]) == 0
+    assert _precompile.main([root, "colgen"]) == 2
+    assert "unknown part 'colgen'" in capsys.readouterr().err

@@ -43,7 +43,7 @@ LAYERS = [
     ("engines", ["corels.*", "frl.*", "colgen.*"]),
     ("estimators", ["base", "_fitdata", "estimators", "estimators.*"]),
     ("applications", ["corels", "frl", "colgen", "corels._ablation", "*._spec", "learners",
-                      "compare", "cli", "datasets", "rulekit"]),
+                      "compare", "cli", "datasets", "rulekit", "_precompile"]),
 ]
 
 #: The folders of the engines, and the files in them that are the learner's public face

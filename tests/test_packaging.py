@@ -5,6 +5,7 @@ file is present whatever ``pyproject.toml`` says; these build a real wheel
 from the files git tracks and use it the way ``pip install .`` would.
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -81,3 +82,42 @@ def test_one_version_everywhere():
 
     text = (ROOT / "pyproject.toml").read_text()
     assert f'\nversion = "{__version__}"\n' in text
+
+
+@pytest.mark.slow  # builds a wheel (compiling the kernels), and fits in a new process
+def test_the_wheel_carries_compiled_kernels(wheel, tmp_path):
+    """The build compiles the kernels a default fit calls (setup.py, rulekit/_precompile.py):
+    fits of every numba learner from the unpacked wheel load them and compile nothing."""
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        zf.extractall(tmp_path / "site")
+    cached = [n for n in names if n.endswith(".nbi")]
+    assert any(n.startswith("rulekit/corels/__pycache__/_kernels.run-") for n in cached), cached
+    assert any(n.startswith("rulekit/frl/__pycache__/_kernels.") for n in cached), cached
+    code = (
+        "import warnings\n"
+        "warnings.simplefilter('ignore')\n"
+        "from numba.core.registry import CPUDispatcher\n"
+        "import rulekit\n"
+        f"assert rulekit.__file__.startswith({str(tmp_path / 'site')!r}), rulekit.__file__\n"
+        "from rulekit import CorelsClassifier, FallingRuleListClassifier, SoftFallingRuleListClassifier\n"
+        "from rulekit.datasets import load_compas\n"
+        "X, y = load_compas(return_X_y=True)\n"
+        "for est in (CorelsClassifier(), FallingRuleListClassifier(), SoftFallingRuleListClassifier()):\n"
+        "    est.fit(X, y)\n"
+        "import rulekit.corels._kernels as a, rulekit.frl._kernels as b\n"
+        "kernels = {f'{m.__name__}.{n}': d for m in (a, b) for n, d in vars(m).items()\n"
+        "           if isinstance(d, CPUDispatcher)}\n"
+        "import json\n"
+        "print(json.dumps([sorted(n for n, d in kernels.items() if d.stats.cache_misses),\n"
+        "                  sorted(n for n, d in kernels.items() if d.stats.cache_hits)]))\n"
+    )
+    # numba writes beside the sources only when no cache folder is named
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PYTHONPATH"] = str(tmp_path / "site")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    compiled, loaded = json.loads(done.stdout.splitlines()[-1])
+    assert compiled == [], f"compiled at the first fit, not at the build: {compiled}"
+    assert "rulekit.corels._kernels.run" in loaded and "rulekit.frl._kernels.chunk" in loaded, loaded

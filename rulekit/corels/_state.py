@@ -171,9 +171,14 @@ def workspace(m: int, w: int, wm: int, n_classes: int) -> tuple:
 def compile_growth_kernels() -> None:
     """Compile the kernels a search calls only when its tables grow.
 
-    A small fit never fills the permutation map, so ``rulekit compile``
-    calls this to have :func:`~rulekit.corels._kernels.rehash` in numba's
-    cache too (an empty map: nothing is inserted).
+    A small fit never fills the permutation map nor its arena, so ``rulekit
+    compile`` and the build (``rulekit/_precompile.py``) call this to have
+    :func:`~rulekit.corels._kernels.rehash` and
+    :func:`~rulekit.corels._kernels.compact_arena` in numba's cache too (an
+    empty map and an empty arena: nothing moves).
     """
     empty = np.full(1, -1, dtype=np.int32)
     kr.rehash(np.zeros(1, dtype=np.uint64), empty, np.zeros(1, dtype=np.uint64), empty.copy())
+    # nor its arena: compacting an empty state moves nothing
+    st = State(1, 1, kr.SYM_NONE, None)
+    kr.compact_arena(st.nodes, st.hnode, st.S, st.dkey, st.dlb, st.dante)
