@@ -16,6 +16,17 @@ With ``--fresh-cache-dir`` each cold run gets instead an empty temporary
 a source checkout too, and nothing beside the sources is deleted.  This is
 how a user's first run meets an empty cache.
 
+With ``--as-installed`` the first run meets the cache as ``pip install`` left
+it: since issue 37 the build compiles the kernels of every default fit into the
+wheel (``setup.py``, ``rulekit/_precompile.py``), so this is a new user's first
+run.  Whatever that run adds to the cache is put back as installed before the
+next repeat.  ``--install SRC`` first makes that installation: a new virtual
+environment in a temporary folder and ``pip install SRC`` (dependencies from
+pip's cache when it holds them), whose wall seconds and CPU seconds (user + sys
+of pip and everything it ran, the build included) are printed; it implies
+``--as-installed``.  ``RULEKIT_PRECOMPILE=0`` in the environment installs without
+compiling at build time, the "before" of issue 37.
+
 Each row gives CPU seconds as user + sys (both medians), the peak RSS, and
 the load average when the case started: the machine may be shared, and CPU
 seconds are what load changes least.
@@ -25,16 +36,20 @@ Usage::
     python benchmarks/bench_compile.py --python /path/to/venv/bin/python [--repeat 3]
     python benchmarks/bench_compile.py --python "$(which python)" --fresh-cache-dir \
         --cases "rulekit demo"
+    python benchmarks/bench_compile.py --install . --cases "rulekit demo" --repeat 1
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 #: case -> code run in the fresh process (small data: the fit itself is short)
@@ -87,6 +102,41 @@ def clear_cache(package: Path) -> None:
         f.unlink()
 
 
+def install(src: str) -> str:
+    """A new venv in a temporary folder with ``pip install src``; its interpreter.
+
+    Prints the install's wall seconds and CPU seconds (user + sys of pip and of
+    every process it waited for: the build, and the kernels it compiles)."""
+    venv = Path(tempfile.mkdtemp(prefix="rulekit-install-")) / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([python, "-m", "pip", "install", "--quiet", str(Path(src).resolve())],
+                   check=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    precompile = os.environ.get("RULEKIT_PRECOMPILE", "1") != "0"
+    print(f"pip install {src}: {wall:.1f} s wall, {cpu:.1f} CPU s (user + sys), kernels compiled "
+          f"at build time: {'yes' if precompile else 'no (RULEKIT_PRECOMPILE=0)'}, load average "
+          f"{os.getloadavg()[0]:.1f}\n")
+    return python
+
+
+def snapshot(package: Path) -> dict:
+    """The cache files beside the installed sources, path -> bytes."""
+    return {f: f.read_bytes() for f in [*package.rglob("*.nbi"), *package.rglob("*.nbc")]}
+
+
+def restore(package: Path, files: dict) -> None:
+    """Put the cache back as :func:`snapshot` found it."""
+    clear_cache(package)
+    for f, data in files.items():
+        f.write_bytes(data)
+
+
 def measure(python: str, code: str, env: dict) -> tuple[float, float, float, float]:
     """(CPU seconds, user, sys, peak RSS in MB) of one fresh process running ``code``."""
     proc = subprocess.Popen([python, "-c", code], env=env, cwd=tempfile.gettempdir(),
@@ -100,13 +150,23 @@ def measure(python: str, code: str, env: dict) -> tuple[float, float, float, flo
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--python", required=True, help="interpreter of a venv with rulekit installed")
+    parser.add_argument("--python", help="interpreter of a venv with rulekit installed")
+    parser.add_argument("--install", metavar="SRC",
+                        help="install SRC into a new venv first, and measure that (implies "
+                             "--as-installed)")
+    parser.add_argument("--as-installed", action="store_true",
+                        help="cold: the cache as pip installed it (a new user's first run)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--fresh-cache-dir", action="store_true",
                         help="cold: an empty NUMBA_CACHE_DIR per run (any rulekit, a checkout too)")
     args = parser.parse_args()
+    if args.install:
+        args.python, args.as_installed = install(args.install), True
+    if not args.python:
+        parser.error("give --python or --install")
     package = installed_package(args.python)
+    installed = snapshot(package) if args.as_installed else None
     if not args.fresh_cache_dir and "site-packages" not in str(package):
         raise SystemExit(f"{package} is not an installed copy: use a venv with a plain "
                          "'pip install .', or --fresh-cache-dir")
@@ -123,6 +183,9 @@ def main() -> None:
             if args.fresh_cache_dir:
                 cache = tempfile.mkdtemp(prefix="numba-cold-")
                 run_env = {**env, "NUMBA_CACHE_DIR": cache}
+            elif installed is not None:
+                cache, run_env = None, env
+                restore(package, installed)
             else:
                 cache, run_env = None, env
                 clear_cache(package)
@@ -134,7 +197,7 @@ def main() -> None:
                     shutil.rmtree(cache, ignore_errors=True)
         med = lambda runs, i: statistics.median(r[i] for r in runs)  # noqa: E731
         c_cpu, w_cpu = med(cold, 0), med(warm, 0)
-        if (not args.fresh_cache_dir and c_cpu > w_cpu + 1
+        if (not args.fresh_cache_dir and installed is None and c_cpu > w_cpu + 1
                 and not any(package.rglob("*.nbi"))):
             raise SystemExit(f"numba wrote no cache under {package}: is the install read-only?")
         print(f"| {name} | {c_cpu:.2f} ({med(cold, 1):.2f} + {med(cold, 2):.2f}) | "
