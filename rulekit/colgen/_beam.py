@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._packed import columns, row_block
 from ._pricing import PricingOutcome, PricingProblem
 from ._settings import ColGenSettings
 
@@ -122,11 +123,11 @@ class Float32Rows:
         M = np.asarray(M)
         U = self.shape[0]
         if U <= FLOAT_BLOCK_ROWS:
-            return M @ self.X.astype(np.float32)
+            return M @ row_block(self.X, 0, U).astype(np.float32)
         out = np.zeros(M.shape[:-1] + (self.shape[1],))
         for start in range(0, U, FLOAT_BLOCK_ROWS):
             stop = min(start + FLOAT_BLOCK_ROWS, U)
-            out += M[..., start:stop] @ self.X[start:stop].astype(np.float32)
+            out += M[..., start:stop] @ row_block(self.X, start, stop).astype(np.float32)
         return out.astype(np.float32)
 
 
@@ -134,7 +135,8 @@ class _Beam:
     """The scores of one beam search and the clauses it found (``found``)."""
 
     def __init__(self, problem, settings):
-        Xf = problem.X.astype(np.float64) if problem.Xf is None else problem.Xf
+        X = problem.X
+        Xf = row_block(X, 0, X.shape[0]).astype(np.float64) if problem.Xf is None else problem.Xf
         self.Xf, self.p = Xf, problem
         self.d = Xf.shape[1]
         self.r = np.asarray(problem.r, dtype=Xf.dtype)     # float32 data: scores in float32
@@ -189,7 +191,7 @@ class _Beam:
         One gather over the rows of ``X``: reading the columns one by one
         would walk the whole (row-major) matrix once per column.
         """
-        return np.ascontiguousarray(self.p.X[:, np.asarray(js, dtype=np.intp)].T)
+        return columns(self.p.X, js)
 
     def next_level(self, level, n_lits, width, max_literals):
         """Extend every clause of ``level`` (``n_lits`` literals each) by one literal.
