@@ -42,13 +42,13 @@ import numpy as np
 
 from .._params import as_generator, declared, validated
 from .._tolerances import FLOAT_SLACK
-from ..evaluate import merge_rows
+from ..evaluate import group_rows, merge_rows
 from ..colgen._select import (CHOICE_PARAMETERS, BudgetChoice, CV_MAX_ROWS, DEFAULT_GRID, INNER_FOLDS, PATIENCE,
                              VALIDATION_ROWS, check_grid)
 from ..colgen import _select
 
-__all__ = ["Pairs", "Design", "binary_pairs", "draw_design", "unit_folds", "probe_rows",
-           "choose_complexity"]
+__all__ = ["Pairs", "Design", "binary_pairs", "pair_keys", "draw_design", "unit_folds",
+           "probe_rows", "choose_complexity"]
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,8 @@ class Design:
     sampled: bool = False
 
 
-def binary_pairs(B, y, sample_weight=None, fold=None, frequency=None) -> Pairs:
+def binary_pairs(B, y, sample_weight=None, fold=None, frequency=None, *,
+                 fold_counts=None) -> Pairs:
     """The distinct ``(row, label)`` pairs of a binary problem, each with its summed weight.
 
     Pairs keep the order of their first row (so a search sees its distinct
@@ -113,7 +114,17 @@ def binary_pairs(B, y, sample_weight=None, fold=None, frequency=None) -> Pairs:
     ``fold`` column: then they are sorted by their bits, so that the order
     of the rows does not matter.  ``frequency`` (default ``sample_weight``)
     is what the per-fold counts add up.
+
+    ``fold_counts`` (counted rows, shape ``(n_rows, n_folds)``) is the other
+    way to give folds: how many rows each row stands for in each fold, and
+    ``sample_weight`` the cost of one of them.  The pairs are the same as those
+    of the rows cut into one row per fold (``fold``, with ``frequency`` their
+    counts and weights the counts times the cost), but nothing is cut, and when
+    the rows are distinct pairs already and in the pairs' order
+    (:func:`pair_keys`), ``Pairs.B`` is ``B`` itself, not a copy.
     """
+    if fold_counts is not None:
+        return _counted_pairs(B, y, sample_weight, fold_counts)
     B = np.asarray(B, dtype=bool)
     y = np.asarray(y).astype(np.int64)
     w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
@@ -134,6 +145,54 @@ def binary_pairs(B, y, sample_weight=None, fold=None, frequency=None) -> Pairs:
     np.add.at(fc, (group, fold_code), freq)
     return Pairs(np.ascontiguousarray(P[:, :-1]), P[:, -1].astype(np.int64), fw.sum(axis=1),
                  int(round(float(fc.sum()))), fold_weight=fw, fold_count=fc)
+
+
+def pair_keys(B, y) -> np.ndarray:
+    """``numpy.packbits`` of the rows ``[B | y]``, made without that boolean matrix."""
+    B = np.asarray(B, dtype=bool)
+    d = B.shape[1]
+    keys = np.packbits(B, axis=1)
+    if d % 8 == 0:          # the label starts a byte of its own
+        keys = np.concatenate([keys, np.zeros((len(keys), 1), np.uint8)], axis=1)
+    keys[:, d // 8] |= (np.asarray(y) != 0).astype(np.uint8) << np.uint8(7 - d % 8)
+    return keys
+
+
+def pair_order(B, y) -> np.ndarray:
+    """The order of distinct ``(row, label)`` rows that :func:`binary_pairs` gives them
+    with folds (by their bits)."""
+    keys = pair_keys(B, y)
+    return np.lexsort(keys.T[::-1]) if keys.shape[1] else np.arange(len(keys))
+
+
+def _counted_pairs(B, y, unit, fold_counts) -> Pairs:
+    """:func:`binary_pairs` of counted rows with their counts per fold (see there)."""
+    y = np.asarray(y).astype(np.int64)
+    n = len(y)
+    unit = np.ones(n) if unit is None else np.asarray(unit, dtype=float)
+    F = np.asarray(fold_counts)
+    F = F[:, (F != 0).any(axis=0)]          # the folds that hold rows, as a fold column has
+    keys = pair_keys(B, y)
+    first, group = group_rows(keys)
+    order = np.lexsort(keys[first].T[::-1]) if keys.shape[1] else np.arange(len(first))
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    rows, group = first[order], rank[group]
+    del keys
+    # the same products count x cost as the cut rows' weights, added in the rows' order
+    fw = np.zeros((len(rows), F.shape[1]))
+    fc = np.zeros((len(rows), F.shape[1]))
+    if len(rows) == n:      # distinct pairs already: nothing adds up
+        fw[group] = F * unit[:, None]
+        fc[group] = F
+    else:
+        np.add.at(fw, group, F * unit[:, None])
+        np.add.at(fc, group, F.astype(float))
+    same = len(rows) == n and np.array_equal(rows, np.arange(n))
+    B = B if isinstance(B, np.ndarray) and B.dtype == bool else np.asarray(B, dtype=bool)
+    PB = B if same else np.ascontiguousarray(B[rows])
+    return Pairs(PB, y[rows], fw.sum(axis=1), int(round(float(fc.sum()))), fold_weight=fw,
+                 fold_count=fc)
 
 
 def draw_design(pairs: Pairs, rng, *, forms, grid, n_splits=INNER_FOLDS,
