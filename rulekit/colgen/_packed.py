@@ -52,6 +52,14 @@ class PackedRows:
             bits[:, start // 8:(stop + 7) // 8] = np.packbits(B[rows[start:stop]].T, axis=1)
         return cls(bits, U)
 
+    def complement(self) -> "PackedRows":
+        """The complemented matrix ``~X`` (the bits past the last row stay 0)."""
+        bits = ~self.bits
+        tail = self.shape[0] % 8
+        if tail:
+            bits[:, -1] &= np.uint8((0xFF << (8 - tail)) & 0xFF)
+        return PackedRows(bits, self.shape[0])
+
     def all_of(self, clause) -> np.ndarray:
         """Rows where every condition of ``clause`` holds (all rows for an empty one)."""
         U = self.shape[0]

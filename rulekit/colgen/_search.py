@@ -33,7 +33,7 @@ from rulekit._params import (COMMON_PARAMETERS, Instance, Integer, NoValidation,
                              as_generator, declared, pick, validated)
 from rulekit.evaluate import group_rows
 
-from ._beam import Float32Rows, beam_search
+from ._beam import FLOAT_BLOCK_ROWS, Float32Rows, beam_search
 from ._enum import check_compatibility_memory, compatibility, enumerate_pricing
 from ._grouped import GroupedMasterLP
 from ._master import (ColumnMasks, LPTimeLimit, MasterLP, PackedMasks, SolverFailure,
@@ -270,16 +270,25 @@ class Problem:
             return ColGenResult(clauses=(), form=form, objective=0.0, lower_bound=0.0,
                                 status="optimal", trace=(), complexity=0, constant=cls_,
                                 lp_value=0.0)
-        meta = metadata
+        meta, negation_of = metadata, None
         if form == "cnf":
-            B = _complement(B, None if meta is None else meta.negation_of)
             y = 1 - y
+            negation_of = None if meta is None else meta.negation_of
             meta = None if meta is None else meta.complemented()
         # merge_rows' sums, but the distinct rows are gathered straight into their packed
-        # form on many rows: their boolean copy would be the largest array of the fit
+        # form on many rows: their boolean copy would be the largest array of the fit.  A
+        # CNF's rows are the complements, which group as the rows themselves do, so only
+        # the distinct rows are complemented, never a copy of every row
         first, group = group_rows(B)
         wp, wq = (np.bincount(group, weights=v, minlength=len(first)) for v in (w * y, w * (1 - y)))
-        X = B[first] if len(first) < PACKED_MASK_ROWS else PackedRows.of_rows(B, first)
+        if len(first) < PACKED_MASK_ROWS:
+            X = B[first] if form == "dnf" else _complement(B[first], negation_of)
+        else:
+            X = PackedRows.of_rows(B, first)
+            if form == "cnf":
+                for start in range(0, len(first), FLOAT_BLOCK_ROWS):  # the map checked
+                    _complement(B[first[start:start + FLOAT_BLOCK_ROWS]], negation_of)
+                X = X.complement()
         if not np.any(wp > 0):
             # no positive carries weight: the empty DNF (predict 0) costs nothing
             return ColGenResult(clauses=(), form=form, objective=0.0, lower_bound=0.0,

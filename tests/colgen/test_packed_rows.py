@@ -18,7 +18,7 @@ from rulekit.colgen import ColGenSettings, search
 from rulekit.colgen._packed import (PackedRows, all_rows_of, columns, row_block, take,
                                     transposed)
 from rulekit.colgen._search import Problem
-from rulekit.evaluate import all_of
+from rulekit.evaluate import all_of, group_rows
 
 
 @pytest.mark.parametrize("U", [1, 7, 8, 9, 61, 200])
@@ -43,6 +43,33 @@ def test_every_reader_of_packed_rows_reads_the_boolean_rows(U, monkeypatch):
     np.testing.assert_array_equal(transposed(P), X.T)
     for clause in [(), (2,), (1, 4), (0, 5, 9)]:
         np.testing.assert_array_equal(all_rows_of(P, clause), all_of(X, clause))
+    N = P.complement()
+    np.testing.assert_array_equal(transposed(N), ~X.T)
+    np.testing.assert_array_equal(all_rows_of(N, (1, 4)), all_of(~X, (1, 4)))
+    held = rng.random(U) < 0.5
+    assert np.array_equal(N.bits & np.packbits(held), np.packbits(~X.T & held, axis=1))
+
+
+@pytest.mark.parametrize("threshold", [1, 10**9])
+def test_a_cnf_checks_the_negation_map_whether_its_rows_are_packed_or_not(threshold,
+                                                                            monkeypatch):
+    from rulekit.colgen._metadata import ConditionMetadata
+
+    rng = np.random.default_rng(2)
+    base = rng.random((300, 3)) < 0.5
+    B = np.column_stack([base, ~base])
+    y = (rng.random(300) < 0.5).astype(np.int64)
+    monkeypatch.setattr(s, "PACKED_MASK_ROWS", threshold)
+    good = np.array([3, 4, 5, 0, 1, 2])
+    meta = ConditionMetadata(groups=np.arange(6), ops=np.full(6, 4), thresholds=np.zeros(6),
+                             negation_of=good)
+    p = Problem.build(B, y, np.ones(300), "cnf", meta, 0.0, 0.0)
+    first, _ = group_rows(B)        # the distinct rows, complemented
+    np.testing.assert_array_equal(transposed(p.X).T, ~B[first])
+    bad = ConditionMetadata(groups=np.arange(6), ops=np.full(6, 4), thresholds=np.zeros(6),
+                            negation_of=np.array([4, 3, 5, 0, 1, 2]))
+    with pytest.raises(ValueError, match="negation_of"):
+        Problem.build(B, y, np.ones(300), "cnf", bad, 0.0, 0.0)
 
 
 def test_a_large_problem_holds_no_boolean_matrix(monkeypatch):
