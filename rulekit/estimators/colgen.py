@@ -18,7 +18,7 @@ from .._anytime import current_run, stopping
 from .._params import AnyOf, Instance, Integer, Options, as_generator, pick
 from .._fitdata import FitData, FitOutcome
 from .sources import Stacked
-from .validation import binary_pairs, draw_design, pair_order
+from .validation import binary_pairs, draw_design, pair_order, take_rows_in_place
 from ..base import RuleClassifierBase
 from ..binarize import ESTIMATOR_PARAMETERS, Binarizer
 from ..models import OneVsRestRuleSets, RuleSet
@@ -341,7 +341,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             return coarse
         return Stacked(coarse, fine)
 
-    def _from_counts(self, counts, params, splits) -> FitData:
+    def _from_counts(self, counts, params, splits, owned=False) -> FitData:
         folds = None
         if splits is not None and np.array_equal(splits, np.eye(counts.n_folds, dtype=bool)):
             # each split holds one hash fold out (_fold_splits): each counted row keeps its
@@ -349,15 +349,16 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             # row per fold, which on 10 million rows made 5.7 million rows of conditions
             # out of 3.7 million patterns, and each binary problem folded them back
             folds, splits = counts.fold_counts, None
-        data = super()._from_counts(counts, params, splits)
+        data = super()._from_counts(counts, params, splits, owned)
         stacked = counts.binarizer
         if isinstance(stacked, Stacked):
+            owned = True                    # the blocks are copies
             coarse, fine = stacked.parts[:2]
             # rows stay those of the stacked patterns: the deciles' matrix may repeat a row
             # that the finer one splits, and each binary problem folds its pairs again
             data = replace(data, binarizer=coarse, B=stacked.block(data.B, 0),
                            views={"finer": _view(fine, stacked.block(data.B, 1))})
-        return data if folds is None else _in_pair_order(data, folds)
+        return data if folds is None else _in_pair_order(data, folds, owned)
 
     def _fold_splits(self, n_folds, n_rows, class_totals, params):
         # counted data validate on the hash folds, one held out per split: the fold table
@@ -486,12 +487,14 @@ def _pairs(B, yk, w, folds, weight):
     return binary_pairs(B, yk, w, folds, freq)
 
 
-def _in_pair_order(data: FitData, folds) -> FitData:
+def _in_pair_order(data: FitData, folds, owned=False) -> FitData:
     """Counted data with their fold table as a view, rows in the order of their pairs.
 
     A two-class problem's pairs are its counted rows, which :func:`binary_pairs`
     sorts by their bits: held in that order already, the pairs' matrix is the
-    data's own rather than a second copy of every pattern.
+    data's own rather than a second copy of every pattern.  ``owned``: the
+    matrix is this fit's own, and is reordered in place (no second copy even
+    for a moment).
     """
     if data.n_classes == 2:
         order = pair_order(data.B, data.y == 1)
@@ -500,7 +503,12 @@ def _in_pair_order(data: FitData, folds) -> FitData:
             if views.get("finer") is not None:
                 f = views["finer"]
                 views["finer"] = f._replace(B=np.ascontiguousarray(f.B[order]))
-            data = replace(data, B=np.ascontiguousarray(data.B[order]), y=data.y[order],
+            B = data.B
+            if owned and B.flags.c_contiguous and B.flags.writeable:
+                take_rows_in_place(B, order)
+            else:
+                B = np.ascontiguousarray(B[order])
+            data = replace(data, B=B, y=data.y[order],
                            count=None if data.count is None else data.count[order],
                            sample_weight=(None if data.sample_weight is None
                                           else data.sample_weight[order]),

@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from .._params import as_generator, declared, validated
 from .._tolerances import FLOAT_SLACK
@@ -165,6 +166,30 @@ def pair_order(B, y) -> np.ndarray:
     return np.lexsort(keys.T[::-1]) if keys.shape[1] else np.arange(len(keys))
 
 
+@njit(cache=True)
+def take_rows_in_place(M, order):
+    """``M[:] = M[order]`` for a permutation ``order``, without a copy of ``M``.
+
+    Follows each cycle of the permutation, holding one row aside.
+    """
+    n = order.shape[0]
+    done = np.zeros(n, dtype=np.bool_)
+    held = np.empty(M.shape[1], dtype=M.dtype)
+    for start in range(n):
+        if done[start]:
+            continue
+        held[:] = M[start]
+        i = start
+        while True:
+            done[i] = True
+            k = order[i]
+            if k == start:
+                M[i] = held
+                break
+            M[i] = M[k]
+            i = k
+
+
 def _counted_pairs(B, y, unit, fold_counts) -> Pairs:
     """:func:`binary_pairs` of counted rows with their counts per fold (see there)."""
     y = np.asarray(y).astype(np.int64)
@@ -276,7 +301,7 @@ def _sample(pairs: Pairs, m, rng):
         return index, weight, None
     # a fold column: draw from the counts, in the pairs' canonical order
     count = np.floor(pairs.fold_count + FLOAT_SLACK).astype(np.int64)
-    count = np.where((pairs.fold_count > 0) & (count == 0), 1, count)
+    count[(pairs.fold_count > 0) & (count == 0)] = 1
     total = int(count.sum())
     if total <= m:
         return np.arange(len(pairs.y)), pairs.w, pairs.fold_weight
@@ -290,9 +315,12 @@ def _sample(pairs: Pairs, m, rng):
     # the weight of the rows taken, multiplied before it is divided: on counts (weight =
     # count) that is the number of rows taken, exactly, as in a sample of the rows
     # (a share times the weight, 49 * (1 / 49), can miss it by a bit)
-    T = np.divide(pairs.fold_weight * taken, count, out=np.zeros(count.shape), where=count > 0)
+    # (only the rows sampled: on millions of pairs, tables as large as the counts)
     index = np.flatnonzero(taken.sum(axis=1) > 0)
-    return index, T[index].sum(axis=1), T[index]
+    count, taken = count[index], taken[index]
+    T = np.divide(pairs.fold_weight[index] * taken, count, out=np.zeros(count.shape),
+                  where=count > 0)
+    return index, T.sum(axis=1), T
 
 
 def probe_rows(y, m, rng):

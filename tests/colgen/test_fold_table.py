@@ -86,3 +86,33 @@ def test_a_fit_from_counts_validates_on_every_fold_of_the_table():
     assert est.choice_ is not None and est.choice_.method in ("cv", "exact")
     assert est.certificate_.n == counts.n_rows
     assert "5" in repr(est.certificate_)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 100])
+def test_rows_reordered_in_place_are_the_rows_taken(n):
+    from rulekit.estimators.validation import take_rows_in_place
+
+    rng = np.random.default_rng(n)
+    M = rng.random((n, 13)) < 0.5
+    for order in (rng.permutation(n), np.arange(n), np.arange(n)[::-1].copy()):
+        want = M[order]
+        take_rows_in_place(M, order)
+        np.testing.assert_array_equal(M, want)
+
+
+def test_counts_given_by_the_caller_are_left_as_they_were():
+    """Counts the fit made itself are reordered in place; the caller's are copied first."""
+    counts = _counts(8, n=6000)
+    before = [a.copy() for a in (counts.B, counts.y, counts.weight, counts.fold_counts)]
+    est = BooleanRuleCGClassifier()
+    params = est._check_params()
+    splits = est._fold_splits(5, counts.n_rows, None, params)
+    data = est._from_counts(counts, params, splits)
+    assert not np.shares_memory(data.B, counts.B)
+    for a, b in zip(before, (counts.B, counts.y, counts.weight, counts.fold_counts)):
+        np.testing.assert_array_equal(a, b)
+    owned = est._from_counts(counts, params, splits, owned=True)
+    assert owned.B is counts.B          # reordered where it was
+    np.testing.assert_array_equal(owned.B, data.B)
+    np.testing.assert_array_equal(owned.y, data.y)
+    np.testing.assert_array_equal(owned.views["fold_counts"], data.views["fold_counts"])
