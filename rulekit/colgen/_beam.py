@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._packed import columns, row_block
+from ._packed import columns, float_rows
 from ._pricing import PricingOutcome, PricingProblem
 from ._settings import ColGenSettings
 
@@ -123,11 +123,11 @@ class Float32Rows:
         M = np.asarray(M)
         U = self.shape[0]
         if U <= FLOAT_BLOCK_ROWS:
-            return M @ row_block(self.X, 0, U).astype(np.float32)
+            return M @ float_rows(self.X, 0, U, np.float32)
         out = np.zeros(M.shape[:-1] + (self.shape[1],))
         for start in range(0, U, FLOAT_BLOCK_ROWS):
             stop = min(start + FLOAT_BLOCK_ROWS, U)
-            out += M[..., start:stop] @ row_block(self.X, start, stop).astype(np.float32)
+            out += M[..., start:stop] @ float_rows(self.X, start, stop, np.float32)
         return out.astype(np.float32)
 
 
@@ -136,7 +136,7 @@ class _Beam:
 
     def __init__(self, problem, settings):
         X = problem.X
-        Xf = row_block(X, 0, X.shape[0]).astype(np.float64) if problem.Xf is None else problem.Xf
+        Xf = float_rows(X, 0, X.shape[0], np.float64) if problem.Xf is None else problem.Xf
         self.Xf, self.p = Xf, problem
         self.d = Xf.shape[1]
         self.r = np.asarray(problem.r, dtype=Xf.dtype)     # float32 data: scores in float32

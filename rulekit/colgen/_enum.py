@@ -22,7 +22,7 @@ from numba import njit
 
 from .._anytime import check_allocation
 from ._beam import OP_EQ, OP_GT, OP_LE, OP_NE
-from ._packed import PackedRows, transposed
+from ._packed import float_rows, transposed
 from ._pricing import PricingOutcome, PricingProblem
 from ._settings import ColGenSettings
 
@@ -232,10 +232,8 @@ def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
     work_limit = settings.enum_work_limit if work_limit is None else work_limit
     neg = np.clip(-r, 0.0, None)
     XT = transposed(X)
-    # promising literals first: the incumbent improves early and prunes more (the rows
-    # as a C-ordered float matrix either way, so the product is the same)
-    single = r @ (XT.T.astype(np.float64, order="C") if isinstance(X, PackedRows)
-                  else X.astype(np.float64))
+    # promising literals first: the incumbent improves early and prunes more
+    single = r @ float_rows(X, 0, U, np.float64)
     order = np.argsort(single, kind="stable").astype(np.int64)
     ml = int(min(problem.max_literals, d))
     vals, cls, complete, nodes, unvisited, ratio = _bnb(XT, np.ascontiguousarray(r, dtype=np.float64),

@@ -15,10 +15,12 @@ so every product and sum over them is the same as over ``X``.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from rulekit.evaluate import all_of
 
-__all__ = ["PackedRows", "columns", "take", "row_block", "transposed", "all_rows_of"]
+__all__ = ["PackedRows", "columns", "take", "row_block", "float_rows", "transposed",
+           "all_rows_of"]
 
 #: Rows packed at a time when the rows are packed from a boolean matrix.
 PACK_BLOCK_ROWS = 1 << 16
@@ -95,6 +97,28 @@ def row_block(X, start: int, stop: int) -> np.ndarray:
     lo = start // 8
     block = np.unpackbits(X.bits[:, lo:(stop + 7) // 8], axis=1)[:, start - 8 * lo:stop - 8 * lo]
     return np.ascontiguousarray(block.T).view(bool)
+
+
+@njit(cache=True)
+def _unpack_rows_into(bits, start, out):
+    """``out[i, j] = bit (start + i) of condition j``, a row at a time (the bytes a row
+    reads, one per condition, stay in cache for the next 63 rows)."""
+    n, d = out.shape
+    for i in range(n):
+        u = start + i
+        byte, shift = u >> 3, 7 - (u & 7)
+        for j in range(d):
+            out[i, j] = (bits[j, byte] >> shift) & 1
+
+
+def float_rows(X, start: int, stop: int, dtype) -> np.ndarray:
+    """Rows ``start:stop`` of ``X`` as 0/1 numbers of ``dtype``, C-contiguous: what
+    ``X[start:stop].astype(dtype)`` is for a boolean ``X``, made from packed rows directly."""
+    if not isinstance(X, PackedRows):
+        return X[start:stop].astype(dtype)
+    out = np.empty((max(stop - start, 0), X.shape[1]), dtype=dtype)
+    _unpack_rows_into(X.bits, start, out)
+    return out
 
 
 def transposed(X) -> np.ndarray:

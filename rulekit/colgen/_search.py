@@ -40,7 +40,7 @@ from ._master import (ColumnMasks, LPTimeLimit, MasterLP, PackedMasks, SolverFai
                       greedy_selection, improve_selection, prune_selection, rule_objective,
                       solve_rmip)
 from ._metadata import ConditionMetadata
-from ._packed import PackedRows, all_rows_of, row_block
+from ._packed import PackedRows, all_rows_of, float_rows
 from ._pricing import PricingOutcome, PricingProblem, price_ip, reduced_cost
 from ._result import ColGenResult, IterationRecord, empty_result
 from ._settings import ColGenSettings
@@ -297,7 +297,7 @@ class Problem:
         integral = _is_integral(w) and _is_integral([lambda0, lambda1])
         # the beam's copy in float32: half the memory, and it only ranks; on many
         # distinct rows not even that, but converted a block at a time (Float32Rows)
-        Xf = (row_block(X, 0, X.shape[0]).astype(np.float32) if X.shape[0] <= FLOAT_COPY_ROWS
+        Xf = (float_rows(X, 0, X.shape[0], np.float32) if X.shape[0] <= FLOAT_COPY_ROWS
               else Float32Rows(X))
         return cls(X, Xf, wp, wq, group, w * y, meta, integral, form)
 

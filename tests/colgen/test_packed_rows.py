@@ -15,8 +15,8 @@ import pytest
 import rulekit.colgen._beam as beam
 import rulekit.colgen._search as s
 from rulekit.colgen import ColGenSettings, search
-from rulekit.colgen._packed import (PackedRows, all_rows_of, columns, row_block, take,
-                                    transposed)
+from rulekit.colgen._packed import (PackedRows, all_rows_of, columns, float_rows, row_block,
+                                    take, transposed)
 from rulekit.colgen._search import Problem
 from rulekit.evaluate import all_of, group_rows
 
@@ -40,6 +40,10 @@ def test_every_reader_of_packed_rows_reads_the_boolean_rows(U, monkeypatch):
         blk = row_block(P, start, stop)
         assert blk.dtype == bool and blk.flags.c_contiguous
         np.testing.assert_array_equal(blk, X[start:stop])
+        for dtype in (np.float32, np.float64):
+            f = float_rows(P, start, stop, dtype)
+            assert f.dtype == dtype and f.flags.c_contiguous
+            np.testing.assert_array_equal(f, X[start:stop].astype(dtype))
     np.testing.assert_array_equal(transposed(P), X.T)
     for clause in [(), (2,), (1, 4), (0, 5, 9)]:
         np.testing.assert_array_equal(all_rows_of(P, clause), all_of(X, clause))
