@@ -134,3 +134,21 @@ def test_searches_on_packed_rows_find_what_searches_on_boolean_rows_find(case, m
         assert got.objective == plain.objective and got.lower_bound == plain.lower_bound
         assert got.status == plain.status and got.lp_value == plain.lp_value
         assert got.columns == plain.columns
+
+
+@pytest.mark.parametrize("U, block", [(1000, 128), (1000, 100), (90, 128), (3000, 1024)])
+def test_a_beam_level_weighed_a_block_at_a_time_sums_as_the_whole_product(U, block,
+                                                                          monkeypatch):
+    """The beam's level sums, block by block, are the product of the stacked masks."""
+    rng = np.random.default_rng(U + block)
+    B = rng.random((U, 12)) < 0.4
+    monkeypatch.setattr(beam, "FLOAT_BLOCK_ROWS", block)
+    r = rng.normal(size=U).astype(np.float32)
+    neg = np.clip(-r, 0, None)
+    masks = [rng.random(U) < p for p in (0.2, 0.5, 0.9)]
+    M = np.stack(masks).astype(np.float32)
+    for X in (B, PackedRows.of_rows(B, np.arange(U))):
+        F = beam.Float32Rows(X)
+        want = np.concatenate([M * r, M * neg]) @ F
+        got = F.weighted_sums(masks, (r, neg))
+        assert got.dtype == want.dtype and np.array_equal(got, want)
