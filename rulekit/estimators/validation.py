@@ -305,19 +305,27 @@ def _sample(pairs: Pairs, m, rng):
     total = int(count.sum())
     if total <= m:
         return np.arange(len(pairs.y)), pairs.w, pairs.fold_weight
-    taken = np.zeros_like(count)
+    # the draw keeps, per class, only the pairs it took from: on millions of pairs a
+    # table of the draws of every pair would be as large as the counts
+    parts = []
     for label in np.unique(pairs.y):
-        cells = count[pairs.y == label]
+        rows = np.flatnonzero(pairs.y == label)
+        cells = count[rows]
         want = max(1, int(round(m * cells.sum() / total)))
         flat = cells.ravel()
         got = rng.multivariate_hypergeometric(flat, min(want, int(flat.sum())))
-        taken[pairs.y == label] = got.reshape(cells.shape)
+        got = got.reshape(cells.shape)
+        hit = got.sum(axis=1) > 0
+        parts.append((rows[hit], got[hit]))
+        del cells, flat, got
+    index = np.concatenate([r for r, _ in parts])
+    order = np.argsort(index, kind="stable")
+    index = index[order]
+    taken = np.concatenate([t for _, t in parts])[order]
+    count = count[index]
     # the weight of the rows taken, multiplied before it is divided: on counts (weight =
     # count) that is the number of rows taken, exactly, as in a sample of the rows
     # (a share times the weight, 49 * (1 / 49), can miss it by a bit)
-    # (only the rows sampled: on millions of pairs, tables as large as the counts)
-    index = np.flatnonzero(taken.sum(axis=1) > 0)
-    count, taken = count[index], taken[index]
     T = np.divide(pairs.fold_weight[index] * taken, count, out=np.zeros(count.shape),
                   where=count > 0)
     return index, T.sum(axis=1), T
