@@ -269,8 +269,12 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         """
         return fit_binarizer(summary, template)
 
-    def _from_counts(self, counts, params: dict, splits) -> FitData:
-        """The :class:`FitData` of a source's counts (``splits``: see :meth:`_fold_splits`)."""
+    def _from_counts(self, counts, params: dict, splits, owned: bool = False) -> FitData:
+        """The :class:`FitData` of a source's counts (``splits``: see :meth:`_fold_splits`).
+
+        ``owned``: the counts were made by this fit (from files, chunks or a dask
+        frame), not given by the caller, so a learner may reorder their arrays in place.
+        """
         return fitdata_from_counts(counts, params, splits)
 
     def _validation_splits(self, y, params: dict) -> np.ndarray | None:
@@ -521,7 +525,8 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
                              f"{classes.size} classes")
         totals = np.bincount(counts.y, weights=counts.weight, minlength=classes.size)
         splits = self._fold_splits(SOURCE_FOLDS, int(counts.n_rows), totals, params)
-        data = self._mine(self._from_counts(counts, params, splits), params)
+        data = self._mine(self._from_counts(counts, params, splits, owned=counts is not X),
+                          params)
         return replace(data, views={**self._views(None, data, inputs), "folds": "hash"})
 
     def _wrap(self, data: FitData, outcome: FitOutcome) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._packed import columns, float_rows
 from ._pricing import PricingOutcome, PricingProblem
 from ._settings import ColGenSettings
 
@@ -122,11 +123,32 @@ class Float32Rows:
         M = np.asarray(M)
         U = self.shape[0]
         if U <= FLOAT_BLOCK_ROWS:
-            return M @ self.X.astype(np.float32)
+            return M @ float_rows(self.X, 0, U, np.float32)
         out = np.zeros(M.shape[:-1] + (self.shape[1],))
         for start in range(0, U, FLOAT_BLOCK_ROWS):
             stop = min(start + FLOAT_BLOCK_ROWS, U)
-            out += M[..., start:stop] @ self.X[start:stop].astype(np.float32)
+            out += M[..., start:stop] @ float_rows(self.X, start, stop, np.float32)
+        return out.astype(np.float32)
+
+    def weighted_sums(self, masks, weights) -> np.ndarray:
+        """``np.concatenate([M * w for w in weights]) @ self`` with ``M`` the masks stacked
+        as float32, made a block of rows at a time: the stacked masks and their weighted
+        copies (on 3.7 million rows, 15 MB a mask and weight) are never made whole.
+
+        Each block's product is the one ``__rmatmul__`` computes on the same block of
+        the whole matrix (the same numbers), and the blocks add up in the same order.
+        """
+        U = self.shape[0]
+        rows = len(masks) * len(weights)
+        if U <= FLOAT_BLOCK_ROWS:
+            M = np.stack(masks).astype(self.dtype)
+            return np.concatenate([M * w for w in weights]) @ self
+        out = np.zeros((rows, self.shape[1]))
+        for start in range(0, U, FLOAT_BLOCK_ROWS):
+            stop = min(start + FLOAT_BLOCK_ROWS, U)
+            M = np.stack([m[start:stop] for m in masks]).astype(self.dtype)
+            out += np.concatenate([M * w[start:stop] for w in weights]) @ float_rows(
+                self.X, start, stop, np.float32)
         return out.astype(np.float32)
 
 
@@ -134,7 +156,8 @@ class _Beam:
     """The scores of one beam search and the clauses it found (``found``)."""
 
     def __init__(self, problem, settings):
-        Xf = problem.X.astype(np.float64) if problem.Xf is None else problem.Xf
+        X = problem.X
+        Xf = float_rows(X, 0, X.shape[0], np.float64) if problem.Xf is None else problem.Xf
         self.Xf, self.p = Xf, problem
         self.d = Xf.shape[1]
         self.r = np.asarray(problem.r, dtype=Xf.dtype)     # float32 data: scores in float32
@@ -189,7 +212,7 @@ class _Beam:
         One gather over the rows of ``X``: reading the columns one by one
         would walk the whole (row-major) matrix once per column.
         """
-        return np.ascontiguousarray(self.p.X[:, np.asarray(js, dtype=np.intp)].T)
+        return columns(self.p.X, js)
 
     def next_level(self, level, n_lits, width, max_literals):
         """Extend every clause of ``level`` (``n_lits`` literals each) by one literal.
@@ -200,8 +223,12 @@ class _Beam:
         # every clause of the level scored in one matrix product: a product
         # per clause reads all of ``Xf`` from memory once per clause, which is
         # what the beam's time went to on large data
-        masks = np.stack([m for _, m in level]).astype(self.Xf.dtype)
-        sums = np.concatenate([masks * self.r, masks * self.neg]) @ self.Xf
+        if isinstance(self.Xf, Float32Rows):
+            # many rows: the level's masks are weighed a block of rows at a time
+            sums = self.Xf.weighted_sums([m for _, m in level], (self.r, self.neg))
+        else:
+            masks = np.stack([m for _, m in level]).astype(self.Xf.dtype)
+            sums = np.concatenate([masks * self.r, masks * self.neg]) @ self.Xf
         n = len(level)
         for i, (clause, m) in enumerate(level):
             nb = sums[n + i]

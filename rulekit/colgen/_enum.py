@@ -22,6 +22,7 @@ from numba import njit
 
 from .._anytime import check_allocation
 from ._beam import OP_EQ, OP_GT, OP_LE, OP_NE
+from ._packed import float_rows, transposed
 from ._pricing import PricingOutcome, PricingProblem
 from ._settings import ColGenSettings
 
@@ -230,9 +231,9 @@ def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
     compat = compatibility(d, None) if problem.compat is None else problem.compat
     work_limit = settings.enum_work_limit if work_limit is None else work_limit
     neg = np.clip(-r, 0.0, None)
-    XT = np.ascontiguousarray(X.T)
+    XT = transposed(X)
     # promising literals first: the incumbent improves early and prunes more
-    single = r @ X.astype(np.float64)
+    single = r @ float_rows(X, 0, U, np.float64)
     order = np.argsort(single, kind="stable").astype(np.int64)
     ml = int(min(problem.max_literals, d))
     vals, cls, complete, nodes, unvisited, ratio = _bnb(XT, np.ascontiguousarray(r, dtype=np.float64),

@@ -88,7 +88,8 @@ class GroupedMasterLP(MasterCosts):
         self.cover_pos[self.pos_rows] = np.arange(self.n_cover)
         # every clause's rows (positions among the positive rows) end to end, and where
         # each clause's start; clauses added since the last solve wait in _pending
-        self._flat = np.zeros(0, dtype=np.int32)
+        self._buf = np.zeros(0, dtype=np.int32)      # room for _flat to grow (_all_rows)
+        self._flat = self._buf[:0]
         self._starts = np.zeros(1, dtype=np.int64)
         self._pending = []
         self.costs, self.sizes = [], []
@@ -158,12 +159,28 @@ class GroupedMasterLP(MasterCosts):
 
     # -- groups -------------------------------------------------------------------
     def _all_rows(self):
+        """Every clause's rows, one after another (``flat``), and where each starts.
+
+        New clauses' rows are written into a buffer with room to spare (pages not
+        yet written take no memory), each freed once copied: joining them to the
+        rows held (half a GB at ten million rows) made a second copy of all of
+        them at every solve.
+        """
         if self._pending:
-            lens = np.fromiter((r.size for r in self._pending), dtype=np.int64,
-                               count=len(self._pending))
+            pending, self._pending = self._pending, []
+            lens = np.fromiter((r.size for r in pending), dtype=np.int64, count=len(pending))
+            pos = int(self._starts[-1])
+            need = pos + int(lens.sum())
+            if need > self._buf.size:
+                buf = np.empty(max(need, 2 * self._buf.size), dtype=np.int32)
+                buf[:pos] = self._buf[:pos]
+                self._buf = buf
+            for i, n in enumerate(lens):
+                self._buf[pos:pos + n] = pending[i]
+                pending[i] = None
+                pos += int(n)
             self._starts = np.r_[self._starts, self._starts[-1] + np.cumsum(lens)]
-            self._flat = np.concatenate([self._flat, *self._pending])
-            self._pending = []
+            self._flat = self._buf[:pos]
         return self._flat, self._starts
 
     def _rows(self, k):

@@ -28,8 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pulp
 
-from rulekit.evaluate import all_of
-
+from ._packed import all_rows_of, take
 from ._settings import ColGenSettings
 from ._solvers import mip_solver, solve_pulp
 from rulekit._tolerances import FLOAT_SLACK, SOLVER_TOL
@@ -134,7 +133,7 @@ class PricingOutcome:
 def reduced_cost(Xu, r, clause, lam, lambda0, lambda1, mask=None):
     """Exact reduced cost of ``clause`` on the full (distinct-row) data (``mask``: the
     rows it covers, when known)."""
-    m = all_of(Xu, clause) if mask is None else mask
+    m = all_rows_of(Xu, clause) if mask is None else mask
     n = len(clause)
     return float(r[m].sum() + lam * (1 + n) + lambda0 + lambda1 * n)
 
@@ -236,7 +235,7 @@ def _pricing_rows(problem, settings, rng):
         sampled = True
         if plus.size == 0:
             return PricingOutcome(sampled=True)
-    Xp, Xz = X[plus], X[zero]
+    Xp, Xz = take(X, plus), take(X, zero)
     allowed = np.flatnonzero(Xp.any(axis=0))
     nnz = (2 * int((~Xp[:, allowed]).sum()) + int((~Xz[:, allowed]).sum()) + Xz.shape[0]
            + 2 * allowed.size)
@@ -265,11 +264,11 @@ def _pricing_model(problem, rows):
     prob += (lam + lambda0) + (lam + lambda1) * nz + pulp.lpSum(
         float(wzero[i]) * dz[i] for i in range(zero.size)) - pulp.lpSum(
         float(wplus[i]) * dp[i] for i in range(plus.size))
-    Sp = ~problem.X[plus][:, allowed]
+    Sp = ~take(problem.X, plus)[:, allowed]
     for i in range(plus.size):
         for jj in np.flatnonzero(Sp[i]):
             prob += dp[i] + z[jj] <= 1
-    Sz = ~problem.X[zero][:, allowed]
+    Sz = ~take(problem.X, zero)[:, allowed]
     for i in range(zero.size):
         prob += dz[i] + pulp.lpSum(z[jj] for jj in np.flatnonzero(Sz[i])) >= 1
     prob += nz >= 1

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,15 +31,16 @@ from rulekit._anytime import Anytime, current_run
 from rulekit._checks import check_boolean_matrix, check_labels, check_sample_weight
 from rulekit._params import (COMMON_PARAMETERS, Instance, Integer, NoValidation, Options, Real,
                              as_generator, declared, pick, validated)
-from rulekit.evaluate import all_of, merge_rows
+from rulekit.evaluate import group_rows
 
-from ._beam import Float32Rows, beam_search
+from ._beam import FLOAT_BLOCK_ROWS, Float32Rows, beam_search
 from ._enum import check_compatibility_memory, compatibility, enumerate_pricing
 from ._grouped import GroupedMasterLP
 from ._master import (ColumnMasks, LPTimeLimit, MasterLP, PackedMasks, SolverFailure,
                       greedy_selection, improve_selection, prune_selection, rule_objective,
                       solve_rmip)
 from ._metadata import ConditionMetadata
+from ._packed import PackedRows, all_rows_of, float_rows
 from ._pricing import PricingOutcome, PricingProblem, price_ip, reduced_cost
 from ._result import ColGenResult, IterationRecord, empty_result
 from ._settings import ColGenSettings
@@ -204,7 +205,9 @@ def _check_columns(columns, d: int) -> list:
 class Problem:
     """The data as the master sees it: distinct rows of the (complemented) conditions.
 
-    ``X[u]`` is a distinct row, ``wp[u]`` / ``wq[u]`` the weight of its
+    ``X[u]`` is a distinct row (from :data:`PACKED_MASK_ROWS` distinct rows on,
+    ``X`` is a :class:`PackedRows`, a bit per row: every reader takes the part
+    it needs through :mod:`._packed`), ``wp[u]`` / ``wq[u]`` the weight of its
     positives / negatives for the DNF being learned (for a CNF: the
     complemented conditions and the other class), ``group[i]`` the row of
     sample ``i`` and ``wpos[i]`` the sample's positive weight.
@@ -219,24 +222,27 @@ class Problem:
     metadata: ConditionMetadata | None
     integral: bool
     form: str
-    _packed: np.ndarray | None = field(default=None, repr=False)
 
     def mask(self, clause) -> np.ndarray:
         """The distinct rows ``clause`` covers: ``all_of(X, clause)``.
 
-        On many distinct rows it is read from the conditions packed a bit per
-        row, a condition's bits side by side: a column of ``X`` is a strided
-        read, 17 ms per clause on 656,708 rows, and a fit forms thousands.
+        On many distinct rows ``X`` is kept packed (:class:`PackedRows`), a
+        condition's bits side by side, and the clause's rows are read from
+        those: a column of a boolean ``X`` is a strided read, 17 ms per clause
+        on 656,708 rows, and a fit forms thousands.
         """
-        U = self.X.shape[0]
-        if U < PACKED_MASK_ROWS or not clause:
-            return all_of(self.X, clause)
-        if self._packed is None:
-            self._packed = np.packbits(self.X.T, axis=1)
-        hit = self._packed[clause[0]].copy()
-        for j in clause[1:]:
-            hit &= self._packed[j]
-        return np.unpackbits(hit, count=U).view(bool)
+        return all_rows_of(self.X, clause)
+
+    @property
+    def n_rows(self) -> int:
+        """Distinct rows."""
+        return int(self.X.shape[0])
+
+    def conditions_held(self, rows) -> np.ndarray:
+        """Conditions that hold on at least one of the rows ``rows`` (a boolean mask)."""
+        if isinstance(self.X, PackedRows):
+            return np.flatnonzero((self.X.bits & np.packbits(rows)).any(axis=1))
+        return np.flatnonzero(self.X[rows].any(axis=0))
 
     @property
     def conflict_floor(self) -> float:
@@ -264,12 +270,25 @@ class Problem:
             return ColGenResult(clauses=(), form=form, objective=0.0, lower_bound=0.0,
                                 status="optimal", trace=(), complexity=0, constant=cls_,
                                 lp_value=0.0)
-        meta = metadata
+        meta, negation_of = metadata, None
         if form == "cnf":
-            B = _complement(B, None if meta is None else meta.negation_of)
             y = 1 - y
+            negation_of = None if meta is None else meta.negation_of
             meta = None if meta is None else meta.complemented()
-        X, group, (wp, wq) = merge_rows(B, w * y, w * (1 - y))
+        # merge_rows' sums, but the distinct rows are gathered straight into their packed
+        # form on many rows: their boolean copy would be the largest array of the fit.  A
+        # CNF's rows are the complements, which group as the rows themselves do, so only
+        # the distinct rows are complemented, never a copy of every row
+        first, group = group_rows(B)
+        wp, wq = (np.bincount(group, weights=v, minlength=len(first)) for v in (w * y, w * (1 - y)))
+        if len(first) < PACKED_MASK_ROWS:
+            X = B[first] if form == "dnf" else _complement(B[first], negation_of)
+        else:
+            X = PackedRows.of_rows(B, first)
+            if form == "cnf":
+                for start in range(0, len(first), FLOAT_BLOCK_ROWS):  # the map checked
+                    _complement(B[first[start:start + FLOAT_BLOCK_ROWS]], negation_of)
+                X = X.complement()
         if not np.any(wp > 0):
             # no positive carries weight: the empty DNF (predict 0) costs nothing
             return ColGenResult(clauses=(), form=form, objective=0.0, lower_bound=0.0,
@@ -278,7 +297,8 @@ class Problem:
         integral = _is_integral(w) and _is_integral([lambda0, lambda1])
         # the beam's copy in float32: half the memory, and it only ranks; on many
         # distinct rows not even that, but converted a block at a time (Float32Rows)
-        Xf = X.astype(np.float32) if X.shape[0] <= FLOAT_COPY_ROWS else Float32Rows(X)
+        Xf = (float_rows(X, 0, X.shape[0], np.float32) if X.shape[0] <= FLOAT_COPY_ROWS
+              else Float32Rows(X))
         return cls(X, Xf, wp, wq, group, w * y, meta, integral, form)
 
 
@@ -320,7 +340,7 @@ class ColumnGeneration:
         self.should_stop = lambda: run.limit_reached() is not None
         self.lambda0, self.lambda1 = float(lambda0), float(lambda1)
         idle = (settings.idle_rounds if settings.idle_rounds > 0
-                and problem.X.shape[0] > settings.idle_min_rows else None)
+                and problem.n_rows > settings.idle_min_rows else None)
         if (settings.lp_solver == "highs"
                 and np.count_nonzero(problem.wp > 0) > settings.group_min_rows):
             # many distinct positive rows: the LP over groups of rows alike (exact)
@@ -331,8 +351,7 @@ class ColumnGeneration:
                                    solver=settings.lp_solver, should_stop=self.should_stop,
                                    idle_rounds=idle)
         # each clause's rows; on many distinct rows a bit per row (PackedMasks)
-        self.masks = ([] if problem.X.shape[0] < PACKED_MASK_ROWS
-                      else PackedMasks(problem.X.shape[0]))
+        self.masks = ([] if problem.n_rows < PACKED_MASK_ROWS else PackedMasks(problem.n_rows))
         self.clauses, self.index = [], {}
         # the best rule set of a round's LP support (incumbent): (objective, clause indices)
         self.best_support = None
@@ -377,7 +396,7 @@ class ColumnGeneration:
 
     def seed(self, columns=()):
         """Single conditions that hold on some positive row, one beam round, ``columns``."""
-        for j in np.flatnonzero(self.p.X[self.p.wp > 0].any(axis=0)):
+        for j in self.p.conditions_held(self.p.wp > 0):
             if self.should_stop():      # each column is a pass over the rows
                 return
             self.add((int(j),))

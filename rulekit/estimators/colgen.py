@@ -18,7 +18,7 @@ from .._anytime import current_run, stopping
 from .._params import AnyOf, Instance, Integer, Options, as_generator, pick
 from .._fitdata import FitData, FitOutcome
 from .sources import Stacked
-from .validation import binary_pairs, draw_design
+from .validation import binary_pairs, draw_design, pair_order, take_rows_in_place
 from ..base import RuleClassifierBase
 from ..binarize import ESTIMATOR_PARAMETERS, Binarizer
 from ..models import OneVsRestRuleSets, RuleSet
@@ -315,7 +315,8 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         if X is None:
             # counted from a source: the finer view was counted with the rows
             # (_counted_binarizer, _from_counts), or not at all
-            return {"finer": data.views.get("finer")}
+            return {"finer": data.views.get("finer"),
+                    "fold_counts": data.views.get("fold_counts")}
         if not _tries_finer(params, data.n_classes, data.n_rows):
             return {"finer": None}
         fine = self._binarizer({**params, "n_thresholds": RESOLUTIONS[1]}, data.n_rows)
@@ -340,20 +341,28 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             return coarse
         return Stacked(coarse, fine)
 
-    def _from_counts(self, counts, params, splits) -> FitData:
-        data = super()._from_counts(counts, params, splits)
+    def _from_counts(self, counts, params, splits, owned=False) -> FitData:
+        folds = None
+        if splits is not None and np.array_equal(splits, np.eye(counts.n_folds, dtype=bool)):
+            # each split holds one hash fold out (_fold_splits): each counted row keeps its
+            # counts per fold in a table beside it (_solve), rather than being cut into a
+            # row per fold, which on 10 million rows made 5.7 million rows of conditions
+            # out of 3.7 million patterns, and each binary problem folded them back
+            folds, splits = counts.fold_counts, None
+        data = super()._from_counts(counts, params, splits, owned)
         stacked = counts.binarizer
-        if not isinstance(stacked, Stacked):
-            return data
-        coarse, fine = stacked.parts[:2]
-        # rows stay those of the stacked patterns: the deciles' matrix may repeat a row
-        # that the finer one splits, and each binary problem folds its pairs again
-        return replace(data, binarizer=coarse, B=stacked.block(data.B, 0),
-                       views={"finer": _view(fine, stacked.block(data.B, 1))})
+        if isinstance(stacked, Stacked):
+            owned = True                    # the blocks are copies
+            coarse, fine = stacked.parts[:2]
+            # rows stay those of the stacked patterns: the deciles' matrix may repeat a row
+            # that the finer one splits, and each binary problem folds its pairs again
+            data = replace(data, binarizer=coarse, B=stacked.block(data.B, 0),
+                           views={"finer": _view(fine, stacked.block(data.B, 1))})
+        return data if folds is None else _in_pair_order(data, folds, owned)
 
     def _fold_splits(self, n_folds, n_rows, class_totals, params):
-        # counted data validate on the hash folds, one held out per split: FitData.tested
-        # is then one-hot, and its column is the row's fold (_solve)
+        # counted data validate on the hash folds, one held out per split: the fold table
+        # of the counts is then the validation's (_from_counts, _solve)
         if params["form"] == "auto" or params["max_complexity"] == "auto":
             return np.eye(n_folds, dtype=bool)
         return None
@@ -371,13 +380,18 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         # validation design is drawn here, on the estimator side
         # (rulekit.estimators.validation), and only read by the engine.  Counted
         # from a source, each split holds one hash fold out (_fold_splits): the
-        # folds are a column of the data, not drawn
-        fold = None if data.tested is None else np.argmax(data.tested, axis=1)
+        # folds are the counts' table of each row's count per fold, not drawn
+        # (or, for counts of other folds than the splits', a one-hot FitData.tested)
+        folds = data.views.get("fold_counts")
+        if folds is None and data.tested is not None:
+            folds = np.argmax(data.tested, axis=1)
+        # the cost of one counted row (the class weight): what the fold counts are weighed by
+        unit = (weights if folds is None or folds.ndim == 1 else
+                _weights(y, np.ones(data.n_rows), params["class_weight"], classes, data.count))
         fits = []
         for i, k in enumerate(targets):
             yk = (y == k).astype(np.int64)
-            fit = self._fit_class(data, yk, weights, fold, params, rng, len(targets) - i,
-                                  finer)
+            fit = self._fit_class(data, yk, unit, folds, params, rng, len(targets) - i, finer)
             fits.append(fit)
             if finer is not None and fit.view.binarizer is finer.binarizer:
                 binarizer, B = finer.binarizer, finer.B    # two-class problems only: one fit
@@ -409,11 +423,12 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             unit="rows" if rows else "units of weight",
             n_conditions=len(binarizer.conditions_), lambda0=params["lambda0"],
             lambda1=params["lambda1"],
-            folds=INNER_FOLDS if fold is None else data.tested.shape[1],
+            folds=(INNER_FOLDS if folds is None else
+                   folds.shape[1] if folds.ndim == 2 else data.tested.shape[1]),
             hash_folds=data.views.get("folds") == "hash")
         return FitOutcome(model, certificate, binarizer, fitted)
 
-    def _fit_class(self, data, yk, w, fold, params, rng, classes_left, finer=None):
+    def _fit_class(self, data, yk, w, folds, params, rng, classes_left, finer=None):
         """Fit one binary problem in its share of the time left (:func:`fit_binary`).
 
         The problem is handed over as its distinct ``(row, label)`` pairs
@@ -421,6 +436,8 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         drawn from ``rng`` when the form or the budget is ``"auto"``; the
         finer view's design is drawn from a copy of ``rng`` taken first, so
         both views are validated on folds drawn from the same state.
+        ``folds``: counted rows' counts per hash fold (a table; ``w`` is then
+        the cost of one counted row), each row's fold (a column) or None.
         """
         outer = current_run()
         stop = None if outer is None else outer.limit_reached()
@@ -431,9 +448,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             return BinaryFit(res, None, res.form, 0, _view(data.binarizer, data.B))
         left = None if outer is None else outer.time_left()
         share = None if left is None else max(left / classes_left, MIN_TIME_SHARE)
-        # the rows each pair stands for (class_weight scales costs, not rows)
-        freq = np.ones(data.n_rows) if data.weight is None else data.weight
-        pairs = binary_pairs(data.B, yk, w, fold, freq)
+        pairs = _pairs(data.B, yk, w, folds, data.weight)
         view = _view(data.binarizer, pairs.B)
         choosing = params["form"] == "auto" or params["max_complexity"] == "auto"
         design, fine = None, None
@@ -444,18 +459,62 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             rng_finer = copy.deepcopy(rng) if finer is not None else None
             design = draw_design(pairs, rng, forms=forms, grid=grid)
             if finer is not None:
-                fpairs = binary_pairs(finer.B, yk, w, fold, freq)
+                fpairs = _pairs(finer.B, yk, w, folds, data.weight)
                 # validated in one form (the one chosen over the first view)
                 fdesign = draw_design(fpairs, rng_finer, forms=forms[:1], grid=grid)
                 fine = (_View(finer.binarizer, fpairs.B, finer.meta), fpairs.y, fpairs.w,
                         fdesign, rng_finer)
-        return fit_binary(view, pairs.y, pairs.w, form=params["form"],
+        y, w = pairs.y, pairs.w
+        # the pairs' fold tables served the design: not held through the search
+        del pairs
+        return fit_binary(view, y, w, form=params["form"],
                           max_complexity=params["max_complexity"],
                           max_literals=params["max_literals"], lambda0=params["lambda0"],
                           lambda1=params["lambda1"], settings=params["settings"],
                           complexity_grid=params["complexity_grid"], random_state=rng,
                           time_limit=share, verbose=params["verbose"], design=design,
                           finer=fine)
+
+
+def _pairs(B, yk, w, folds, weight):
+    """The binary problem's distinct pairs (:func:`binary_pairs`): from rows with their
+    counts per fold (``folds`` a table, ``w`` the cost of one row), rows each in one fold
+    (``folds`` a column, ``w`` their weights) or rows with their weights (no folds)."""
+    if folds is not None and folds.ndim == 2:
+        return binary_pairs(B, yk, w, fold_counts=folds)
+    # the rows each pair stands for (class_weight scales costs, not rows)
+    freq = np.ones(len(yk)) if weight is None else weight
+    return binary_pairs(B, yk, w, folds, freq)
+
+
+def _in_pair_order(data: FitData, folds, owned=False) -> FitData:
+    """Counted data with their fold table as a view, rows in the order of their pairs.
+
+    A two-class problem's pairs are its counted rows, which :func:`binary_pairs`
+    sorts by their bits: held in that order already, the pairs' matrix is the
+    data's own rather than a second copy of every pattern.  ``owned``: the
+    matrix is this fit's own, and is reordered in place (no second copy even
+    for a moment).
+    """
+    if data.n_classes == 2:
+        order = pair_order(data.B, data.y == 1)
+        if not np.array_equal(order, np.arange(order.size)):
+            views = dict(data.views)
+            if views.get("finer") is not None:
+                f = views["finer"]
+                views["finer"] = f._replace(B=np.ascontiguousarray(f.B[order]))
+            B = data.B
+            if owned and B.flags.c_contiguous and B.flags.writeable:
+                take_rows_in_place(B, order)
+            else:
+                B = np.ascontiguousarray(B[order])
+            data = replace(data, B=B, y=data.y[order],
+                           count=None if data.count is None else data.count[order],
+                           sample_weight=(None if data.sample_weight is None
+                                          else data.sample_weight[order]),
+                           views=views)
+            folds = folds[order]
+    return replace(data, views={**data.views, "fold_counts": folds})
 
 
 def _weights(y, sample_weight, class_weight, classes, count=None):

@@ -39,16 +39,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from .._params import as_generator, declared, validated
 from .._tolerances import FLOAT_SLACK
-from ..evaluate import merge_rows
+from ..evaluate import group_rows, merge_rows
 from ..colgen._select import (CHOICE_PARAMETERS, BudgetChoice, CV_MAX_ROWS, DEFAULT_GRID, INNER_FOLDS, PATIENCE,
                              VALIDATION_ROWS, check_grid)
 from ..colgen import _select
 
-__all__ = ["Pairs", "Design", "binary_pairs", "draw_design", "unit_folds", "probe_rows",
-           "choose_complexity"]
+__all__ = ["Pairs", "Design", "binary_pairs", "pair_keys", "draw_design", "unit_folds",
+           "probe_rows", "choose_complexity"]
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,8 @@ class Design:
     sampled: bool = False
 
 
-def binary_pairs(B, y, sample_weight=None, fold=None, frequency=None) -> Pairs:
+def binary_pairs(B, y, sample_weight=None, fold=None, frequency=None, *,
+                 fold_counts=None) -> Pairs:
     """The distinct ``(row, label)`` pairs of a binary problem, each with its summed weight.
 
     Pairs keep the order of their first row (so a search sees its distinct
@@ -113,7 +115,17 @@ def binary_pairs(B, y, sample_weight=None, fold=None, frequency=None) -> Pairs:
     ``fold`` column: then they are sorted by their bits, so that the order
     of the rows does not matter.  ``frequency`` (default ``sample_weight``)
     is what the per-fold counts add up.
+
+    ``fold_counts`` (counted rows, shape ``(n_rows, n_folds)``) is the other
+    way to give folds: how many rows each row stands for in each fold, and
+    ``sample_weight`` the cost of one of them.  The pairs are the same as those
+    of the rows cut into one row per fold (``fold``, with ``frequency`` their
+    counts and weights the counts times the cost), but nothing is cut, and when
+    the rows are distinct pairs already and in the pairs' order
+    (:func:`pair_keys`), ``Pairs.B`` is ``B`` itself, not a copy.
     """
+    if fold_counts is not None:
+        return _counted_pairs(B, y, sample_weight, fold_counts)
     B = np.asarray(B, dtype=bool)
     y = np.asarray(y).astype(np.int64)
     w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
@@ -134,6 +146,78 @@ def binary_pairs(B, y, sample_weight=None, fold=None, frequency=None) -> Pairs:
     np.add.at(fc, (group, fold_code), freq)
     return Pairs(np.ascontiguousarray(P[:, :-1]), P[:, -1].astype(np.int64), fw.sum(axis=1),
                  int(round(float(fc.sum()))), fold_weight=fw, fold_count=fc)
+
+
+def pair_keys(B, y) -> np.ndarray:
+    """``numpy.packbits`` of the rows ``[B | y]``, made without that boolean matrix."""
+    B = np.asarray(B, dtype=bool)
+    d = B.shape[1]
+    keys = np.packbits(B, axis=1)
+    if d % 8 == 0:          # the label starts a byte of its own
+        keys = np.concatenate([keys, np.zeros((len(keys), 1), np.uint8)], axis=1)
+    keys[:, d // 8] |= (np.asarray(y) != 0).astype(np.uint8) << np.uint8(7 - d % 8)
+    return keys
+
+
+def pair_order(B, y) -> np.ndarray:
+    """The order of distinct ``(row, label)`` rows that :func:`binary_pairs` gives them
+    with folds (by their bits)."""
+    keys = pair_keys(B, y)
+    return np.lexsort(keys.T[::-1]) if keys.shape[1] else np.arange(len(keys))
+
+
+@njit(cache=True)
+def take_rows_in_place(M, order):
+    """``M[:] = M[order]`` for a permutation ``order``, without a copy of ``M``.
+
+    Follows each cycle of the permutation, holding one row aside.
+    """
+    n = order.shape[0]
+    done = np.zeros(n, dtype=np.bool_)
+    held = np.empty(M.shape[1], dtype=M.dtype)
+    for start in range(n):
+        if done[start]:
+            continue
+        held[:] = M[start]
+        i = start
+        while True:
+            done[i] = True
+            k = order[i]
+            if k == start:
+                M[i] = held
+                break
+            M[i] = M[k]
+            i = k
+
+
+def _counted_pairs(B, y, unit, fold_counts) -> Pairs:
+    """:func:`binary_pairs` of counted rows with their counts per fold (see there)."""
+    y = np.asarray(y).astype(np.int64)
+    n = len(y)
+    unit = np.ones(n) if unit is None else np.asarray(unit, dtype=float)
+    F = np.asarray(fold_counts)
+    F = F[:, (F != 0).any(axis=0)]          # the folds that hold rows, as a fold column has
+    keys = pair_keys(B, y)
+    first, group = group_rows(keys)
+    order = np.lexsort(keys[first].T[::-1]) if keys.shape[1] else np.arange(len(first))
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    rows, group = first[order], rank[group]
+    del keys
+    # the same products count x cost as the cut rows' weights, added in the rows' order
+    fw = np.zeros((len(rows), F.shape[1]))
+    fc = np.zeros((len(rows), F.shape[1]))
+    if len(rows) == n:      # distinct pairs already: nothing adds up
+        fw[group] = F * unit[:, None]
+        fc[group] = F
+    else:
+        np.add.at(fw, group, F * unit[:, None])
+        np.add.at(fc, group, F.astype(float))
+    same = len(rows) == n and np.array_equal(rows, np.arange(n))
+    B = B if isinstance(B, np.ndarray) and B.dtype == bool else np.asarray(B, dtype=bool)
+    PB = B if same else np.ascontiguousarray(B[rows])
+    return Pairs(PB, y[rows], fw.sum(axis=1), int(round(float(fc.sum()))), fold_weight=fw,
+                 fold_count=fc)
 
 
 def draw_design(pairs: Pairs, rng, *, forms, grid, n_splits=INNER_FOLDS,
@@ -217,23 +301,34 @@ def _sample(pairs: Pairs, m, rng):
         return index, weight, None
     # a fold column: draw from the counts, in the pairs' canonical order
     count = np.floor(pairs.fold_count + FLOAT_SLACK).astype(np.int64)
-    count = np.where((pairs.fold_count > 0) & (count == 0), 1, count)
+    count[(pairs.fold_count > 0) & (count == 0)] = 1
     total = int(count.sum())
     if total <= m:
         return np.arange(len(pairs.y)), pairs.w, pairs.fold_weight
-    taken = np.zeros_like(count)
+    # the draw keeps, per class, only the pairs it took from: on millions of pairs a
+    # table of the draws of every pair would be as large as the counts
+    parts = []
     for label in np.unique(pairs.y):
-        cells = count[pairs.y == label]
+        rows = np.flatnonzero(pairs.y == label)
+        cells = count[rows]
         want = max(1, int(round(m * cells.sum() / total)))
         flat = cells.ravel()
         got = rng.multivariate_hypergeometric(flat, min(want, int(flat.sum())))
-        taken[pairs.y == label] = got.reshape(cells.shape)
+        got = got.reshape(cells.shape)
+        hit = got.sum(axis=1) > 0
+        parts.append((rows[hit], got[hit]))
+        del cells, flat, got
+    index = np.concatenate([r for r, _ in parts])
+    order = np.argsort(index, kind="stable")
+    index = index[order]
+    taken = np.concatenate([t for _, t in parts])[order]
+    count = count[index]
     # the weight of the rows taken, multiplied before it is divided: on counts (weight =
     # count) that is the number of rows taken, exactly, as in a sample of the rows
     # (a share times the weight, 49 * (1 / 49), can miss it by a bit)
-    T = np.divide(pairs.fold_weight * taken, count, out=np.zeros(count.shape), where=count > 0)
-    index = np.flatnonzero(taken.sum(axis=1) > 0)
-    return index, T[index].sum(axis=1), T[index]
+    T = np.divide(pairs.fold_weight[index] * taken, count, out=np.zeros(count.shape),
+                  where=count > 0)
+    return index, T.sum(axis=1), T
 
 
 def probe_rows(y, m, rng):

@@ -226,3 +226,31 @@ def test_large_problems_read_the_same_rows_from_packed_conditions(monkeypatch):
     packed = search(B, y, max_complexity=10, max_literals=3, settings=GROUPED)
     assert packed.clauses == plain.clauses
     assert packed.objective == plain.objective and packed.lower_bound == plain.lower_bound
+
+
+def test_clause_rows_are_appended_into_room_to_spare():
+    """The rows of clauses added between solves join the ones held without a copy of all
+    of them (the buffer grows by doubling), and read as the rows concatenated."""
+    rng = np.random.default_rng(5)
+    U = 400
+    wp = rng.integers(0, 3, U).astype(float)
+    wq = rng.integers(0, 3, U).astype(float)
+    lp = GroupedMasterLP(wp, wq, 10.0, 0.0, 0.0)
+    masks, bufs = [], []
+    for batch in (40, 1, 1, 3, 1, 60, 1):
+        for _ in range(batch):
+            m = rng.random(U) < rng.uniform(0.05, 0.9)
+            masks.append(m)
+            lp.add_column(m, int(rng.integers(1, 4)))
+        flat, starts = lp._all_rows()
+        bufs.append(lp._buf)
+        pos = lp.cover_pos
+        want = [pos[np.flatnonzero(m)] for m in masks]
+        want = [r[r >= 0] for r in want]
+        np.testing.assert_array_equal(flat, np.concatenate(want))
+        np.testing.assert_array_equal(starts, np.r_[0, np.cumsum([r.size for r in want])])
+        for k, r in enumerate(want):
+            np.testing.assert_array_equal(lp._rows(k), r)
+    # single clauses after the first batch fit in the room left: no new buffer each time
+    assert bufs[1] is bufs[2]
+    assert len({id(b) for b in bufs}) <= 3

@@ -1,0 +1,154 @@
+"""The distinct rows kept a bit per row (issue 35: column generation's memory at scale).
+
+Above ``PACKED_MASK_ROWS`` distinct rows the search holds its rows only packed
+(:class:`rulekit.colgen._packed.PackedRows`), never as the boolean matrix.
+Each reader of the packed rows is checked here against the boolean matrix it
+replaces, and whole searches -- every pricing method, both forms, weights,
+penalties -- against the same searches on the boolean rows (the threshold
+moved below and above the data), which must find the same clauses,
+objective and bound.
+"""
+
+import numpy as np
+import pytest
+
+import rulekit.colgen._beam as beam
+import rulekit.colgen._search as s
+from rulekit.colgen import ColGenSettings, search
+from rulekit.colgen._packed import (PackedRows, all_rows_of, columns, float_rows, row_block,
+                                    take, transposed)
+from rulekit.colgen._search import Problem
+from rulekit.evaluate import all_of, group_rows
+
+
+@pytest.mark.parametrize("U", [1, 7, 8, 9, 61, 200])
+def test_every_reader_of_packed_rows_reads_the_boolean_rows(U, monkeypatch):
+    rng = np.random.default_rng(U)
+    B = rng.random((U + 5, 11)) < 0.4
+    rows = rng.permutation(U + 5)[:U]
+    X = B[rows]
+    monkeypatch.setattr("rulekit.colgen._packed.PACK_BLOCK_ROWS", 16)   # several blocks
+    P = PackedRows.of_rows(B, rows)
+    assert P.shape == X.shape and P.bits.dtype == np.uint8 and P.bits.shape == (11, (U + 7) // 8)
+    js = [3, 0, 10, 3]
+    np.testing.assert_array_equal(columns(P, js), np.ascontiguousarray(X[:, js].T))
+    pick = rng.integers(0, U, size=17)
+    got = take(P, pick)
+    assert got.dtype == bool and got.flags.c_contiguous
+    np.testing.assert_array_equal(got, X[pick])
+    for start, stop in [(0, U), (U // 3, U), (1, max(1, U - 1)), (U, U)]:
+        blk = row_block(P, start, stop)
+        assert blk.dtype == bool and blk.flags.c_contiguous
+        np.testing.assert_array_equal(blk, X[start:stop])
+        for dtype in (np.float32, np.float64):
+            f = float_rows(P, start, stop, dtype)
+            assert f.dtype == dtype and f.flags.c_contiguous
+            np.testing.assert_array_equal(f, X[start:stop].astype(dtype))
+    np.testing.assert_array_equal(transposed(P), X.T)
+    for clause in [(), (2,), (1, 4), (0, 5, 9)]:
+        np.testing.assert_array_equal(all_rows_of(P, clause), all_of(X, clause))
+    N = P.complement()
+    np.testing.assert_array_equal(transposed(N), ~X.T)
+    np.testing.assert_array_equal(all_rows_of(N, (1, 4)), all_of(~X, (1, 4)))
+    held = rng.random(U) < 0.5
+    assert np.array_equal(N.bits & np.packbits(held), np.packbits(~X.T & held, axis=1))
+
+
+@pytest.mark.parametrize("threshold", [1, 10**9])
+def test_a_cnf_checks_the_negation_map_whether_its_rows_are_packed_or_not(threshold,
+                                                                            monkeypatch):
+    from rulekit.colgen._metadata import ConditionMetadata
+
+    rng = np.random.default_rng(2)
+    base = rng.random((300, 3)) < 0.5
+    B = np.column_stack([base, ~base])
+    y = (rng.random(300) < 0.5).astype(np.int64)
+    monkeypatch.setattr(s, "PACKED_MASK_ROWS", threshold)
+    good = np.array([3, 4, 5, 0, 1, 2])
+    meta = ConditionMetadata(groups=np.arange(6), ops=np.full(6, 4), thresholds=np.zeros(6),
+                             negation_of=good)
+    p = Problem.build(B, y, np.ones(300), "cnf", meta, 0.0, 0.0)
+    first, _ = group_rows(B)        # the distinct rows, complemented
+    np.testing.assert_array_equal(transposed(p.X).T, ~B[first])
+    bad = ConditionMetadata(groups=np.arange(6), ops=np.full(6, 4), thresholds=np.zeros(6),
+                            negation_of=np.array([4, 3, 5, 0, 1, 2]))
+    with pytest.raises(ValueError, match="negation_of"):
+        Problem.build(B, y, np.ones(300), "cnf", bad, 0.0, 0.0)
+
+
+def test_a_large_problem_holds_no_boolean_matrix(monkeypatch):
+    """Above the threshold the problem's rows are only packed: no (U, d) bool array."""
+    rng = np.random.default_rng(0)
+    B = rng.random((500, 9)) < 0.5
+    y = (rng.random(500) < 0.4).astype(np.int64)
+    w = np.ones(500)
+    monkeypatch.setattr(s, "PACKED_MASK_ROWS", 64)
+    monkeypatch.setattr(s, "FLOAT_COPY_ROWS", 64)
+    p = Problem.build(B, y, w, "dnf", None, 0.0, 0.0)
+    assert isinstance(p.X, PackedRows) and isinstance(p.Xf, beam.Float32Rows)
+    big = [v for v in vars(p).values()
+           if isinstance(v, np.ndarray) and v.ndim == 2 and v.size >= p.n_rows]
+    assert big == []
+    # the same distinct rows, weights and groups as the boolean problem
+    monkeypatch.setattr(s, "PACKED_MASK_ROWS", 10**9)
+    q = Problem.build(B, y, w, "dnf", None, 0.0, 0.0)
+    assert isinstance(q.X, np.ndarray)
+    np.testing.assert_array_equal(transposed(p.X), q.X.T)
+    for name in ("wp", "wq", "group", "wpos"):
+        np.testing.assert_array_equal(getattr(p, name), getattr(q, name))
+    np.testing.assert_array_equal(p.conditions_held(p.wp > 0), q.conditions_held(q.wp > 0))
+
+
+CASES = [
+    dict(form="dnf", max_complexity=12, settings=ColGenSettings(pricing="auto")),
+    dict(form="cnf", max_complexity=10, settings=ColGenSettings(pricing="auto")),
+    dict(form="dnf", max_complexity=6, settings=ColGenSettings(pricing="ip", max_rounds=4)),
+    dict(form="dnf", max_complexity=None, lambda0=1.0, lambda1=0.5,
+         settings=ColGenSettings(pricing="enum")),
+    dict(form="dnf", max_complexity=10,
+         settings=ColGenSettings(pricing="auto", lp_solver="highs", group_min_rows=0)),
+]
+
+
+@pytest.mark.parametrize("case", [pytest.param(i, marks=pytest.mark.slow) if
+                                  CASES[i]["settings"].pricing == "ip" else i
+                                  for i in range(len(CASES))])   # the IP case: 10 s
+def test_searches_on_packed_rows_find_what_searches_on_boolean_rows_find(case, monkeypatch):
+    rng = np.random.default_rng(case)
+    n, d = 400, 10
+    B = rng.random((n, d)) < 0.45
+    y = ((B[:, 0] & B[:, 1]) | (B[:, 2] & ~B[:, 3])).astype(np.int64)
+    y[rng.random(n) < 0.1] ^= 1
+    w = rng.integers(1, 4, n).astype(float)
+    kw = dict(CASES[case], sample_weight=w, time_limit=None, random_state=3)
+    plain = search(B, y, **kw)
+    # packed rows, a float copy converted in blocks that end mid-byte
+    monkeypatch.setattr(s, "PACKED_MASK_ROWS", 1)
+    monkeypatch.setattr(s, "FLOAT_COPY_ROWS", 1)
+    monkeypatch.setattr(beam, "FLOAT_BLOCK_ROWS", 13)
+    packed_blocks = search(B, y, **kw)
+    monkeypatch.setattr(s, "FLOAT_COPY_ROWS", 10**9)
+    packed_copy = search(B, y, **kw)
+    for got in (packed_blocks, packed_copy):
+        assert got.clauses == plain.clauses
+        assert got.objective == plain.objective and got.lower_bound == plain.lower_bound
+        assert got.status == plain.status and got.lp_value == plain.lp_value
+        assert got.columns == plain.columns
+
+
+@pytest.mark.parametrize("U, block", [(1000, 128), (1000, 100), (90, 128), (3000, 1024)])
+def test_a_beam_level_weighed_a_block_at_a_time_sums_as_the_whole_product(U, block,
+                                                                          monkeypatch):
+    """The beam's level sums, block by block, are the product of the stacked masks."""
+    rng = np.random.default_rng(U + block)
+    B = rng.random((U, 12)) < 0.4
+    monkeypatch.setattr(beam, "FLOAT_BLOCK_ROWS", block)
+    r = rng.normal(size=U).astype(np.float32)
+    neg = np.clip(-r, 0, None)
+    masks = [rng.random(U) < p for p in (0.2, 0.5, 0.9)]
+    M = np.stack(masks).astype(np.float32)
+    for X in (B, PackedRows.of_rows(B, np.arange(U))):
+        F = beam.Float32Rows(X)
+        want = np.concatenate([M * r, M * neg]) @ F
+        got = F.weighted_sums(masks, (r, neg))
+        assert got.dtype == want.dtype and np.array_equal(got, want)
