@@ -192,12 +192,19 @@ dask DataFrame or rulekit.stream.Counts
                              "a numeric w, or weights that leave both classes some weight")
         return float(n_neg) / float(n_pos)
 
+    def _chooses_direction(self, params) -> bool:
+        """Whether the fit chooses the positive class: no ``pos_label`` and ``w=1``.
+
+        At ``w=1`` the objective is the training error rate plus the rule
+        costs whichever class falls, so the two directions' objectives compare;
+        any other ``w`` is the cost of missing a named class.
+        """
+        return params["pos_label"] is None and not isinstance(params["w"], str) \
+            and params["w"] == 1
+
     def _solve(self, data: FitData) -> FitOutcome:
         params, B, antecedents = data.params, data.B, data.antecedents
         C1 = self._soft_weight(params)
-        pos = self._positive_code(params, data.classes)
-        y_pos = data.y == pos
-        w = self._resolve_w(params["w"], y_pos, data.weight)
         if not antecedents.items:
             warnings.warn(
                 f"no antecedent reaches min_support={params['min_support']} in either class; "
@@ -213,12 +220,24 @@ dask DataFrame or rulekit.stream.Counts
             factors = (B, antecedents.items)
         else:
             A = data.A
-        result = search(
-            A, y_pos, w=w, C=params["C"], C1=C1, n_iter=params["n_iter"],
-            curiosity_lambda=params["curiosity_lambda"], stop_prob=params["stop_prob"],
-            random_state=params["random_state"], time_limit=params["time_limit"],
-            verbose=params["verbose"], factors=factors, sample_weight=data.weight,
-        )
+
+        def run(pos, n_iter):
+            # mining is per class and the pool's order symmetric in the classes:
+            # both directions search the same antecedents
+            w = self._resolve_w(params["w"], data.y == pos, data.weight)
+            return w, search(
+                A, data.y == pos, w=w, C=params["C"], C1=C1, n_iter=n_iter,
+                curiosity_lambda=params["curiosity_lambda"], stop_prob=params["stop_prob"],
+                random_state=params["random_state"], time_limit=params["time_limit"],
+                verbose=params["verbose"], factors=factors, sample_weight=data.weight,
+            )
+
+        scouts = None
+        if self._chooses_direction(params):
+            pos, scouts, found = _choose_direction(run, params["n_iter"])
+        else:
+            pos, found = self._positive_code(params, data.classes), None
+        w, result = found if found is not None else run(pos, params["n_iter"])
         positive = data.classes[pos]
         fitted = {
             "w_": w, "max_antecedents_": data.mining["max_antecedents"],
@@ -228,12 +247,60 @@ dask DataFrame or rulekit.stream.Counts
             "trace_": result.trace, "objective_history_": result.trace.objective,
             "best_objective_history_": result.trace.best_objective,
             "positive_class_": positive,
+            "direction_objectives_": None if scouts is None else
+            {data.classes[code]: objective for code, objective in scouts.items()},
             # how many rows the search held: the distinct (conditions, class) rows
             "n_rows_searched_": data.n_rows,
         }
-        certificate = _certificate(result, antecedents, data.mining, params, positive)
+        chosen = None if scouts is None else _scout_iterations(params["n_iter"])
+        certificate = _certificate(result, antecedents, data.mining, params, positive, chosen)
         model = _to_rule_list(data, result, antecedents, pos)
         return FitOutcome(model, certificate, data.binarizer, fitted)
+
+
+#: With no ``pos_label`` (and ``w=1``) each class is tried as the falling one
+#: for this share of ``n_iter`` before the full search runs for the better one
+SCOUT_SHARE = 10
+
+
+def _scout_iterations(n_iter) -> int:
+    return max(1, n_iter // SCOUT_SHARE)
+
+
+def _choose_direction(run, n_iter):
+    """The positive class (code) whose short search found the lower objective.
+
+    A falling list says the non-falling class only after every rule of the
+    falling one: with the wrong class falling it needs a rule for every
+    group of that class (on a survey where most say "yes", a dozen rules
+    that all say "yes").  Each class falls for ``n_iter // SCOUT_SHARE``
+    iterations (the same seed); the one with the lower objective then gets
+    the full search, which with the same seed repeats its short search and
+    goes on.  Ties keep the later class, as an explicit ``pos_label`` of it
+    would.  A short search that a limit or the callback stopped ends the
+    choice: its list is the fit's (its status says why).
+
+    Returns
+    -------
+    pos : int
+        Code of the chosen positive class.
+    scouts : dict
+        Code -> the short search's objective (those that ran).
+    found : (w, FRLResult) or None
+        The final search's result when it is already at hand (a stopped or
+        proved-optimal short search, or ``n_iter`` no larger than the short
+        one), else None.
+    """
+    short = _scout_iterations(n_iter)
+    scouts, runs = {}, {}
+    for code in (1, 0):
+        runs[code] = run(code, short)
+        scouts[code] = runs[code][1].objective
+        if runs[code][1].status not in ("heuristic", "optimal"):
+            return code, scouts, runs[code]
+    pos = 0 if scouts[0] < scouts[1] else 1
+    done = runs[pos][1].status == "optimal" or short >= n_iter
+    return pos, scouts, runs[pos] if done else None
 
 
 def _pairs_at_most(items) -> bool:
@@ -242,7 +309,7 @@ def _pairs_at_most(items) -> bool:
     return bool(items) and max(len(item) for item in items) <= 2
 
 
-def _certificate(result, antecedents, mining, params, positive):
+def _certificate(result, antecedents, mining, params, positive, chosen=None):
     """The engine's certificate, scoped to the mined antecedents."""
     # a proof covers the mined antecedents only (mining at min_support
     # is a choice, not a bound of the theory)
@@ -256,7 +323,9 @@ def _certificate(result, antecedents, mining, params, positive):
     total = int(total) if float(total).is_integer() else float(total)
     return result.certificate.rate_of(total).restricted_to(result.scope(
         f"the {n_antecedents} antecedents mined at min_support={params['min_support']:g} "
-        f"per class{capped}, positive class {_plain(positive)!r}"))
+        f"per class{capped}, positive class {_plain(positive)!r}"
+        + ("" if chosen is None else
+           f" (chosen: the lower objective of {chosen} iterations with either class falling)")))
 
 
 def _to_rule_list(data, result, antecedents, pos):
