@@ -70,6 +70,17 @@ def expected_failed_checks(estimator) -> dict:
 MIN_POOL = 2500
 
 
+#: ``max_card="auto"`` mines single conditions only below this many training
+#: rows (the total weight).  On few rows the pairs, some thousands of them,
+#: hold more lists that fit the training rows by chance than rows to tell
+#: them apart: lowbwt's 151-row folds fit 0.81 with pairs and 0.72 without,
+#: 0.70 on held-out rows either way, with 4-6 rules against 1-2.  From 216
+#: rows (heart's folds) on, pairs were measured to pay (without them softFRL
+#: loses 1.8 points there, FRL 2.3 on ionosphere's 281): the threshold sits
+#: below the smallest benchmark set (RESULTS_frl.md, issue 37 item 6).
+SMALL_DATA_ROWS = 200
+
+
 def _auto_cap(budget, n_rows) -> int:
     """``max_antecedents="auto"``: the counting budget's share per antecedent, at least MIN_POOL."""
     return max(int(budget // (n_rows / 64 + 20)), MIN_POOL)
@@ -82,7 +93,8 @@ class _FallingBase(RuleClassifierBase):
         # a number (the engine's declaration) or "balanced", resolved in fit
         "w": AnyOf(Options("balanced"), SEARCH_PARAMETERS["w"]),
         **pick(SEARCH_PARAMETERS, "C", "n_iter", "curiosity_lambda", "stop_prob"),
-        **pick(MINING_PARAMETERS, "max_card", "min_support"),
+        "max_card": AnyOf(Options("auto"), MINING_PARAMETERS["max_card"]),
+        **pick(MINING_PARAMETERS, "min_support"),
         "max_antecedents": AnyOf(Options("auto"), MINING_PARAMETERS["max_antecedents"]),
         **pick(Binarizer._rulekit_parameters, *ESTIMATOR_PARAMETERS),
         # checked against classes_ once y is known (_positive_code)
@@ -105,6 +117,12 @@ class _FallingBase(RuleClassifierBase):
 
     def _soft_weight(self, params):
         return None
+
+    def _resolve_max_card(self, params, B, n_rows) -> int:
+        """``max_card="auto"``: single conditions below SMALL_DATA_ROWS training rows, else pairs."""
+        if params["max_card"] == "auto":
+            return 1 if n_rows < SMALL_DATA_ROWS else 2
+        return params["max_card"]
 
     def _keeps_antecedent_bits(self, max_card):
         # antecedents of one or two conditions are read from their conditions (_solve)
@@ -234,10 +252,10 @@ dask DataFrame or rulekit.stream.Counts
 
         scouts = None
         if self._chooses_direction(params):
-            pos, scouts, found = _choose_direction(run, params["n_iter"])
+            pos, scouts, (w, result) = _choose_direction(run, params["n_iter"])
         else:
-            pos, found = self._positive_code(params, data.classes), None
-        w, result = found if found is not None else run(pos, params["n_iter"])
+            pos = self._positive_code(params, data.classes)
+            w, result = run(pos, params["n_iter"])
         positive = data.classes[pos]
         fitted = {
             "w_": w, "max_antecedents_": data.mining["max_antecedents"],
@@ -246,20 +264,26 @@ dask DataFrame or rulekit.stream.Counts
             "positive_proportions_": result.proportions, "counts_": result.counts,
             "trace_": result.trace, "objective_history_": result.trace.objective,
             "best_objective_history_": result.trace.best_objective,
-            "positive_class_": positive,
+            "positive_class_": positive, "max_card_": data.mining["max_card"],
             "direction_objectives_": None if scouts is None else
-            {data.classes[code]: objective for code, objective in scouts.items()},
+            {_plain(data.classes[code]): objective for code, objective in scouts.items()},
             # how many rows the search held: the distinct (conditions, class) rows
             "n_rows_searched_": data.n_rows,
         }
-        chosen = None if scouts is None else _scout_iterations(params["n_iter"])
-        certificate = _certificate(result, antecedents, data.mining, params, positive, chosen)
+        note = None
+        if scouts is not None and 0 in scouts:
+            other = _plain(data.classes[1 - pos])
+            note = (f"chosen: {_plain(positive)!r} falling fit better than {other!r} falling"
+                    if pos == 0 else
+                    f"kept: {other!r} falling fit no better in "
+                    f"{_scout_iterations(params['n_iter'])} iterations")
+        certificate = _certificate(result, antecedents, data.mining, params, positive, note)
         model = _to_rule_list(data, result, antecedents, pos)
         return FitOutcome(model, certificate, data.binarizer, fitted)
 
 
-#: With no ``pos_label`` (and ``w=1``) each class is tried as the falling one
-#: for this share of ``n_iter`` before the full search runs for the better one
+#: With no ``pos_label`` (and ``w=1``) the earlier class is tried as the falling
+#: one for this share of ``n_iter`` (see ``_choose_direction``)
 SCOUT_SHARE = 10
 
 
@@ -268,39 +292,49 @@ def _scout_iterations(n_iter) -> int:
 
 
 def _choose_direction(run, n_iter):
-    """The positive class (code) whose short search found the lower objective.
+    """The positive class (code), the objectives that chose it, and its search's result.
 
     A falling list says the non-falling class only after every rule of the
     falling one: with the wrong class falling it needs a rule for every
     group of that class (on a survey where most say "yes", a dozen rules
-    that all say "yes").  Each class falls for ``n_iter // SCOUT_SHARE``
-    iterations (the same seed); the one with the lower objective then gets
-    the full search, which with the same seed repeats its short search and
-    goes on.  Ties keep the later class, as an explicit ``pos_label`` of it
-    would.  A short search that a limit or the callback stopped ends the
-    choice: its list is the fit's (its status says why).
+    that all say "yes").  The later class (code 1, the default before) gets
+    the full search; then the earlier one falls for ``n_iter //
+    SCOUT_SHARE`` iterations of the same seed.  Only if that short search
+    already beats the full one's objective does the earlier class get a full
+    search (which, with the same seed, repeats the short one and goes on, so
+    it can only do better) and its list is the fit's.  A short search cannot
+    judge the other way round: a direction that converges slowly looks worse
+    early (tic-tac-toe: the later class's lists beat the earlier's after
+    3,000 iterations in 5 of 5 folds, lose after 300 in 5 of 5), so the
+    default direction is never left on a short search's word.
+
+    A limit or the callback stopping the short search ends the fit with the
+    full search's list, with the short search's status (the choice was not
+    finished).
 
     Returns
     -------
     pos : int
-        Code of the chosen positive class.
     scouts : dict
-        Code -> the short search's objective (those that ran).
-    found : (w, FRLResult) or None
-        The final search's result when it is already at hand (a stopped or
-        proved-optimal short search, or ``n_iter`` no larger than the short
-        one), else None.
+        Code -> objective: the later class's full search, the earlier
+        class's short one.
+    (w, FRLResult)
+        The chosen direction's full search.
     """
-    short = _scout_iterations(n_iter)
-    scouts, runs = {}, {}
-    for code in (1, 0):
-        runs[code] = run(code, short)
-        scouts[code] = runs[code][1].objective
-        if runs[code][1].status not in ("heuristic", "optimal"):
-            return code, scouts, runs[code]
-    pos = 0 if scouts[0] < scouts[1] else 1
-    done = runs[pos][1].status == "optimal" or short >= n_iter
-    return pos, scouts, runs[pos] if done else None
+    later = run(1, n_iter)
+    scouts = {1: later[1].objective}
+    if later[1].status not in ("heuristic", "optimal"):
+        return 1, scouts, later
+    scout = run(0, _scout_iterations(n_iter))
+    scouts[0] = scout[1].objective
+    if scout[1].status not in ("heuristic", "optimal"):
+        w, result = later
+        return 1, scouts, (w, dataclasses.replace(result, status=scout[1].status))
+    if not scouts[0] < scouts[1]:
+        return 1, scouts, later
+    if scout[1].status == "optimal" or _scout_iterations(n_iter) >= n_iter:
+        return 0, scouts, scout
+    return 0, scouts, run(0, n_iter)
 
 
 def _pairs_at_most(items) -> bool:
@@ -309,7 +343,7 @@ def _pairs_at_most(items) -> bool:
     return bool(items) and max(len(item) for item in items) <= 2
 
 
-def _certificate(result, antecedents, mining, params, positive, chosen=None):
+def _certificate(result, antecedents, mining, params, positive, note=None):
     """The engine's certificate, scoped to the mined antecedents."""
     # a proof covers the mined antecedents only (mining at min_support
     # is a choice, not a bound of the theory)
@@ -324,8 +358,7 @@ def _certificate(result, antecedents, mining, params, positive, chosen=None):
     return result.certificate.rate_of(total).restricted_to(result.scope(
         f"the {n_antecedents} antecedents mined at min_support={params['min_support']:g} "
         f"per class{capped}, positive class {_plain(positive)!r}"
-        + ("" if chosen is None else
-           f" (chosen: the lower objective of {chosen} iterations with either class falling)")))
+        + ("" if note is None else f" ({note})")))
 
 
 def _to_rule_list(data, result, antecedents, pos):
@@ -380,8 +413,12 @@ class FallingRuleListClassifier(_FallingBase):
         remaining positives when sampling the next rule.
     stop_prob : float, default=0.01
         Probability of closing a list at each step.
-    max_card : int, default=2
-        Most conditions per antecedent.
+    max_card : int or "auto", default="auto"
+        Most conditions per antecedent.  ``"auto"``: 2, or 1 on fewer than
+        200 training rows (the total weight), where the many pairs mostly
+        fit noise (189 births: 4-6 rules fitting 0.81 of the training rows
+        and 0.70 of held-out ones with pairs, 1-2 rules fitting 0.72 and
+        0.70 without).  The value used is ``max_card_``.
     min_support : float, default=0.1
         An antecedent is kept if it covers this fraction of the positive rows
         or of the negative rows (per-class mining, as in the paper).
@@ -409,8 +446,18 @@ class FallingRuleListClassifier(_FallingBase):
         :class:`rulekit.Binarizer`).
     pos_label : label, optional
         The positive ("desired") class, whose probability falls down the
-        list; default: the second of ``classes_`` (the later label in sorted
-        order).  The printed model names it.
+        list; the printed model and the certificate name it.  Default
+        (None) with ``w=1``: the class whose list fits better -- each class
+        falls for ``n_iter // 10`` iterations (same seed), and the one with
+        the lower objective (training error plus ``C`` per rule, exactly
+        comparable at ``w=1``) gets the full search; ties keep the later
+        label.  A falling list reaches the other class only after a rule
+        for every group of the falling one, so the wrong direction costs
+        rules: on a survey where 76 % say "yes", "yes" falling took 7-12
+        rules, "no" falling 4-6 with a lower training error.  The short
+        searches' objectives are ``direction_objectives_``.  Default with
+        any other ``w`` (a cost of missing a named class): the second of
+        ``classes_`` (the later label in sorted order), as before.
     random_state : int, Generator or None, default=0
         Seed of the search (the same seed gives the same list on any machine).
     time_limit : float, optional
@@ -439,6 +486,14 @@ class FallingRuleListClassifier(_FallingBase):
         ``1 / (1 + w_)``: ``predict`` says positive iff the probability of
         the positive class exceeds it.
     positive_class_ : label
+        The class whose probability falls down the list (``pos_label``, or
+        the one chosen when it is None).
+    direction_objectives_ : dict or None
+        With ``pos_label=None`` and ``w=1``: each class -> the objective its
+        short search found as the falling class (the lower one was chosen);
+        None when the direction was given.
+    max_card_ : int
+        The most conditions per antecedent used (``"auto"`` resolved).
     certificate_ : Certificate
         Status ``"heuristic"`` (a Monte-Carlo search proves nothing), or
         ``"optimal_relative"`` when the bounds proved that no list of the
@@ -463,7 +518,7 @@ class FallingRuleListClassifier(_FallingBase):
     """
 
     def __init__(self, w=1.0, C=1e-6, n_iter=3000, curiosity_lambda=0.8, stop_prob=0.01,
-                 max_card=2, min_support=0.1, max_antecedents="auto", n_thresholds=9,
+                 max_card="auto", min_support=0.1, max_antecedents="auto", n_thresholds=9,
                  categorical_features=None, min_frequency=0.01, max_categories=None, handle_unknown="warn",
                  thresholds="quantile", pos_label=None, random_state=0, time_limit=None,
                  verbose=0, callback=None):
@@ -528,8 +583,12 @@ class SoftFallingRuleListClassifier(_FallingBase):
         remaining positives when sampling the next rule.
     stop_prob : float, default=0.01
         Probability of closing a list at each step.
-    max_card : int, default=2
-        Most conditions per antecedent.
+    max_card : int or "auto", default="auto"
+        Most conditions per antecedent.  ``"auto"``: 2, or 1 on fewer than
+        200 training rows (the total weight), where the many pairs mostly
+        fit noise (189 births: 4-6 rules fitting 0.81 of the training rows
+        and 0.70 of held-out ones with pairs, 1-2 rules fitting 0.72 and
+        0.70 without).  The value used is ``max_card_``.
     min_support : float, default=0.1
         An antecedent is kept if it covers this fraction of the positive rows
         or of the negative rows (per-class mining, as in the paper).
@@ -557,8 +616,18 @@ class SoftFallingRuleListClassifier(_FallingBase):
         :class:`rulekit.Binarizer`).
     pos_label : label, optional
         The positive ("desired") class, whose probability falls down the
-        list; default: the second of ``classes_`` (the later label in sorted
-        order).  The printed model names it.
+        list; the printed model and the certificate name it.  Default
+        (None) with ``w=1``: the class whose list fits better -- each class
+        falls for ``n_iter // 10`` iterations (same seed), and the one with
+        the lower objective (training error plus ``C`` per rule, exactly
+        comparable at ``w=1``) gets the full search; ties keep the later
+        label.  A falling list reaches the other class only after a rule
+        for every group of the falling one, so the wrong direction costs
+        rules: on a survey where 76 % say "yes", "yes" falling took 7-12
+        rules, "no" falling 4-6 with a lower training error.  The short
+        searches' objectives are ``direction_objectives_``.  Default with
+        any other ``w`` (a cost of missing a named class): the second of
+        ``classes_`` (the later label in sorted order), as before.
     random_state : int, Generator or None, default=0
         Seed of the search (the same seed gives the same list on any machine).
     time_limit : float, optional
@@ -591,6 +660,14 @@ class SoftFallingRuleListClassifier(_FallingBase):
         ``1 / (1 + w_)``: ``predict`` says positive iff the probability of
         the positive class exceeds it.
     positive_class_ : label
+        The class whose probability falls down the list (``pos_label``, or
+        the one chosen when it is None).
+    direction_objectives_ : dict or None
+        With ``pos_label=None`` and ``w=1``: each class -> the objective its
+        short search found as the falling class (the lower one was chosen);
+        None when the direction was given.
+    max_card_ : int
+        The most conditions per antecedent used (``"auto"`` resolved).
     certificate_ : Certificate
         Status ``"heuristic"`` (a Monte-Carlo search proves nothing), or
         ``"optimal_relative"`` when the bounds proved that no list of the
@@ -612,7 +689,7 @@ class SoftFallingRuleListClassifier(_FallingBase):
 """
 
     def __init__(self, w=1.0, C=1e-6, C1=0.5, n_iter=6000, curiosity_lambda=0.8,
-                 stop_prob=0.01, max_card=2, min_support=0.1, max_antecedents="auto",
+                 stop_prob=0.01, max_card="auto", min_support=0.1, max_antecedents="auto",
                  n_thresholds=9, categorical_features=None, min_frequency=0.01, max_categories=None,
                  handle_unknown="warn", thresholds="quantile", pos_label=None, random_state=0,
                  time_limit=None, verbose=0, callback=None):
