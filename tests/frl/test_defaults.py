@@ -1,0 +1,182 @@
+"""The falling lists' defaults on the direction and on small data (issue 37 item 6).
+
+With no ``pos_label`` (and ``w=1``) the fit keeps the later class falling
+unless the earlier one, searched a tenth as long, already fits better; with
+``max_card="auto"`` fewer than 200 training rows get single conditions only.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rulekit.estimators.frl as frl_module
+from rulekit.frl import FallingRuleListClassifier, SoftFallingRuleListClassifier
+from rulekit.estimators.frl import SMALL_DATA_ROWS
+
+LEARNERS = [FallingRuleListClassifier, SoftFallingRuleListClassifier]
+
+
+def _one_group_says_no(n=480, seed=0, flip=0.04):
+    """A survey where most say "yes": "no" is one group (shop "k" and member),
+    "yes" is everyone else -- one rule with "no" falling, six with "yes" falling
+    (one per other shop and one for non-members: no condition says "not k")."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"shop": rng.choice(list("abcdek"), n),
+                      "member": rng.integers(0, 2, n)})
+    no = (X["shop"] == "k").to_numpy() & (X["member"] == 1).to_numpy()
+    no ^= rng.random(n) < flip
+    return X, np.where(no, "no", "yes")
+
+
+def _first_rule_predictions(est, X):
+    """Each row's prediction read off the printed rules: the first whose
+    conditions all hold, else the default."""
+    B = est.binarizer_.transform(X)
+    out = []
+    for row in B:
+        for rule in est.model_.rules:
+            if all(row[j] for j in rule.conditions):
+                out.append(rule.prediction)
+                break
+        else:
+            out.append(est.model_.default.prediction)
+    return np.asarray(out)
+
+
+@pytest.mark.parametrize("cls", LEARNERS)
+def test_default_lets_the_class_fall_that_needs_fewer_rules(cls):
+    X, y = _one_group_says_no()
+    assert np.mean(y == "yes") > 0.8                       # the later label is the majority
+    est = cls().fit(X, y)
+    today = cls(pos_label="yes").fit(X, y)                # the default before
+    assert today.positive_class_ == "yes" and len(today.model_) >= 4
+    # the earlier class falls: its short search beat "yes"'s full one
+    assert est.positive_class_ == "no" and est.model_.positive == "no"
+    objectives = est.direction_objectives_
+    assert set(objectives) == {"yes", "no"} and objectives["no"] < objectives["yes"]
+    assert objectives["yes"] == today.certificate_.objective
+    assert len(est.model_) <= 2 < len(today.model_)
+    assert est.certificate_.objective < today.certificate_.objective
+    # the list is what an explicit pos_label="no" gives (the full search ran for it)
+    assert est.model_ == cls(pos_label="no").fit(X, y).model_
+    # truthful printing: it names "no" as the falling class, and the printed rules predict
+    text = str(est)
+    assert text.splitlines()[0] == "positive class: no" and "p(no) = " in text
+    assert "'no'" in est.certificate_.scope and "chosen" in est.certificate_.scope
+    assert np.array_equal(_first_rule_predictions(est, X), est.predict(X))
+    shown = est.model_.rule_probabilities()[:, list(est.classes_).index("no")]
+    assert np.all(np.diff(shown) <= 0)                      # "no"'s probability falls
+    # the one group: shop k members are said "no", everyone else "yes"
+    group = (X["shop"] == "k").to_numpy() & (X["member"] == 1).to_numpy()
+    assert np.array_equal(est.predict(X) == "no", group)
+
+
+@pytest.mark.parametrize("cls", LEARNERS)
+def test_default_keeps_the_later_class_when_it_fits_as_well(cls):
+    # the same data with the labels' names swapped: the one group is now the later label
+    X, y = _one_group_says_no()
+    y = np.where(y == "no", "z-yes", "a-no")
+    est = cls().fit(X, y)
+    explicit = cls(pos_label="z-yes").fit(X, y)
+    assert est.positive_class_ == "z-yes"
+    assert est.model_ == explicit.model_
+    assert est.certificate_.objective == explicit.certificate_.objective
+    assert "kept" in est.certificate_.scope
+    assert not est.direction_objectives_["a-no"] < est.direction_objectives_["z-yes"]
+
+
+def _count_searches(monkeypatch):
+    calls = []
+    real = frl_module.search
+
+    def counting(A, y, **kw):
+        # the search holds distinct rows, each weighted by its rows: keep the
+        # positive rows it stands for
+        weight = kw["sample_weight"]
+        y = np.asarray(y, dtype=bool)
+        calls.append((y.sum() if weight is None else weight[y].sum(), kw["n_iter"]))
+        return real(A, y, **kw)
+
+    monkeypatch.setattr(frl_module, "search", counting)
+    return calls
+
+
+@pytest.mark.parametrize("kwargs, falls", [({"pos_label": "yes"}, "yes"),
+                                           ({"pos_label": "no"}, "no"),
+                                           ({"w": 2.0}, "yes"), ({"w": "balanced"}, "yes")])
+def test_a_given_direction_runs_one_search_as_before(monkeypatch, kwargs, falls):
+    X, y = _one_group_says_no()
+    calls = _count_searches(monkeypatch)
+    est = FallingRuleListClassifier(n_iter=400, **kwargs).fit(X, y)
+    assert len(calls) == 1
+    n_pos, n_iter = calls[0]
+    assert n_iter == 400 and n_pos == np.sum(y == falls)
+    assert est.positive_class_ == falls and est.direction_objectives_ is None
+    assert "chosen" not in est.certificate_.scope and "kept" not in est.certificate_.scope
+
+
+def test_the_direction_costs_one_short_search_when_kept(monkeypatch):
+    X, y = _one_group_says_no()
+    y = np.where(y == "no", "z-yes", "a-no")
+    calls = _count_searches(monkeypatch)
+    FallingRuleListClassifier(n_iter=400).fit(X, y)
+    assert [n for _, n in calls] == [400, 40]
+    assert calls[0][0] == np.sum(y == "z-yes") and calls[1][0] == np.sum(y == "a-no")
+
+
+def test_a_callback_stopping_the_short_search_keeps_the_full_list_and_says_so():
+    X, y = _one_group_says_no()
+    seen = []
+
+    def stop_in_the_second_search(state):
+        if state.depth >= 1 and state.search_id not in seen:
+            seen.append(state.search_id)
+        return len(seen) >= 2
+
+    with pytest.warns(Warning) as record:
+        est = FallingRuleListClassifier(callback=stop_in_the_second_search).fit(X, y)
+    assert est.certificate_.status == "interrupted" and est.positive_class_ == "yes"
+    assert sum("interrupted" in str(r.message) or "stopped" in str(r.message)
+               for r in record) >= 1
+    full = FallingRuleListClassifier(pos_label="yes").fit(X, y)
+    assert est.model_ == full.model_
+
+
+def _noise(n, seed):
+    """Labels unrelated to six numeric columns: every rule fits chance."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.normal(size=(n, 6)), columns=[f"x{j}" for j in range(6)])
+    return X, np.where(rng.random(n) < 0.35, "low", "normal")
+
+
+@pytest.mark.parametrize("cls", LEARNERS)
+def test_small_data_gets_single_conditions_and_a_shorter_list(cls):
+    X, y = _noise(150, seed=1)
+    Xt, yt = _noise(4000, seed=2)
+    auto = cls().fit(X, y)
+    pairs = cls(max_card=2).fit(X, y)
+    assert auto.max_card_ == 1 and pairs.max_card_ == 2
+    assert all(len(r.conditions) == 1 for r in auto.model_.rules)
+    assert len(auto.model_) < len(pairs.model_)
+    gap = {}
+    for name, est in (("auto", auto), ("pairs", pairs)):
+        gap[name] = np.mean(est.predict(X) == y) - np.mean(est.predict(Xt) == yt)
+    assert gap["auto"] < gap["pairs"]
+
+
+def test_max_card_auto_switches_at_the_training_rows():
+    X, y = _noise(SMALL_DATA_ROWS, seed=3)
+    assert FallingRuleListClassifier(n_iter=50).fit(X, y).max_card_ == 2
+    assert FallingRuleListClassifier(n_iter=50).fit(X[1:], y[1:]).max_card_ == 1
+    # rows are the total weight: 100 rows counted twice are 200 rows
+    half = slice(0, SMALL_DATA_ROWS // 2)
+    twice = FallingRuleListClassifier(n_iter=50).fit(
+        X[half], y[half], sample_weight=np.full(SMALL_DATA_ROWS // 2, 2))
+    assert twice.max_card_ == 2
+    assert FallingRuleListClassifier(n_iter=50, max_card=3).fit(X[1:], y[1:]).max_card_ == 3
+    with pytest.raises((ValueError, TypeError), match="max_card"):
+        FallingRuleListClassifier(max_card="many").fit(X, y)
