@@ -152,9 +152,9 @@ def test_a_callback_stopping_the_short_search_keeps_the_full_list_and_says_so():
 
 
 def _rows(n, seed, signal):
-    """Six numeric columns; the label's log-odds ``signal * (x0 + x1)``."""
+    """Four numeric columns; the label's log-odds ``signal * (x0 + x1)``."""
     rng = np.random.default_rng(seed)
-    X = pd.DataFrame(rng.normal(size=(n, 6)), columns=[f"x{j}" for j in range(6)])
+    X = pd.DataFrame(rng.normal(size=(n, 4)), columns=[f"x{j}" for j in range(4)])
     logit = -0.7 + signal * (X["x0"] + X["x1"]).to_numpy()
     return X, np.where(rng.random(n) < 1 / (1 + np.exp(-logit)), "low", "normal")
 
@@ -193,8 +193,8 @@ def test_auto_defaults_switch_at_the_training_rows():
     twice = FallingRuleListClassifier(n_iter=50).fit(
         X[half], y[half], sample_weight=np.full(SMALL_DATA_ROWS // 2, 2))
     assert twice.max_card_ == 2 and twice.C_ == 1e-6
-    given = FallingRuleListClassifier(n_iter=50, max_card=3, C=0.01).fit(X[1:], y[1:])
-    assert given.max_card_ == 3 and given.C_ == 0.01
+    given = FallingRuleListClassifier(n_iter=50, max_card=2, C=0.01).fit(X[1:], y[1:])
+    assert given.max_card_ == 2 and given.C_ == 0.01
     for name in ("max_card", "C"):
         with pytest.raises((ValueError, TypeError), match=name):
             FallingRuleListClassifier(**{name: "many"}).fit(X, y)
