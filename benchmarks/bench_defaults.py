@@ -138,11 +138,11 @@ class _CostPerRows:
 
 class _Today:
     """Mixin: the falling lists as before the issue-37 defaults (the later label
-    falls, as ``pos_label`` of it does, and pairs at any size: ``max_card=2``)."""
+    falls, as ``pos_label`` of it does, and at any size pairs and ``C=1e-6``)."""
 
     def fit(self, X, y):
         self.pos_label = np.unique(np.asarray(y))[-1]
-        self.max_card = 2
+        self.max_card, self.C = 2, 1e-6
         return super().fit(X, y)
 
 
