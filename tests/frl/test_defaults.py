@@ -65,7 +65,7 @@ def test_default_lets_the_class_fall_that_needs_fewer_rules(cls):
     assert objectives["yes"] == today.certificate_.objective
     assert len(est.model_) == 1
     assert est.certificate_.objective < today.certificate_.objective
-    # the list is what an explicit pos_label="no" gives (the full search ran for it)
+    # its short search already found the list a full search with "no" falling finds
     assert est.model_ == cls(pos_label="no").fit(X, y).model_
     # truthful printing: it names "no" as the falling class, and the printed rules predict
     text = str(est)
