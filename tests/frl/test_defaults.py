@@ -133,6 +133,15 @@ def test_the_direction_costs_one_short_search_when_kept(monkeypatch):
     assert calls[0][0] == np.sum(y == "z-yes") and calls[1][0] == np.sum(y == "a-no")
 
 
+def test_a_flip_costs_one_short_search_too(monkeypatch):
+    # no second full search for the earlier class: the fit stays n_iter plus a tenth
+    X, y = _one_group_says_no()
+    calls = _count_searches(monkeypatch)
+    est = FallingRuleListClassifier(n_iter=400).fit(X, y)
+    assert est.positive_class_ == "no" and [n for _, n in calls] == [400, 40]
+    assert est.result_.n_iter_done <= 40
+
+
 def test_a_callback_stopping_the_short_search_keeps_the_full_list_and_says_so():
     X, y = _one_group_says_no()
     seen = []
