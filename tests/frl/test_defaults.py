@@ -79,18 +79,31 @@ def test_default_lets_the_class_fall_that_needs_fewer_rules(cls):
 
 
 @pytest.mark.parametrize("cls", LEARNERS)
-def test_default_keeps_the_later_class_when_it_fits_as_well(cls):
-    # the same data with the labels' names swapped: the one group is now the later label
+def test_a_minority_later_class_falls_as_before(cls):
+    # the same data with the labels' names swapped: the one group is now the later
+    # label, and the minority: no short search runs, the fit is the one of before
     X, y = _one_group_says_no()
     y = np.where(y == "no", "z-yes", "a-no")
     est = cls().fit(X, y)
-    assert len(est.model_) == 1
     explicit = cls(pos_label="z-yes").fit(X, y)
-    assert est.positive_class_ == "z-yes"
+    assert est.positive_class_ == "z-yes" and len(est.model_) == 1
     assert est.model_ == explicit.model_
     assert est.certificate_.objective == explicit.certificate_.objective
+    assert est.direction_objectives_ is None
+    assert "kept" not in est.certificate_.scope and "chosen" not in est.certificate_.scope
+
+
+@pytest.mark.parametrize("cls", LEARNERS)
+def test_a_majority_later_class_that_fits_well_is_kept(cls):
+    X, y = _rows(600, 5, 1.5)
+    assert np.mean(y == "normal") > 0.5                    # the later label, the majority
+    est = cls().fit(X, y)
+    explicit = cls(pos_label="normal").fit(X, y)
+    assert est.positive_class_ == "normal" and est.model_ == explicit.model_
+    objectives = est.direction_objectives_
+    assert objectives["normal"] == explicit.certificate_.objective
+    assert objectives["low"] * len(y) > objectives["normal"] * len(y) - np.log(len(y))
     assert "kept" in est.certificate_.scope
-    assert est.direction_objectives_["a-no"] > est.direction_objectives_["z-yes"]
 
 
 def _count_searches(monkeypatch):
@@ -125,12 +138,20 @@ def test_a_given_direction_runs_one_search_as_before(monkeypatch, kwargs, falls)
 
 
 def test_the_direction_costs_one_short_search_when_kept(monkeypatch):
+    X, y = _rows(600, 5, 1.5)
+    calls = _count_searches(monkeypatch)
+    est = FallingRuleListClassifier(n_iter=400).fit(X, y)
+    assert est.positive_class_ == "normal"
+    assert [n for _, n in calls] == [400, 40]
+    assert calls[0][0] == np.sum(y == "normal") and calls[1][0] == np.sum(y == "low")
+
+
+def test_a_minority_later_class_costs_no_short_search(monkeypatch):
     X, y = _one_group_says_no()
     y = np.where(y == "no", "z-yes", "a-no")
     calls = _count_searches(monkeypatch)
     FallingRuleListClassifier(n_iter=400).fit(X, y)
-    assert [n for _, n in calls] == [400, 40]
-    assert calls[0][0] == np.sum(y == "z-yes") and calls[1][0] == np.sum(y == "a-no")
+    assert [n for _, n in calls] == [400]
 
 
 def test_a_flip_costs_one_short_search_too(monkeypatch):
