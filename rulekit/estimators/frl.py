@@ -130,7 +130,7 @@ class _FallingBase(RuleClassifierBase):
         return None
 
     def _resolve_max_card(self, params, B, n_rows) -> int:
-        """``max_card="auto"``: single conditions below SMALL_DATA_ROWS training rows, else pairs."""
+        """``max_card="auto"``: single conditions below SMALL_DATA_ROWS rows, else pairs."""
         if params["max_card"] == "auto":
             return 1 if n_rows < SMALL_DATA_ROWS else 2
         return params["max_card"]
@@ -342,13 +342,14 @@ def _choose_direction(run, n_iter, n_rows):
     search can cost several times the later class's (ionosphere: 60-86 CPU
     s against 14), and a fit must stay within the time a user was promised
     for the defaults (the issue-27 targets), so the fit costs the full
-    search plus a tenth, whichever class falls.  The margin makes the choice pay for itself as a model choice
-    must (BIC charges a parameter ``ln(n) / 2`` in log-likelihood): a flip
-    that fixes a handful of rows fits noise (lowbwt's 151-row folds: flips
-    fitting 2-5 more rows lost 3 points on held-out rows; heart: a flip on
-    the rule cost alone lost 11 points in one fold), one that fixes dozens
-    does not (the flipped adult sample: 25 rows of 3,900, transfusion 8-11
-    of 600, both more accurate on held-out rows).  A short search cannot
+    search plus a tenth, whichever class falls.  The margin makes the
+    choice pay for itself as a model choice must (BIC charges a parameter
+    ``ln(n) / 2`` in log-likelihood): a flip that fixes a handful of rows
+    fits noise (lowbwt's 151-row folds: flips fitting 2-5 more rows lost 3
+    points on held-out rows; heart: a flip on the rule cost alone lost 11
+    points in one fold), one that fixes dozens does not (the flipped adult
+    sample: 16-44 rows of 3,900, more accurate on held-out rows).  A short
+    search cannot
     judge the other way round: a direction that converges slowly looks worse
     early (tic-tac-toe: the later class's lists beat the earlier's after
     3,000 iterations in 5 of 5 folds, lose after 300 in 5 of 5), so the
@@ -500,10 +501,11 @@ class FallingRuleListClassifier(_FallingBase):
         (None) with ``w=1``: the later label (second of ``classes_``)
         falls, unless it is the majority and the earlier one fits clearly
         better -- after the full search for the later label, the earlier
-        one falls for ``n_iter // 10`` iterations (same seed), and if that short search's objective
-        (training error plus ``C`` per rule, comparable at ``w=1``) is lower
-        by more than ``ln(n)`` training rows, that short search's list is
-        the fit's (a fit costs the full search plus a tenth).  A falling
+        one falls for ``n_iter // 10`` iterations (same seed), and if that
+        short search's objective (training error plus ``C`` per rule,
+        comparable at ``w=1``) is lower by more than ``ln(n)`` training
+        rows, its list is the fit's (a fit costs the full search plus a
+        tenth).  A falling
         list reaches the other class only after a rule for every group of
         the falling one, so the wrong direction costs rules: on a survey
         where 76 % say "yes", "yes" falling took 7-12 rules, "no" falling
@@ -683,10 +685,11 @@ class SoftFallingRuleListClassifier(_FallingBase):
         (None) with ``w=1``: the later label (second of ``classes_``)
         falls, unless it is the majority and the earlier one fits clearly
         better -- after the full search for the later label, the earlier
-        one falls for ``n_iter // 10`` iterations (same seed), and if that short search's objective
-        (training error plus ``C`` per rule, comparable at ``w=1``) is lower
-        by more than ``ln(n)`` training rows, that short search's list is
-        the fit's (a fit costs the full search plus a tenth).  A falling
+        one falls for ``n_iter // 10`` iterations (same seed), and if that
+        short search's objective (training error plus ``C`` per rule,
+        comparable at ``w=1``) is lower by more than ``ln(n)`` training
+        rows, its list is the fit's (a fit costs the full search plus a
+        tenth).  A falling
         list reaches the other class only after a rule for every group of
         the falling one, so the wrong direction costs rules: on a survey
         where 76 % say "yes", "yes" falling took 7-12 rules, "no" falling
