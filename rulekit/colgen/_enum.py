@@ -74,7 +74,7 @@ def check_compatibility_memory(d) -> None:
 
 @njit(cache=True)
 def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
-         node_limit, eps):
+         node_limit, eps, ratio_target):
     d, U = XT.shape
     # stack of partial clauses: literal at each depth, index into `order`
     lits = np.empty(max_literals, dtype=np.int64)
@@ -88,6 +88,7 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
     best_cl = np.full((n_best, max_literals), -1, dtype=np.int64)
     allowed = np.ones((max_literals + 1, d), dtype=np.bool_)
     nodes = 0
+    unvisited = np.inf
     depth = 0
     pos[0] = -1
     complete = True
@@ -96,6 +97,9 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
     # (no negative residual, or the same as a shorter one) have a ratio >= 0
     # or >= a shorter clause's
     ratio = 0.0
+    # subtrees cut because their clauses' ratios cannot fall below
+    # `ratio_target`: the least reduced cost there is not known, only bounded
+    target_cut = False
     while depth >= 0:
         pos[depth] += 1
         if pos[depth] >= d:
@@ -148,6 +152,14 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
             if bound / (nl + 2) < ratio:
                 ratio = bound / (nl + 2)
             continue
+        if bound / (nl + 2) >= ratio_target:
+            # only the ratio is sought: every extension's is >= the target
+            if bound / (nl + 2) < ratio:
+                ratio = bound / (nl + 2)
+            if bound < unvisited:
+                unvisited = bound
+            target_cut = True
+            continue
         # descend: later literals in `order` only (canonical enumeration)
         lits[depth] = j
         nrows[depth + 1] = cnt
@@ -161,7 +173,6 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
     # from the one that hit the limit on), each with the beam's optimistic
     # bound over its rows.  Every other clause was visited or pruned against
     # a threshold no lower than the best found (or -eps).
-    unvisited = np.inf
     if not complete:
         for t in range(depth + 1):
             nl = t + 1
@@ -192,11 +203,11 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
                         unvisited = pen_next - ng
                     if (pen_next - ng) / (nl + 2) < ratio:
                         ratio = (pen_next - ng) / (nl + 2)
-    return best_val, best_cl, complete, nodes, unvisited, ratio
+    return best_val, best_cl, complete, nodes, unvisited, ratio, target_cut
 
 
 def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
-                      work_limit=None) -> PricingOutcome:
+                      work_limit=None, ratio_target=np.inf) -> PricingOutcome:
     """Exact minimum-reduced-cost clauses by branch-and-bound.
 
     Parameters
@@ -236,17 +247,17 @@ def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
     single = r @ float_rows(X, 0, U, np.float64)
     order = np.argsort(single, kind="stable").astype(np.int64)
     ml = int(min(problem.max_literals, d))
-    vals, cls, complete, nodes, unvisited, ratio = _bnb(XT, np.ascontiguousarray(r, dtype=np.float64),
+    vals, cls, complete, nodes, unvisited, ratio, target_cut = _bnb(XT, np.ascontiguousarray(r, dtype=np.float64),
                                       neg, order, compat, float(problem.lam),
                                       float(problem.lambda0), float(problem.lambda1), ml,
                                       int(settings.columns_per_round), int(work_limit),
-                                      float(settings.eps))
+                                      float(settings.eps), float(ratio_target))
     ranked = [(float(v), tuple(sorted(int(x) for x in c if x >= 0)))
               for v, c in zip(vals, cls) if np.isfinite(v)]
     # the least reduced cost is at least the best found (-eps when none prices
     # out) and, when the work limit cut the search, the bound of what it left
     bound = ranked[0][0] if ranked else -settings.eps
-    if not complete:
+    if not complete or target_cut:
         bound = min(bound, float(unvisited))
-    return PricingOutcome.from_ranked(ranked, bound=bound, proven=bool(complete),
+    return PricingOutcome.from_ranked(ranked, bound=bound, proven=bool(complete and not target_cut),
                                       work=int(nodes), ratio=float(ratio))

@@ -78,6 +78,11 @@ DEFAULT_MAX_LITERALS = 10
 RESERVE_SHARE, RESERVE_SECONDS = 0.15, 30.0
 #: Row operations a widened beam may spend (it scores children row by row).
 BEAM_WORK = 500_000_000
+#: When the certifying enumeration is cut short, the ratio-targeted searches
+#: after it (:meth:`ColumnGeneration.certify`) may spend this many times the
+#: enumeration's work limit, aiming at bounds this close to the master LP's
+#: value (as fractions of it left unproved), weakest first.
+TARGET_WORK, TARGET_SHARES = 4, (0.8, 0.4, 0.2, 0.1, 0.05)
 #: Speed of the exact enumeration assumed before it is first measured.
 ENUM_RATE_GUESS = 20_000_000
 #: Columns (by LP weight) the local search of the selection may bring in,
@@ -586,7 +591,7 @@ class ColumnGeneration:
                 break
         return found
 
-    def _enumerate(self, r, lam, shapes_model=True):
+    def _enumerate(self, r, lam, shapes_model=True, work=None, ratio_target=np.inf):
         """The exact enumeration, its work capped when the deadline is near.
 
         The compiled search cannot look at the clock, so its work limit is
@@ -598,13 +603,14 @@ class ColumnGeneration:
         all the same.
         """
         s = self.s
-        work = s.enum_work_limit
+        work = s.enum_work_limit if work is None else work
         left = self._rounds_time_left()
         if left is not None and self.enum_rate * left / 2 < work:
             work = max(int(self.enum_rate * left / 2), 1)
             self.clock_capped |= shapes_model
         t0 = time.perf_counter()
-        out = enumerate_pricing(self.pricing_problem(r, lam), s, work_limit=work)
+        out = enumerate_pricing(self.pricing_problem(r, lam), s, work_limit=work,
+                                ratio_target=ratio_target)
         self.ratio = out.ratio
         spent = time.perf_counter() - t0
         if out.work >= 1_000_000:   # small calls measure the call, not the search
@@ -645,11 +651,19 @@ class ColumnGeneration:
         master LP is solved.  Nothing joins the master and the LP weights
         that order the selection are kept: the rule set is the one the
         rounds led to, only what is proved about it grows.
+
+        Rounds that ended because the last enumeration, cut short by its
+        work limit, found nothing ("converged" unproved) get the ratio-
+        targeted searches of :meth:`_targeted_bound` at the same duals.
         """
         s = self.s
-        if (stop not in ("stalled", "max_rounds") or self.lp_proven or not self.trace
-                or self.trace[-1].bound is not None or s.pricing not in ("enum", "auto")
+        if (self.lp_proven or not self.trace or s.pricing not in ("enum", "auto")
                 or s.enum_work_limit <= 0 or self.should_stop()):
+            return
+        unpriced = stop in ("stalled", "max_rounds") and self.trace[-1].bound is None
+        cut_short = (stop == "converged" and self.trace[-1].pricing == "enum"
+                     and self.C is not None)
+        if not (unpriced or cut_short):
             return
         try:
             z, mu, lam, _ = self.master.solve(self._rounds_time_left())
@@ -659,19 +673,59 @@ class ColumnGeneration:
             self.z, self.lp_proven = z, True
             return
         r = self.p.wq - mu
+        if cut_short:
+            lb = self._targeted_bound(z, r, lam)
+            self.lb_best = lb if self.lb_best is None else max(self.lb_best, lb)
+            self._record_certifying(z, mu, lam, lb, None)
+            return
         out = self._enumerate(r, lam, shapes_model=False)
         lb = _early_bound(z, out.bound, self.C, self.lambda0, self.lambda1, self.p.integral)
         if self.C is not None:
             lb = max(lb, _ratio_bound(z, out.ratio, self.C, self.p.integral))
+            if not out.proven:
+                lb = max(lb, self._targeted_bound(z, r, lam))
         if out.proven and not self._admit(out.clauses, r, lam):
             # no clause prices out at these duals: z is the master LP's value
             self.z, self.lp_proven = z, True
         self.lb_best = lb if self.lb_best is None else max(self.lb_best, lb)
+        self._record_certifying(z, mu, lam, lb, out.values[0] if out.values else None)
+
+    def _record_certifying(self, z, mu, lam, lb, best_rc):
+        """The certifying step's line of the trace (it adds no clause)."""
         self.trace.append(IterationRecord(
             iteration=len(self.trace) + 1, rmlp=z, dual_value=self.master.dual_value(mu, lam),
-            bound=lb, n_added=0, pricing="enum", best_rc=out.values[0] if out.values else None,
+            bound=lb, n_added=0, pricing="enum", best_rc=best_rc,
             time=self.run.elapsed, n_columns=len(self.clauses), lam=lam,
-            duals=self._duals(mu) if s.record_duals else None))
+            duals=self._duals(mu) if self.s.record_duals else None))
+
+    def _targeted_bound(self, z, r, lam):
+        """The budget's Lagrangian bound from enumerations that seek only the ratio.
+
+        An enumeration cut short bounds the clauses it did not reach by the
+        rows they could cover at best, which on a few hundred rows leaves the
+        bound at 0 however close the master LP came.  The bound
+        ``z + C * ratio`` needs no clause's reduced cost, only a lower bound
+        on ``rc / (1 + |k|)``: aiming at ``ratio >= -f z / C`` (a bound of
+        ``(1 - f) z``), the search cuts every subtree whose optimistic ratio
+        reaches the target, which cuts far more than the reduced cost's
+        threshold.  Targets go from the weakest to the strongest while
+        each improves the bound and the work budget
+        (``TARGET_WORK * enum_work_limit``) lasts; every result is a valid
+        bound, finished or not.
+        """
+        best = 0.0
+        budget = TARGET_WORK * self.s.enum_work_limit
+        for share in TARGET_SHARES:
+            if budget <= 0 or z <= 0 or self.should_stop():
+                break
+            out = self._enumerate(r, lam, shapes_model=False, work=budget,
+                                  ratio_target=-share * z / self.C)
+            budget -= out.work
+            bound = _ratio_bound(z, out.ratio, self.C, self.p.integral)
+            if bound <= best:
+                break
+            best = bound
+        return best
 
     def _duals(self, mu):
         """Per-sample cover duals: each row's dual shared by its positive samples."""

@@ -76,3 +76,38 @@ def test_bounds_of_enumerations_cut_short_stay_below_the_brute_force_optimum(see
             assert t.bound <= math.ceil(mlp - 1e-6) + 1e-9
     if res.lower_bound is not None:
         assert res.lower_bound <= opt + 1e-9
+
+
+def test_a_ratio_target_cuts_work_and_still_bounds_the_least_ratio():
+    """Seeking only ``rc / (1 + |k|) >= target`` prunes more and stays a valid bound."""
+    rng = np.random.default_rng(11)
+    settings = ColGenSettings()
+    reached, saved = 0, 0
+    for trial in range(30):
+        U, d, D = 14, 8, 4
+        X = rng.random((U, d)) < 0.6
+        r = rng.normal(size=U).round(3)
+        lam = float(rng.random() * 0.3)
+        problem = PricingProblem(X, r, lam, 0.0, 0.0, D)
+        least, per_unit = math.inf, 0.0
+        for k in range(1, D + 1):
+            for clause in itertools.combinations(range(d), k):
+                covered = X[:, list(clause)].all(axis=1)
+                if covered.any():
+                    rc = float(r[covered].sum()) + lam * (1 + k)
+                    least, per_unit = min(least, rc), min(per_unit, rc / (1 + k))
+        full = enumerate_pricing(problem, settings)
+        for target in (per_unit * 0.5, per_unit * 0.9, -0.5, -2.0):
+            out = enumerate_pricing(problem, settings, ratio_target=target)
+            # valid whatever the target: never above the least ratio or reduced cost
+            assert out.ratio <= per_unit + 1e-9, (trial, target, out.ratio, per_unit)
+            assert out.bound <= least + 1e-9, (trial, target, out.bound, least)
+            # and it gets there: at least the target (or the least ratio, if lower)
+            assert out.ratio >= min(target, per_unit) - 1e-9, (trial, target, out.ratio)
+            reached += out.ratio >= target - 1e-9
+            saved += out.work < full.work
+            if not out.proven:
+                # a cut the target made hides reduced costs: no claim that none is lower
+                assert out.bound <= least + 1e-9
+    assert reached >= 30 and saved >= 30
+

@@ -22,6 +22,7 @@ import pytest
 
 from rulekit import BooleanRuleCGClassifier
 from rulekit.colgen import ColGenSettings, search
+import rulekit.colgen._search as cg_search
 
 
 def paper_objective(B, y, w, clauses, form):
@@ -204,3 +205,34 @@ def test_patterns_holding_both_classes_bound_every_rule_set(form, settings):
                  random_state=0)
     assert res.lower_bound is not None and Fraction(res.lower_bound) >= floor
     assert res.lower_bound <= res.objective + 1e-9
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_runs_ended_by_an_enumeration_cut_short_bound_above_zero(form, monkeypatch):
+    """The last round's enumeration ran out of work and found nothing: the run ended
+    "converged" but unproved, and used to say what the cut-short search gave (mostly 0).
+    The ratio-targeted searches at the same duals raise it; it stays below brute force."""
+    settings = ColGenSettings(pricing="enum", enum_work_limit=300, initial_beam=False)
+    cases, raised = 0, 0
+    for seed in range(12):
+        rng = np.random.default_rng(seed + 40)
+        B = rng.random((18, 5)) < 0.5
+        y = ((B[:, 0] & B[:, 1]) | B[:, 2]).astype(int)
+        flip = rng.random(18) < 0.25
+        y[flip] = 1 - y[flip]
+        w = np.ones(18)
+        C, D = 7, 3
+        monkeypatch.setattr(cg_search, "TARGET_WORK", 0)
+        before = search(B, y, form=form, max_complexity=C, max_literals=D, settings=settings)
+        monkeypatch.setattr(cg_search, "TARGET_WORK", 4)
+        after = search(B, y, form=form, max_complexity=C, max_literals=D, settings=settings)
+        # the bound is all that changes: the same rule set and objective
+        assert after.clauses == before.clauses and after.objective == before.objective
+        opt = brute_force(B, y, w, C, D, form)
+        assert Fraction(after.lower_bound).limit_denominator() <= opt, (seed, after.lower_bound)
+        assert after.lower_bound >= before.lower_bound
+        if (not before.lp_proven and before.trace[-1].n_added == 0
+                and before.trace[-1].pricing == "enum" and before.lower_bound < before.objective):
+            cases += 1
+            raised += after.lower_bound > before.lower_bound
+    assert cases >= 4 and raised >= 0.75 * cases, (cases, raised)
