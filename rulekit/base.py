@@ -89,6 +89,12 @@ SOURCE_FOLDS = 5
 #: packed bytes (``FitData.from_packed``); below it the boolean matrix of every row is
 #: small, and a first fit compiles no kernel for the packed path
 PACKED_FOLD_CELLS = 1 << 20
+#: ...and rows from which it does: the packed path saves the memory of many rows, while
+#: a few rows of wide data make a small boolean matrix however many columns there are,
+#: and the boolean path learns and binarizes column by column under the fit's deadline
+#: (packed, every learned column is binarized after the learning: 60 rows of 20,000
+#: columns ran 2 to 5 CPU s past a 5 s time limit)
+PACKED_FOLD_ROWS = 4096
 
 
 def _source_learners() -> list:
@@ -449,6 +455,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         tested = self._validation_splits(codes if counts is None else np.repeat(codes, counts),
                                          params)
         if (self._fits_on_counts(params) and counts is None
+                and len(codes) >= PACKED_FOLD_ROWS
                 and len(codes) * max(_num_features(X), 1) >= PACKED_FOLD_CELLS):
             # many rows one each, folded: binarized eight conditions to a byte and grouped
             # on those bytes, so the boolean matrix is made of the distinct rows only (a
