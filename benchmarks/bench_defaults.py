@@ -136,6 +136,24 @@ class _CostPerRows:
         return super().fit(X, y)
 
 
+class _Today:
+    """Mixin: the falling lists as before the issue-37 defaults (the later label
+    falls, as ``pos_label`` of it does, and at any size pairs and ``C=1e-6``)."""
+
+    def fit(self, X, y):
+        self.pos_label = np.unique(np.asarray(y))[-1]
+        self.max_card, self.C = 2, 1e-6
+        return super().fit(X, y)
+
+
+class _FRLToday(_Today, FallingRuleListClassifier):
+    pass
+
+
+class _SoftFRLToday(_Today, SoftFallingRuleListClassifier):
+    pass
+
+
 class _FRLMinority(_MinorityPositive, FallingRuleListClassifier):
     pass
 
@@ -171,6 +189,9 @@ def models(selected=None, corels_time_limit=600.0) -> dict:
         "softFRL minority positive": _SoftFRLMinority,
         "FRL C=2/n": _FRLPerRows,
         "softFRL C=2/n": _SoftFRLPerRows,
+        # the falling lists' defaults before issue 37 item 6 (the before of its check)
+        "FRL before": _FRLToday,
+        "softFRL before": _SoftFRLToday,
         "CART depth 4": lambda: clone(base["CART depth 4"]),
         "random forest": lambda: clone(base["random forest"]),
         "logistic regression": lambda: clone(base["logistic regression"]),
@@ -194,7 +215,8 @@ def models(selected=None, corels_time_limit=600.0) -> dict:
     return {k: v for k, v in out.items() if not (k.endswith("whole pool") or k in _CANDIDATES)}
 
 
-_CANDIDATES = ("FRL minority positive", "softFRL minority positive", "FRL C=2/n", "softFRL C=2/n")
+_CANDIDATES = ("FRL minority positive", "softFRL minority positive", "FRL C=2/n", "softFRL C=2/n",
+               "FRL before", "softFRL before")
 
 
 def size_of(est):

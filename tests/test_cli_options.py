@@ -52,7 +52,7 @@ def test_help_gives_each_learners_own_default(capsys):
         main(["fit", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     # the learners' signatures, not a copy of them: a changed default shows here
-    assert "(default: corels 'auto'; frl, softfrl 2)" in out            # --max-card
+    assert "(default: corels, frl, softfrl 'auto')" in out            # --max-card
     assert "cg, cg-cnf, cg-dnf 120.0; corels, frl, softfrl None" in out  # --time-limit
     assert "--cv" not in out
     with pytest.raises(SystemExit):

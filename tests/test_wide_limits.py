@@ -257,11 +257,14 @@ WALL_SLACK = 20.0
 @pytest.mark.parametrize("learner", ["frl", "softfrl"])
 @pytest.mark.parametrize("shape", ["numeric", "categorical"])
 def test_falling_lists_on_wide_noise_keep_the_time_limit_and_the_memory(tmp_path, learner, shape):
-    got = _run_child(tmp_path, learner, shape, 10)
+    # 50 rows take single conditions at the defaults (max_card="auto"): the 10,000
+    # categorical conditions are searched in 3 to 5 s, so 1 s is the limit that cuts them
+    limit = 10 if shape == "numeric" else 1
+    got = _run_child(tmp_path, learner, shape, limit)
     assert "error" not in got, got["error"]
     assert got["status"] == "time_limit" and "ConvergenceWarning" in got["warnings"]
     assert got["cpu_after_limit"] <= CPU_SLACK, got
-    assert got["wall"] <= 10 + WALL_SLACK, got
+    assert got["wall"] <= limit + WALL_SLACK, got
     assert got["peak_mb"] <= 1024, got
 
 
