@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -66,6 +67,49 @@ MINING_PARAMETERS = {
 }
 
 
+class AntecedentNames(Sequence):
+    """The antecedents' readable names, each rendered when it is first read.
+
+    A pool of single conditions on wide data holds 10^5 antecedents or more,
+    and rendering every name up front took 1 to 3 CPU s after mining, where
+    no deadline could stop it (50 rows of 10,000 numeric columns); a model
+    reads the names of the few antecedents it uses.  Compares equal to a
+    list of the same strings.
+    """
+
+    def __init__(self, items, conditions=None):
+        self._items = items
+        self._conditions = conditions
+        self._rendered = {}
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        k = range(len(self._items))[k]          # negative indices; IndexError past the end
+        name = self._rendered.get(k)
+        if name is None:
+            if self._conditions is None:
+                name = " and ".join(f"c{j}" for j in self._items[k])
+            else:
+                name = " and ".join(str(self._conditions[j]) for j in self._items[k])
+            self._rendered[k] = name
+        return name
+
+    def __eq__(self, other):
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        shown = ", ".join(repr(self[i]) for i in range(min(len(self), 5)))
+        return f"AntecedentNames([{shown}{', ...' if len(self) > 5 else ''}], n={len(self)})"
+
+
 @dataclass(frozen=True)
 class AntecedentSet:
     """A pool of antecedents over one condition matrix.
@@ -74,8 +118,9 @@ class AntecedentSet:
     ----------
     items : list of tuple of int
         Each antecedent as the sorted indices of the conditions it ANDs.
-    names : list of str
-        Readable form, e.g. ``"age <= 25 and priors > 3"``.
+    names : sequence of str
+        Readable form, e.g. ``"age <= 25 and priors > 3"``, rendered when read
+        (:class:`AntecedentNames`).
     packed : ndarray of uint64, shape (M, W), or None
         Antecedent-by-sample capture bits on the mining data; None when mined
         with ``keep_bits=False`` (for an engine that builds them from their
@@ -95,7 +140,7 @@ class AntecedentSet:
     """
 
     items: list
-    names: list
+    names: Sequence
     packed: np.ndarray
     n_samples: int
     support: np.ndarray = field(repr=False)
@@ -548,11 +593,8 @@ def mine_antecedents(
         items = [items[k] for k in keep]
         support = support[keep]
         packed = None if packed is None else packed[keep]
-    if conditions is not None:
-        names = [" and ".join(str(conditions[j]) for j in s) for s in items]
-    else:
-        names = [" and ".join(f"c{j}" for j in s) for s in items]
-    return AntecedentSet(items, names, packed, B.shape[0], support, n_mined, complete)
+    return AntecedentSet(items, AntecedentNames(items, conditions), packed, B.shape[0], support,
+                         n_mined, complete)
 
 
 def antecedent_bits(B, items, w=None, *, keep=True) -> tuple:

@@ -70,6 +70,33 @@ def test_order_names_and_single_conditions():
     assert "a == x and b <= 1" in two.names
 
 
+def test_names_are_rendered_when_read(monkeypatch):
+    """A pool of 10^5 single conditions rendered every name after mining (1-3 CPU s past a
+    time limit on wide data); now a name is made when it is read, the same string."""
+    df = pd.DataFrame({"a": ["x", "y", "x", "y", "z"], "b": [1, 2, 3, 4, 5],
+                       "c": [0.5, 0.1, 0.9, 0.3, 0.7]})
+    binz = Binarizer().fit(df)
+    B = binz.transform(df)
+    eager = None
+    rendered = []
+    original = Condition.__str__
+    monkeypatch.setattr(Condition, "__str__", lambda c: rendered.append(c) or original(c))
+    ants = mine_antecedents(B, min_support=0.2, max_card=2, conditions=binz.conditions_)
+    assert rendered == []                                # mining rendered no name
+    third = ants.names[2]
+    assert len(rendered) == len(ants.items[2])           # only the one read
+    eager = [" and ".join(original(binz.conditions_[j]) for j in s) for s in ants.items]
+    assert ants.names[2] == third == eager[2]
+    assert ants.names == eager and list(ants.names) == eager and len(ants.names) == len(eager)
+    assert ants.names[-1] == eager[-1] and ants.names[1:4] == eager[1:4]
+    assert eager[5] in ants.names and "no such name" not in ants.names
+    assert ants.names != eager[:-1] and ants.names != eager[::-1]
+    with pytest.raises(IndexError):
+        ants.names[len(eager)]
+    unnamed = mine_antecedents(B, min_support=0.2, max_card=1)
+    assert unnamed.names == [f"c{s[0]}" for s in unnamed.items]
+
+
 def test_no_redundant_pairs_on_one_feature():
     rng = np.random.default_rng(1)
     df = pd.DataFrame({"age": rng.integers(18, 80, 300), "job": rng.choice(list("abcd"), 300)})
