@@ -147,18 +147,16 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
         if nl >= max_literals:
             continue
         bound = -ng + lam * (2 + nl) + lambda0 + lambda1 * (nl + 1)
-        if bound >= thresh:
-            # every extension has rc >= bound and at least nl + 1 literals
+        if bound >= thresh or bound / (nl + 2) >= ratio_target:
+            # every extension has rc >= bound and at least nl + 1 literals, so a ratio
+            # >= bound / (nl + 2); cut by the target alone (only the ratio is sought), its
+            # reduced costs may still price out: they are bounded, not known
             if bound / (nl + 2) < ratio:
                 ratio = bound / (nl + 2)
-            continue
-        if bound / (nl + 2) >= ratio_target:
-            # only the ratio is sought: every extension's is >= the target
-            if bound / (nl + 2) < ratio:
-                ratio = bound / (nl + 2)
-            if bound < unvisited:
-                unvisited = bound
-            target_cut = True
+            if bound < thresh:
+                if bound < unvisited:
+                    unvisited = bound
+                target_cut = True
             continue
         # descend: later literals in `order` only (canonical enumeration)
         lits[depth] = j

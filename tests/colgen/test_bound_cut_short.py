@@ -19,6 +19,19 @@ from rulekit.colgen._enum import enumerate_pricing
 from rulekit.colgen._pricing import PricingProblem
 
 
+def _least_reduced_costs(X, r, lam, D):
+    """Brute force over every clause of 1..D literals covering a row: the least reduced
+    cost, and the least cost per unit of complexity (1 + literals), at most 0."""
+    least, per_unit = math.inf, 0.0
+    for k in range(1, D + 1):
+        for clause in itertools.combinations(range(X.shape[1]), k):
+            covered = X[:, list(clause)].all(axis=1)
+            if covered.any():
+                rc = float(r[covered].sum()) + lam * (1 + k)
+                least, per_unit = min(least, rc), min(per_unit, rc / (1 + k))
+    return least, per_unit
+
+
 def test_enumeration_cut_short_still_bounds_the_least_reduced_cost():
     rng = np.random.default_rng(3)
     settings = ColGenSettings()
@@ -29,15 +42,7 @@ def test_enumeration_cut_short_still_bounds_the_least_reduced_cost():
         r = rng.normal(size=U).round(3)
         lam = float(rng.random() * 0.3)
         problem = PricingProblem(X, r, lam, 0.0, 0.0, D)
-        # brute force: every clause of 1..D literals, its reduced cost and its cost per
-        # unit of complexity (1 + literals)
-        least, per_unit = math.inf, 0.0
-        for k in range(1, D + 1):
-            for clause in itertools.combinations(range(d), k):
-                covered = X[:, list(clause)].all(axis=1)
-                if covered.any():
-                    rc = float(r[covered].sum()) + lam * (1 + k)
-                    least, per_unit = min(least, rc), min(per_unit, rc / (1 + k))
+        least, per_unit = _least_reduced_costs(X, r, lam, D)
         full = enumerate_pricing(problem, settings)
         assert full.proven and full.bound <= least + 1e-9
         assert full.ratio <= per_unit + 1e-9
@@ -89,13 +94,7 @@ def test_a_ratio_target_cuts_work_and_still_bounds_the_least_ratio():
         r = rng.normal(size=U).round(3)
         lam = float(rng.random() * 0.3)
         problem = PricingProblem(X, r, lam, 0.0, 0.0, D)
-        least, per_unit = math.inf, 0.0
-        for k in range(1, D + 1):
-            for clause in itertools.combinations(range(d), k):
-                covered = X[:, list(clause)].all(axis=1)
-                if covered.any():
-                    rc = float(r[covered].sum()) + lam * (1 + k)
-                    least, per_unit = min(least, rc), min(per_unit, rc / (1 + k))
+        least, per_unit = _least_reduced_costs(X, r, lam, D)
         full = enumerate_pricing(problem, settings)
         for target in (per_unit * 0.5, per_unit * 0.9, -0.5, -2.0):
             out = enumerate_pricing(problem, settings, ratio_target=target)

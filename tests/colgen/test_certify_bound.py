@@ -215,11 +215,7 @@ def test_runs_ended_by_an_enumeration_cut_short_bound_above_zero(form, monkeypat
     settings = ColGenSettings(pricing="enum", enum_work_limit=300, initial_beam=False)
     cases, raised = 0, 0
     for seed in range(12):
-        rng = np.random.default_rng(seed + 40)
-        B = rng.random((18, 5)) < 0.5
-        y = ((B[:, 0] & B[:, 1]) | B[:, 2]).astype(int)
-        flip = rng.random(18) < 0.25
-        y[flip] = 1 - y[flip]
+        B, y = noisy(seed + 40, n=18, d=5)
         w = np.ones(18)
         C, D = 7, 3
         monkeypatch.setattr(cg_search, "TARGET_WORK", 0)
