@@ -204,8 +204,249 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
     return best_val, best_cl, complete, nodes, unvisited, ratio, target_cut
 
 
+# removal masses kept per child for extensions of up to this many more literals;
+# longer ones are bounded as if a literal could drop any row (valid, weaker)
+LOOKAHEAD_DEPTH = 8
+
+
+@njit(cache=True)
+def _bnb_lookahead(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
+                   node_limit, eps, ratio_target, first_rows):
+    """:func:`_bnb` with a bound that also counts the rows an extension must drop.
+
+    A node's children are all scored before any is visited.  Literal ``j``
+    drops the rows of the node it does not hold, whose positive residuals
+    sum to ``e_j``.  Any extension of a child ``c`` by ``a`` more literals
+    (all later in the order, so among the node's later children) keeps the
+    positive residuals of ``c`` less at most the ``a`` largest ``e_j``
+    (``c``'s rows are among the node's), and at most the negative ones of
+    ``c``: ``rc >= -ng(c) + max(0, ps(c) - top_a) + penalty(|c| + a)``.
+    Broad clauses that cover many rows of positive residual are then cut
+    although their negative residuals alone would not cut them.  Only rows
+    of nonzero residual (``first_rows``) are visited.  Same results as
+    :func:`_bnb` when it finishes; cut short, the children scored but not
+    visited are bounded the same way.
+    """
+    d = XT.shape[0]
+    ML = max_literals
+    TT = min(ML, LOOKAHEAD_DEPTH) + 1
+    n0 = first_rows.shape[0]
+    pos_r = np.maximum(r, 0.0)
+    rows = np.empty((ML + 1, max(n0, 1)), dtype=np.int64)
+    nrows = np.zeros(ML + 1, dtype=np.int64)
+    lits = np.empty(ML + 1, dtype=np.int64)
+    # per level D (a node of D literals): its children's index in `order`, their
+    # sums, and the suffix sums of the largest removal masses of the later children
+    ch_q = np.empty((ML + 1, d), dtype=np.int64)
+    ch_s = np.empty((ML + 1, d))
+    ch_ng = np.empty((ML + 1, d))
+    ch_e = np.empty((ML + 1, d))
+    # ng_up[D, j]: a bound on the negative residual literal j keeps of the node at
+    # level D (its own when scored there); a node's rows are its parent's, so the
+    # parent's bound holds for it and may cut j without a pass over the rows
+    ng_up = np.empty((ML + 1, d))
+    top = np.zeros((ML + 1, d + 1, TT))
+    largest = np.empty(TT)
+    nch = np.zeros(ML + 1, dtype=np.int64)
+    cur = np.zeros(ML + 1, dtype=np.int64)
+    start = np.zeros(ML + 1, dtype=np.int64)
+    allowed = np.ones((ML + 1, d), dtype=np.bool_)
+    best_val = np.full(n_best, np.inf)
+    best_cl = np.full((n_best, ML), -1, dtype=np.int64)
+    for t in range(n0):
+        rows[0, t] = first_rows[t]
+    nrows[0] = n0
+    nodes = 0
+    unvisited = np.inf
+    ratio = 0.0
+    target_cut = False
+    complete = True
+    depth = 0
+    expand = True
+    while depth >= 0:
+        D = depth
+        if expand:
+            expand = False
+            if nodes + (d - start[D]) * (nrows[D] + 16) > node_limit:
+                complete = False
+                depth -= 1
+                break
+            ps_node = 0.0
+            for t in range(nrows[D]):
+                ps_node += pos_r[rows[D, t]]
+            n = 0
+            nl = D + 1
+            thresh = min(-eps, best_val[n_best - 1])
+            for q in range(start[D], d):
+                j = order[q]
+                if not allowed[D, j]:
+                    continue
+                nodes += 16
+                if D > 0:
+                    up = ng_up[D - 1, j]
+                    ng_up[D, j] = up
+                    if up <= 0.0:
+                        continue
+                    # every clause of this node's subtree holding j keeps at most `up`
+                    rc_lb, ratio_lb = _length_bounds(up, nl, ML, lam, lambda0, lambda1)
+                    if rc_lb >= thresh or ratio_lb >= ratio_target:
+                        # cut as a scored child would be (see below), unscored
+                        ratio = min(ratio, ratio_lb)
+                        if rc_lb < thresh:
+                            unvisited = min(unvisited, rc_lb)
+                            target_cut = True
+                        continue
+                nodes += nrows[D]
+                s = 0.0
+                ng = 0.0
+                ps = 0.0
+                for t in range(nrows[D]):
+                    u = rows[D, t]
+                    if XT[j, u]:
+                        s += r[u]
+                        ng += neg[u]
+                        ps += pos_r[u]
+                ng_up[D, j] = ng
+                if ng <= 0.0:
+                    # every clause with j covers no row of negative residual here
+                    continue
+                ch_q[D, n] = q
+                ch_s[D, n] = s
+                ch_ng[D, n] = ng
+                ch_e[D, n] = ps_node - ps
+                n += 1
+            nch[D] = n
+            cur[D] = 0
+            # top[D, i, a]: the a largest removal masses among children after i - 1
+            for a in range(TT):
+                largest[a] = 0.0
+                top[D, n, a] = 0.0
+            for i in range(n - 1, -1, -1):
+                v = ch_e[D, i]
+                k = TT - 1
+                while k > 0 and largest[k - 1] < v:
+                    largest[k] = largest[k - 1]
+                    k -= 1
+                if k < TT - 1 or largest[k] < v:
+                    largest[k] = v
+                acc = 0.0
+                top[D, i, 0] = 0.0
+                for a in range(1, TT):
+                    acc += largest[a - 1]
+                    top[D, i, a] = acc
+            continue
+        if cur[D] >= nch[D]:
+            depth -= 1
+            continue
+        i = cur[D]
+        cur[D] += 1
+        q = ch_q[D, i]
+        j = order[q]
+        s = ch_s[D, i]
+        ng = ch_ng[D, i]
+        nl = D + 1
+        rc = s + lam * (1 + nl) + lambda0 + lambda1 * nl
+        if rc / (1 + nl) < ratio:
+            ratio = rc / (1 + nl)
+        thresh = min(-eps, best_val[n_best - 1])
+        if rc < thresh:
+            k = n_best - 1
+            while k > 0 and best_val[k - 1] > rc:
+                best_val[k] = best_val[k - 1]
+                best_cl[k] = best_cl[k - 1]
+                k -= 1
+            best_val[k] = rc
+            best_cl[k, :] = -1
+            for qq in range(D):
+                best_cl[k, qq] = lits[qq]
+            best_cl[k, D] = j
+            thresh = min(-eps, best_val[n_best - 1])
+        if nl >= ML:
+            continue
+        rc_lb, ratio_lb = _extension_bounds(s, ng, top[D, i + 1], nl, ML, lam, lambda0,
+                                            lambda1)
+        if rc_lb >= thresh or ratio_lb >= ratio_target:
+            if ratio_lb < ratio:
+                ratio = ratio_lb
+            if rc_lb < thresh:
+                if rc_lb < unvisited:
+                    unvisited = rc_lb
+                target_cut = True
+            continue
+        lits[D] = j
+        cnt = 0
+        for t in range(nrows[D]):
+            u = rows[D, t]
+            if XT[j, u]:
+                rows[D + 1, cnt] = u
+                cnt += 1
+        nrows[D + 1] = cnt
+        for qq in range(d):
+            allowed[D + 1, qq] = allowed[D, qq] and compat[j, qq]
+        nodes += d + nrows[D]
+        start[D + 1] = q + 1
+        depth = D + 1
+        expand = True
+    if not complete:
+        if depth < 0:
+            # not even the first literals were scored: every clause covers some of
+            # the rows, so only the whole negative residual bounds it
+            ng = 0.0
+            for t in range(n0):
+                ng += neg[first_rows[t]]
+            for nl in range(1, ML + 1):
+                b = -ng + lam * (1 + nl) + lambda0 + lambda1 * nl
+                unvisited = min(unvisited, b)
+                ratio = min(ratio, b / (1 + nl))
+        # the children not yet visited at every level on the path (at the deepest,
+        # also the one whose expansion did not fit): themselves, and their extensions
+        for D in range(depth + 1):
+            first = cur[D] - 1 if D == depth else cur[D]
+            for i in range(max(first, 0), nch[D]):
+                nl = D + 1
+                rc = ch_s[D, i] + lam * (1 + nl) + lambda0 + lambda1 * nl
+                unvisited = min(unvisited, rc)
+                ratio = min(ratio, rc / (1 + nl))
+                if nl < ML:
+                    rc_lb, ratio_lb = _extension_bounds(ch_s[D, i], ch_ng[D, i], top[D, i + 1],
+                                                        nl, ML, lam, lambda0, lambda1)
+                    unvisited = min(unvisited, rc_lb)
+                    ratio = min(ratio, ratio_lb)
+    return best_val, best_cl, complete, nodes, unvisited, ratio, target_cut
+
+
+@njit(cache=True)
+def _length_bounds(ng, nl, ML, lam, lambda0, lambda1):
+    """Least reduced cost and ratio of clauses of ``nl`` to ``ML`` literals keeping ``ng``."""
+    rc_lb = np.inf
+    ratio_lb = np.inf
+    for L in range(nl, ML + 1):
+        b = -ng + lam * (1 + L) + lambda0 + lambda1 * L
+        rc_lb = min(rc_lb, b)
+        ratio_lb = min(ratio_lb, b / (1 + L))
+    return rc_lb, ratio_lb
+
+
+@njit(cache=True)
+def _extension_bounds(s, ng, top, nl, ML, lam, lambda0, lambda1):
+    """Least reduced cost and least ratio of the extensions of a child (see above).
+
+    ``top[a]``: the ``a`` largest removal masses of the literals that may
+    extend it; beyond ``len(top) - 1`` more literals, any row may be dropped.
+    """
+    ps = s + ng          # the child's positive residuals
+    rc_lb = np.inf
+    ratio_lb = np.inf
+    for a in range(1, ML - nl + 1):
+        kept = max(0.0, ps - top[a]) if a < top.shape[0] else 0.0
+        b = -ng + kept + lam * (1 + nl + a) + lambda0 + lambda1 * (nl + a)
+        rc_lb = min(rc_lb, b)
+        ratio_lb = min(ratio_lb, b / (1 + nl + a))
+    return rc_lb, ratio_lb
+
+
 def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
-                      work_limit=None, ratio_target=np.inf) -> PricingOutcome:
+                      work_limit=None, ratio_target=np.inf, lookahead=False) -> PricingOutcome:
     """Exact minimum-reduced-cost clauses by branch-and-bound.
 
     Parameters
@@ -219,6 +460,15 @@ def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
     work_limit : int, optional
         Row operations allowed, instead of ``settings.enum_work_limit`` (a
         limit cut down when the deadline is near).
+    ratio_target : float, default=inf
+        Cut every subtree whose clauses' ``rc / (1 + |k|)`` cannot fall
+        below it (only the ratio is sought; ``proven`` is then False).
+    lookahead : bool, default=False
+        Search with :func:`_bnb_lookahead`, whose bound also counts the rows
+        an extension must drop.  It finds the same clauses when it finishes
+        and finishes far sooner on broad clauses, but spends its work limit
+        differently when cut short, so the rounds (whose clauses shape the
+        model) keep :func:`_bnb` and only the certifying searches use it.
 
     Returns
     -------
@@ -245,11 +495,17 @@ def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
     single = r @ float_rows(X, 0, U, np.float64)
     order = np.argsort(single, kind="stable").astype(np.int64)
     ml = int(min(problem.max_literals, d))
-    vals, cls, complete, nodes, unvisited, ratio, target_cut = _bnb(XT, np.ascontiguousarray(r, dtype=np.float64),
-                                      neg, order, compat, float(problem.lam),
-                                      float(problem.lambda0), float(problem.lambda1), ml,
-                                      int(settings.columns_per_round), int(work_limit),
-                                      float(settings.eps), float(ratio_target))
+    args = (XT, np.ascontiguousarray(r, dtype=np.float64), neg, order, compat,
+            float(problem.lam), float(problem.lambda0), float(problem.lambda1), ml,
+            int(settings.columns_per_round), int(work_limit), float(settings.eps),
+            float(ratio_target))
+    if lookahead:
+        # rows of zero residual change no sum: visiting them is work for nothing
+        first_rows = np.flatnonzero(np.asarray(r) != 0).astype(np.int64)
+        out = _bnb_lookahead(*args, first_rows)
+    else:
+        out = _bnb(*args)
+    vals, cls, complete, nodes, unvisited, ratio, target_cut = out
     ranked = [(float(v), tuple(sorted(int(x) for x in c if x >= 0)))
               for v, c in zip(vals, cls) if np.isfinite(v)]
     # the least reduced cost is at least the best found (-eps when none prices

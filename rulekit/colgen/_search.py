@@ -609,8 +609,10 @@ class ColumnGeneration:
             work = max(int(self.enum_rate * left / 2), 1)
             self.clock_capped |= shapes_model
         t0 = time.perf_counter()
+        # a search whose clauses cannot join the master may use the bound that
+        # finishes sooner (its clauses differ only when cut short)
         out = enumerate_pricing(self.pricing_problem(r, lam), s, work_limit=work,
-                                ratio_target=ratio_target)
+                                ratio_target=ratio_target, lookahead=not shapes_model)
         self.ratio = out.ratio
         spent = time.perf_counter() - t0
         if out.work >= 1_000_000:   # small calls measure the call, not the search

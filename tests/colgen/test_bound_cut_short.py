@@ -32,7 +32,8 @@ def _least_reduced_costs(X, r, lam, D):
     return least, per_unit
 
 
-def test_enumeration_cut_short_still_bounds_the_least_reduced_cost():
+@pytest.mark.parametrize("lookahead", [False, True])
+def test_enumeration_cut_short_still_bounds_the_least_reduced_cost(lookahead):
     rng = np.random.default_rng(3)
     settings = ColGenSettings()
     cut = 0
@@ -43,11 +44,11 @@ def test_enumeration_cut_short_still_bounds_the_least_reduced_cost():
         lam = float(rng.random() * 0.3)
         problem = PricingProblem(X, r, lam, 0.0, 0.0, D)
         least, per_unit = _least_reduced_costs(X, r, lam, D)
-        full = enumerate_pricing(problem, settings)
+        full = enumerate_pricing(problem, settings, lookahead=lookahead)
         assert full.proven and full.bound <= least + 1e-9
         assert full.ratio <= per_unit + 1e-9
         for work in (30, 100, 400):
-            out = enumerate_pricing(problem, settings, work_limit=work)
+            out = enumerate_pricing(problem, settings, work_limit=work, lookahead=lookahead)
             if out.proven:
                 continue
             cut += 1
@@ -83,7 +84,8 @@ def test_bounds_of_enumerations_cut_short_stay_below_the_brute_force_optimum(see
         assert res.lower_bound <= opt + 1e-9
 
 
-def test_a_ratio_target_cuts_work_and_still_bounds_the_least_ratio():
+@pytest.mark.parametrize("lookahead", [False, True])
+def test_a_ratio_target_cuts_work_and_still_bounds_the_least_ratio(lookahead):
     """Seeking only ``rc / (1 + |k|) >= target`` prunes more and stays a valid bound."""
     rng = np.random.default_rng(11)
     settings = ColGenSettings()
@@ -95,9 +97,10 @@ def test_a_ratio_target_cuts_work_and_still_bounds_the_least_ratio():
         lam = float(rng.random() * 0.3)
         problem = PricingProblem(X, r, lam, 0.0, 0.0, D)
         least, per_unit = _least_reduced_costs(X, r, lam, D)
-        full = enumerate_pricing(problem, settings)
+        full = enumerate_pricing(problem, settings, lookahead=lookahead)
         for target in (per_unit * 0.5, per_unit * 0.9, -0.5, -2.0):
-            out = enumerate_pricing(problem, settings, ratio_target=target)
+            out = enumerate_pricing(problem, settings, ratio_target=target,
+                                    lookahead=lookahead)
             # valid whatever the target: never above the least ratio or reduced cost
             assert out.ratio <= per_unit + 1e-9, (trial, target, out.ratio, per_unit)
             assert out.bound <= least + 1e-9, (trial, target, out.bound, least)
@@ -110,3 +113,69 @@ def test_a_ratio_target_cuts_work_and_still_bounds_the_least_ratio():
                 assert out.bound <= least + 1e-9
     assert reached >= 30 and saved >= 30
 
+
+
+def _threshold_problem(rng, U=18, cols=3, cuts=3, D=4):
+    """Conditions ``x <= t`` and ``x > t`` on a few numeric columns (so the
+    compatibility matrix prunes), residuals with zeros among them."""
+    from rulekit.colgen._beam import OP_GT, OP_LE
+    from rulekit.colgen._enum import compatibility
+
+    V = rng.integers(0, cuts + 1, size=(U, cols))
+    X, groups, ops, thr = [], [], [], []
+    for c in range(cols):
+        for t in range(cuts):
+            for op in (OP_LE, OP_GT):
+                X.append(V[:, c] <= t if op == OP_LE else V[:, c] > t)
+                groups.append(c)
+                ops.append(op)
+                thr.append(float(t))
+    X = np.column_stack(X)
+    r = rng.normal(size=U).round(2)
+    r[rng.random(U) < 0.3] = 0.0
+    lam = float(rng.random() * 0.4)
+    compat = compatibility(X.shape[1], (groups, ops, thr))
+    return PricingProblem(X, r, lam, 0.05, 0.02, D, compat=compat), X, r, lam
+
+
+def _least_with_penalties(X, r, lam, l0, l1, D):
+    """Brute force over every clause of 1..D literals: the least reduced cost
+    and the least ratio (at most 0), from the formulas, not the engine."""
+    least, per_unit = math.inf, 0.0
+    for k in range(1, D + 1):
+        for clause in itertools.combinations(range(X.shape[1]), k):
+            covered = X[:, list(clause)].all(axis=1)
+            rc = float(r[covered].sum()) + lam * (1 + k) + l0 + l1 * k
+            if (r[covered] < 0).any():
+                least = min(least, rc)
+            per_unit = min(per_unit, rc / (1 + k))
+    return least, per_unit
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_lookahead_bound_finds_what_the_plain_search_finds(seed):
+    """Counting the rows an extension must drop prunes more; finished, both
+    searches return the same clauses, and every bound holds against brute force."""
+    rng = np.random.default_rng(seed)
+    settings = ColGenSettings(columns_per_round=4)
+    problem, X, r, lam = _threshold_problem(rng)
+    least, per_unit = _least_with_penalties(X, r, lam, 0.05, 0.02, problem.max_literals)
+    plain = enumerate_pricing(problem, settings)
+    ahead = enumerate_pricing(problem, settings, lookahead=True)
+    assert plain.proven and ahead.proven
+    assert ahead.values == pytest.approx(plain.values)
+    assert ahead.clauses == plain.clauses
+    assert ahead.bound == pytest.approx(plain.bound)
+    assert ahead.work <= plain.work
+    if math.isfinite(least) and least < -settings.eps:
+        assert ahead.values[0] == pytest.approx(least)
+    assert ahead.ratio <= per_unit + 1e-9
+    for target in (per_unit * 0.5, per_unit * 0.9, -0.3):
+        out = enumerate_pricing(problem, settings, ratio_target=target, lookahead=True)
+        assert per_unit + 1e-9 >= out.ratio >= min(target, per_unit) - 1e-9
+        assert out.bound <= least + 1e-9
+        for work in (50, 300, 1500):
+            cut = enumerate_pricing(problem, settings, ratio_target=target, lookahead=True,
+                                    work_limit=work)
+            assert cut.ratio <= per_unit + 1e-9, (target, work)
+            assert cut.bound <= least + 1e-9, (target, work)
