@@ -43,6 +43,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from numba import njit
 
 from ._master import LPTimeLimit, MasterCosts, SolverFailure
 from ._solvers import quiet_highspy
@@ -86,12 +87,10 @@ class GroupedMasterLP(MasterCosts):
         self.n_cover = int(self.pos_rows.size)
         self.cover_pos = np.full(self.wp.shape[0], -1, dtype=np.int64)
         self.cover_pos[self.pos_rows] = np.arange(self.n_cover)
-        # every clause's rows (positions among the positive rows) end to end, and where
-        # each clause's start; clauses added since the last solve wait in _pending
-        self._buf = np.zeros(0, dtype=np.int32)      # room for _flat to grow (_all_rows)
-        self._flat = self._buf[:0]
-        self._starts = np.zeros(1, dtype=np.int64)
-        self._pending = []
+        # each clause's coverage of the positive rows, a bit per row (row k of _bits;
+        # rows beyond the clauses are room to grow): as int32 positions, every single
+        # condition covering about half the rows, they took half a GB at ten million rows
+        self._bits = np.zeros((0, (self.n_cover + 7) // 8), dtype=np.uint8)
         self.costs, self.sizes = [], []
         self._w = np.zeros(0)
         self._in_lp = set()          # clauses of the grouped LP (compatible with the groups)
@@ -106,8 +105,12 @@ class GroupedMasterLP(MasterCosts):
 
     def add_column(self, mask, n_literals):
         """Add one clause (its coverage ``mask`` over distinct rows)."""
-        rows = self.cover_pos[np.flatnonzero(mask)]
-        self._pending.append(rows[rows >= 0].astype(np.int32))
+        K = len(self.costs)
+        if K == self._bits.shape[0]:
+            grown = np.zeros((max(2 * K, 16), self._bits.shape[1]), dtype=np.uint8)
+            grown[:K] = self._bits
+            self._bits = grown
+        self._bits[K] = np.packbits(np.asarray(mask, dtype=bool)[self.pos_rows])
         self.costs.append(self.column_cost(mask, n_literals))
         self.sizes.append(1 + n_literals)
         self._w = np.r_[self._w, 0.0]
@@ -123,7 +126,7 @@ class GroupedMasterLP(MasterCosts):
         K = len(self.costs)
         costs = np.asarray(self.costs, dtype=float)
         sizes = np.asarray(self.sizes, dtype=float)
-        flat, starts = self._all_rows()
+        bits = self._bits[:K]
         # start from the clauses the last answer used: the groups stay few
         self._defining = [k for k in self._defining if self._w[k] > 0]
         gid, n_groups = self._groups(self._defining)
@@ -138,7 +141,7 @@ class GroupedMasterLP(MasterCosts):
                                                      deadline)
             self.n_solves += 1
             mu_rows = mu_g[gid] * (self.wpos / wg[gid])
-            rc = costs + lam * sizes - _sums(mu_rows, flat, starts, K)
+            rc = costs + lam * sizes - _sums(mu_rows, bits)
             joining = np.flatnonzero(rc < -self.eps)
             if joining.size == 0:
                 break
@@ -158,34 +161,9 @@ class GroupedMasterLP(MasterCosts):
         return z, mu, lam, w.copy()
 
     # -- groups -------------------------------------------------------------------
-    def _all_rows(self):
-        """Every clause's rows, one after another (``flat``), and where each starts.
-
-        New clauses' rows are written into a buffer with room to spare (pages not
-        yet written take no memory), each freed once copied: joining them to the
-        rows held (half a GB at ten million rows) made a second copy of all of
-        them at every solve.
-        """
-        if self._pending:
-            pending, self._pending = self._pending, []
-            lens = np.fromiter((r.size for r in pending), dtype=np.int64, count=len(pending))
-            pos = int(self._starts[-1])
-            need = pos + int(lens.sum())
-            if need > self._buf.size:
-                buf = np.empty(max(need, 2 * self._buf.size), dtype=np.int32)
-                buf[:pos] = self._buf[:pos]
-                self._buf = buf
-            for i, n in enumerate(lens):
-                self._buf[pos:pos + n] = pending[i]
-                pending[i] = None
-                pos += int(n)
-            self._starts = np.r_[self._starts, self._starts[-1] + np.cumsum(lens)]
-            self._flat = self._buf[:pos]
-        return self._flat, self._starts
-
     def _rows(self, k):
-        """The positive rows clause ``k`` covers (a view)."""
-        return self._flat[self._starts[k]:self._starts[k + 1]]
+        """Which positive rows clause ``k`` covers (a boolean mask over them)."""
+        return np.unpackbits(self._bits[k], count=self.n_cover).view(bool)
 
     def _groups(self, defining):
         gid = np.zeros(self.n_cover, dtype=np.int64)
@@ -206,7 +184,7 @@ class GroupedMasterLP(MasterCosts):
     def _compatible(self, k, gid, size):
         """Whether clause ``k`` covers each group (of ``size`` rows each) wholly or not at all."""
         rows = self._rows(k)
-        if rows.size == 0:
+        if not rows.any():
             return True
         hit = np.bincount(gid[rows], minlength=size.size)
         return bool(np.all((hit == 0) | (hit == size)))
@@ -280,20 +258,95 @@ class GroupedMasterLP(MasterCosts):
         return z, mu_g, lam, w
 
 
-def _sums(values, flat, starts, K, block=1 << 22):
-    """Per clause, the sum of ``values`` over the rows it covers (``block`` entries of
-    ``flat`` at a time: no float copy of every clause's rows)."""
+@njit(cache=True)
+def _sums(values, bits):
+    """Per clause (a row of ``bits``), the sum of ``values`` over the rows it
+    covers, added in the order ``np.add.reduceat`` adds a run of them (the
+    first, then numpy's pairwise sum of the rest, :func:`_pairwise`): the sums
+    of the rows' positions, as this class held them before, bit for bit."""
+    K, nb = bits.shape
+    n = values.shape[0]
     out = np.zeros(K)
-    k = 0
-    while k < K:
-        # clauses k .. e - 1 hold at most `block` entries (or one clause more)
-        e = max(int(np.searchsorted(starts, starts[k] + block, side="right")) - 1, k + 1)
-        e = min(e, K)
-        lens = np.diff(starts[k:e + 1])
-        full = lens > 0
-        if full.any():
-            part = values[flat[starts[k]:starts[e]]]
-            # reduceat over the non-empty runs only: it gives an empty run the next value
-            out[k:e][full] = np.add.reduceat(part, (starts[k:e] - starts[k])[full])
-        k = e
+    buf = np.empty(n)
+    for k in range(K):
+        m = 0
+        for b in range(nb):
+            byte = bits[k, b]
+            if byte == 0:
+                continue
+            base = 8 * b
+            for t in range(8):
+                # packbits puts a byte's first row in its highest bit
+                if byte & (128 >> t) and base + t < n:
+                    buf[m] = values[base + t]
+                    m += 1
+        if m > 0:
+            # np.add.reduceat's order: the first value, then the pairwise sum of the rest
+            out[k] = buf[0] + _pairwise(buf, 1, m - 1)
     return out
+
+
+@njit(cache=True)
+def _pairwise(a, lo, n):
+    """numpy's pairwise sum of ``a[lo:lo + n]`` (its order of additions): halves
+    cut at multiples of 8 down to blocks of at most 128, each summed by
+    :func:`_block_sum`; walked with a stack (a recursive kernel does not cache)."""
+    if n <= 128:
+        return _block_sum(a, lo, n)
+    st_lo = np.empty(64, dtype=np.int64)
+    st_n = np.empty(64, dtype=np.int64)
+    st_stage = np.empty(64, dtype=np.int64)
+    vals = np.empty(64)
+    top, nv = 1, 0
+    st_lo[0], st_n[0], st_stage[0] = lo, n, 0
+    while top > 0:
+        t = top - 1
+        lo_, n_ = st_lo[t], st_n[t]
+        if n_ <= 128:
+            vals[nv] = _block_sum(a, lo_, n_)
+            nv += 1
+            top -= 1
+            continue
+        n2 = n_ // 2
+        n2 -= n2 % 8
+        if st_stage[t] == 0:
+            st_stage[t] = 1
+            st_lo[top], st_n[top], st_stage[top] = lo_, n2, 0
+            top += 1
+        elif st_stage[t] == 1:
+            st_stage[t] = 2
+            st_lo[top], st_n[top], st_stage[top] = lo_ + n2, n_ - n2, 0
+            top += 1
+        else:
+            vals[nv - 2] = vals[nv - 2] + vals[nv - 1]
+            nv -= 1
+            top -= 1
+    return vals[0]
+
+
+@njit(cache=True)
+def _block_sum(a, lo, n):
+    """numpy's sum of at most 128 values: eight running sums, then the rest."""
+    if n < 8:
+        res = 0.0
+        for i in range(lo, lo + n):
+            res += a[i]
+        return res
+    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
+    i = 8
+    while i < n - (n % 8):
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[lo + i]
+        i += 1
+    return res

@@ -206,13 +206,18 @@ def _counted_pairs(B, y, unit, fold_counts) -> Pairs:
     del keys
     # the same products count x cost as the cut rows' weights, added in the rows' order
     fw = np.zeros((len(rows), F.shape[1]))
-    fc = np.zeros((len(rows), F.shape[1]))
+    # a counted row that costs one (no class weight): the weights are the counts, one
+    # table for both (150 MB each at ten million rows); neither is written to after
+    ones = bool(np.all(unit == 1.0))
+    fc = fw if ones else np.zeros((len(rows), F.shape[1]))
     if len(rows) == n:      # distinct pairs already: nothing adds up
         fw[group] = F * unit[:, None]
-        fc[group] = F
+        if not ones:
+            fc[group] = F
     else:
         np.add.at(fw, group, F * unit[:, None])
-        np.add.at(fc, group, F.astype(float))
+        if not ones:
+            np.add.at(fc, group, F.astype(float))
     same = len(rows) == n and np.array_equal(rows, np.arange(n))
     B = B if isinstance(B, np.ndarray) and B.dtype == bool else np.asarray(B, dtype=bool)
     PB = B if same else np.ascontiguousarray(B[rows])
@@ -299,10 +304,11 @@ def _sample(pairs: Pairs, m, rng):
         index = seen[np.argsort(first, kind="stable")]
         weight = np.bincount(g, weights=w[keep], minlength=len(pairs.y))[index]
         return index, weight, None
-    # a fold column: draw from the counts, in the pairs' canonical order
-    count = np.floor(pairs.fold_count + FLOAT_SLACK).astype(np.int64)
-    count[(pairs.fold_count > 0) & (count == 0)] = 1
-    total = int(count.sum())
+    # a fold column: draw from the counts, in the pairs' canonical order; the whole
+    # table of counts is never made, only each class's cells in turn (150 MB at ten
+    # million rows, on top of the draw's own)
+    F, block = pairs.fold_count, COUNT_BLOCK
+    total = sum(int(_cell_counts(F[i:i + block]).sum()) for i in range(0, len(F), block))
     if total <= m:
         return np.arange(len(pairs.y)), pairs.w, pairs.fold_weight
     # the draw keeps, per class, only the pairs it took from: on millions of pairs a
@@ -310,7 +316,7 @@ def _sample(pairs: Pairs, m, rng):
     parts = []
     for label in np.unique(pairs.y):
         rows = np.flatnonzero(pairs.y == label)
-        cells = count[rows]
+        cells = _cell_counts(pairs.fold_count[rows])
         want = max(1, int(round(m * cells.sum() / total)))
         flat = cells.ravel()
         got = rng.multivariate_hypergeometric(flat, min(want, int(flat.sum())))
@@ -322,13 +328,24 @@ def _sample(pairs: Pairs, m, rng):
     order = np.argsort(index, kind="stable")
     index = index[order]
     taken = np.concatenate([t for _, t in parts])[order]
-    count = count[index]
+    count = _cell_counts(pairs.fold_count[index])
     # the weight of the rows taken, multiplied before it is divided: on counts (weight =
     # count) that is the number of rows taken, exactly, as in a sample of the rows
     # (a share times the weight, 49 * (1 / 49), can miss it by a bit)
     T = np.divide(pairs.fold_weight[index] * taken, count, out=np.zeros(count.shape),
                   where=count > 0)
     return index, T.sum(axis=1), T
+
+
+#: Pairs whose cells are counted at a time when the sample's total is taken.
+COUNT_BLOCK = 1 << 20
+
+
+def _cell_counts(fold_count):
+    """Rows in each (pair, fold) cell, as whole numbers: a cell with any weight holds one."""
+    count = np.floor(fold_count + FLOAT_SLACK).astype(np.int64)
+    count[(fold_count > 0) & (count == 0)] = 1
+    return count
 
 
 def probe_rows(y, m, rng):

@@ -116,3 +116,24 @@ def test_counts_given_by_the_caller_are_left_as_they_were():
     np.testing.assert_array_equal(owned.B, data.B)
     np.testing.assert_array_equal(owned.y, data.y)
     np.testing.assert_array_equal(owned.views["fold_counts"], data.views["fold_counts"])
+
+
+def test_the_sample_counts_its_cells_a_block_at_a_time(monkeypatch):
+    """The validation sample's total is taken a block of pairs at a time (no table of
+    every cell's count at once on millions of pairs): any block gives the same draw."""
+    from rulekit.estimators import validation
+
+    counts = _counts(4, n=2000)
+    pairs = binary_pairs(counts.B, (counts.y == 1).astype(np.int64), np.ones(len(counts.y)),
+                         fold_counts=counts.fold_counts)
+    designs = []
+    for block in (1 << 20, 7, 1):
+        monkeypatch.setattr(validation, "COUNT_BLOCK", block)
+        designs.append(draw_design(pairs, np.random.default_rng(3), forms=("dnf",),
+                                   grid=(0, 3, 8), cv_max_rows=10**6, validation_rows=150))
+    assert designs[0].sampled and len(pairs.y) > 150
+    for d in designs[1:]:
+        for name in ("kind", "index", "weight", "T", "sampled"):
+            np.testing.assert_array_equal(getattr(d, name), getattr(designs[0], name))
+    # counts that cost one share one table of weights and counts
+    assert pairs.fold_weight is pairs.fold_count

@@ -187,17 +187,25 @@ def test_the_grouped_master_is_used_only_above_group_min_rows(monkeypatch):
     assert used
 
 
-def test_clause_sums_a_block_at_a_time():
+def test_clause_sums_from_bits_are_the_sums_of_the_rows_positions():
+    """A bit per row gives each clause's sum bit for bit as the int32 positions gave it
+    (``np.add.reduceat`` over each clause's run), so the grouped LP's checks are the same."""
     from rulekit.colgen._grouped import _sums
 
     rng = np.random.default_rng(0)
-    values = rng.random(50)
-    cols = [rng.choice(50, size=int(rng.integers(0, 12)), replace=False) for _ in range(30)]
-    flat = np.concatenate(cols).astype(np.int32)
-    starts = np.r_[0, np.cumsum([c.size for c in cols])]
-    want = np.array([values[c].sum() for c in cols])
-    for block in (1, 3, 7, 1 << 22):
-        assert np.allclose(_sums(values, flat, starts, len(cols), block=block), want)
+    for n in (1, 7, 50, 129, 1000, 20_000):
+        values = rng.normal(size=n) * 10.0 ** rng.integers(-3, 4, size=n)
+        masks = rng.random((30, n)) < rng.uniform(0, 1, size=(30, 1))
+        masks[3] = False
+        want = np.zeros(30)
+        for k, m in enumerate(masks):
+            rows = np.flatnonzero(m)
+            if rows.size:
+                want[k] = np.add.reduceat(values[rows], [0])[0]
+        got = _sums(values, np.packbits(masks, axis=1))
+        np.testing.assert_array_equal(got, want)
+        # a sequential sum would differ in the last bits on long runs
+        assert n < 1000 or any(sum(values[m].tolist()) != w for m, w in zip(masks, want))
 
 
 def test_packed_masks_read_as_the_masks():
@@ -228,9 +236,9 @@ def test_large_problems_read_the_same_rows_from_packed_conditions(monkeypatch):
     assert packed.objective == plain.objective and packed.lower_bound == plain.lower_bound
 
 
-def test_clause_rows_are_appended_into_room_to_spare():
-    """The rows of clauses added between solves join the ones held without a copy of all
-    of them (the buffer grows by doubling), and read as the rows concatenated."""
+def test_clause_rows_are_kept_a_bit_per_row_with_room_to_spare():
+    """Each clause's positive rows read back as its mask over them; the bits take an
+    eighth of a byte per row, and clauses join into room to spare (doubling)."""
     rng = np.random.default_rng(5)
     U = 400
     wp = rng.integers(0, 3, U).astype(float)
@@ -242,15 +250,10 @@ def test_clause_rows_are_appended_into_room_to_spare():
             m = rng.random(U) < rng.uniform(0.05, 0.9)
             masks.append(m)
             lp.add_column(m, int(rng.integers(1, 4)))
-        flat, starts = lp._all_rows()
-        bufs.append(lp._buf)
-        pos = lp.cover_pos
-        want = [pos[np.flatnonzero(m)] for m in masks]
-        want = [r[r >= 0] for r in want]
-        np.testing.assert_array_equal(flat, np.concatenate(want))
-        np.testing.assert_array_equal(starts, np.r_[0, np.cumsum([r.size for r in want])])
-        for k, r in enumerate(want):
-            np.testing.assert_array_equal(lp._rows(k), r)
+        bufs.append(lp._bits)
+        for k, m in enumerate(masks):
+            np.testing.assert_array_equal(lp._rows(k), m[lp.pos_rows])
+    assert lp._bits.shape[1] == -(-lp.n_cover // 8)
     # single clauses after the first batch fit in the room left: no new buffer each time
     assert bufs[1] is bufs[2]
-    assert len({id(b) for b in bufs}) <= 3
+    assert len({id(b) for b in bufs}) <= 4
