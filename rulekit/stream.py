@@ -611,6 +611,20 @@ def counts_from_table(table: CountTable, binarizer: Binarizer, classes: np.ndarr
                   table.n_rows)
 
 
+def _release_arrow_memory() -> None:
+    """Hand back to the system what Arrow's allocator keeps after a pass over files.
+
+    Reading parquet leaves freed buffers cached in Arrow's memory pool (about
+    110 MB after a pass over ten million rows, with 10 MB in use), which the
+    fit after the passes would otherwise carry as resident memory.
+    """
+    import sys
+
+    pa = sys.modules.get("pyarrow")     # only when a pass read through Arrow
+    if pa is not None:
+        pa.default_memory_pool().release_unused()
+
+
 def canonical_order(keys: np.ndarray) -> np.ndarray:
     """An order of distinct keys (uint8 rows) that depends only on the set of keys.
 
@@ -674,6 +688,7 @@ def count(data, target: str | None = None, *, key: str | None = None,
         summary = part if summary is None else summary.merge(part)
         if stopping():
             break
+    _release_arrow_memory()
     if summary is None or summary.n_rows == 0:
         raise ValueError("the source gave no rows")
     fitted = (template if hasattr(template, "conditions_")
@@ -690,6 +705,7 @@ def count(data, target: str | None = None, *, key: str | None = None,
         if stopping():
             break
     counter.release()
+    _release_arrow_memory()
     table = CountTable.of_counter(counter)
     del counter
     if table.n_rows == 0:

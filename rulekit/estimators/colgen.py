@@ -348,7 +348,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             # counts per fold in a table beside it (_solve), rather than being cut into a
             # row per fold, which on 10 million rows made 5.7 million rows of conditions
             # out of 3.7 million patterns, and each binary problem folded them back
-            folds, splits = counts.fold_counts, None
+            folds, splits = _narrow_counts(counts.fold_counts), None
         data = super()._from_counts(counts, params, splits, owned)
         stacked = counts.binarizer
         if isinstance(stacked, Stacked):
@@ -485,6 +485,16 @@ def _pairs(B, yk, w, folds, weight):
     # the rows each pair stands for (class_weight scales costs, not rows)
     freq = np.ones(len(yk)) if weight is None else weight
     return binary_pairs(B, yk, w, folds, freq)
+
+
+def _narrow_counts(table):
+    """A table of counts as int32 when they fit (held through the fit: 71 MB instead of
+    142 at ten million rows); every product and sum read from it is the same."""
+    table = np.asarray(table)
+    if table.size and table.dtype != np.int32 and 0 <= table.min() and (
+            table.max() <= np.iinfo(np.int32).max):
+        return table.astype(np.int32)
+    return table
 
 
 def _in_pair_order(data: FitData, folds, owned=False) -> FitData:

@@ -69,6 +69,8 @@ def test_counted_two_class_data_are_not_cut_by_fold_nor_copied_into_pairs():
     assert data.n_rows == len(counts.y) and data.tested is None
     table = data.views["fold_counts"]
     assert table.shape == counts.fold_counts.shape
+    # held through the fit as 4-byte counts (half the table the counts came in)
+    assert table.dtype == np.int32 and counts.fold_counts.dtype == np.int64
     assert int(table.sum()) == counts.n_rows == data.n_samples
     np.testing.assert_array_equal(table.sum(axis=1), data.count)
     # the same rows (reordered), and already in the order of the binary problem's pairs
