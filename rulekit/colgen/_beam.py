@@ -58,8 +58,12 @@ def _allowed_extensions(clause, d, meta):
     return allowed
 
 
+class _Stopped(Exception):
+    """``should_stop()`` turned true between two blocks of rows of a level's product."""
+
+
 def beam_search(problem: PricingProblem, settings: ColGenSettings, *, width=None,
-                max_candidates=None) -> PricingOutcome:
+                max_candidates=None, should_stop=None) -> PricingOutcome:
     """Find clauses with negative reduced cost.
 
     Parameters
@@ -75,6 +79,10 @@ def beam_search(problem: PricingProblem, settings: ColGenSettings, *, width=None
         returned) and ``eps``.
     width, max_candidates : int, optional
         Override the settings' width and candidate limit (a widened beam).
+    should_stop : callable, optional
+        Polled between levels and, on many rows, between blocks of a level's
+        product (a level on millions of rows takes seconds): when it turns
+        true the search returns the clauses found by the levels it finished.
 
     Returns
     -------
@@ -82,17 +90,22 @@ def beam_search(problem: PricingProblem, settings: ColGenSettings, *, width=None
         ``ranked``: ``(approximate rc, clause)`` sorted by rc, all below
         ``-eps``; nothing proved.
     """
-    beam = _Beam(problem, settings)
+    beam = _Beam(problem, settings, should_stop)
     width = settings.beam_width if width is None else width
     max_candidates = settings.beam_max_candidates if max_candidates is None else max_candidates
     max_literals = min(settings.beam_max_literals, problem.max_literals)
-    level = beam.first_level(width, max_literals)
-    evaluated = beam.d
-    n_lits = 1
-    while level and n_lits < max_literals and evaluated < max_candidates:
-        level, scored = beam.next_level(level, n_lits, width, max_literals)
-        evaluated += scored
-        n_lits += 1
+    try:
+        level = beam.first_level(width, max_literals)
+        evaluated = beam.d
+        n_lits = 1
+        while level and n_lits < max_literals and evaluated < max_candidates:
+            if should_stop is not None and should_stop():
+                break
+            level, scored = beam.next_level(level, n_lits, width, max_literals)
+            evaluated += scored
+            n_lits += 1
+    except _Stopped:
+        pass            # the level cut short added nothing: its sums were not whole
     return PricingOutcome.from_ranked(beam.best())
 
 
@@ -120,17 +133,22 @@ class Float32Rows:
         self.shape = X.shape
 
     def __rmatmul__(self, M):
+        return self.product(M)
+
+    def product(self, M, should_stop=None):
+        """``M @ self``; ``should_stop`` is polled between blocks (:class:`_Stopped`)."""
         M = np.asarray(M)
         U = self.shape[0]
         if U <= FLOAT_BLOCK_ROWS:
             return M @ float_rows(self.X, 0, U, np.float32)
         out = np.zeros(M.shape[:-1] + (self.shape[1],))
         for start in range(0, U, FLOAT_BLOCK_ROWS):
+            _poll(should_stop)
             stop = min(start + FLOAT_BLOCK_ROWS, U)
             out += M[..., start:stop] @ float_rows(self.X, start, stop, np.float32)
         return out.astype(np.float32)
 
-    def weighted_sums(self, masks, weights) -> np.ndarray:
+    def weighted_sums(self, masks, weights, should_stop=None) -> np.ndarray:
         """``np.concatenate([M * w for w in weights]) @ self`` with ``M`` the masks stacked
         as float32, made a block of rows at a time: the stacked masks and their weighted
         copies (on 3.7 million rows, 15 MB a mask and weight) are never made whole.
@@ -145,6 +163,7 @@ class Float32Rows:
             return np.concatenate([M * w for w in weights]) @ self
         out = np.zeros((rows, self.shape[1]))
         for start in range(0, U, FLOAT_BLOCK_ROWS):
+            _poll(should_stop)
             stop = min(start + FLOAT_BLOCK_ROWS, U)
             M = np.stack([m[start:stop] for m in masks]).astype(self.dtype)
             out += np.concatenate([M * w[start:stop] for w in weights]) @ float_rows(
@@ -152,10 +171,16 @@ class Float32Rows:
         return out.astype(np.float32)
 
 
+def _poll(should_stop):
+    if should_stop is not None and should_stop():
+        raise _Stopped
+
+
 class _Beam:
     """The scores of one beam search and the clauses it found (``found``)."""
 
-    def __init__(self, problem, settings):
+    def __init__(self, problem, settings, should_stop=None):
+        self.should_stop = should_stop
         X = problem.X
         Xf = float_rows(X, 0, X.shape[0], np.float64) if problem.Xf is None else problem.Xf
         self.Xf, self.p = Xf, problem
@@ -195,7 +220,13 @@ class _Beam:
 
     def first_level(self, width, max_literals):
         """Score the single literals; the first beam ``[(clause, mask)]``."""
-        s, nb = self.r @ self.Xf, self.neg @ self.Xf
+        if isinstance(self.Xf, Float32Rows):
+            # two products, as ``r @ Xf`` and ``neg @ Xf`` (one stacked product may round
+            # differently)
+            s = self.Xf.product(self.r, self.should_stop)
+            nb = self.Xf.product(self.neg, self.should_stop)
+        else:
+            s, nb = self.r @ self.Xf, self.neg @ self.Xf
         rc = s + self.p.penalty(1)
         bound = -nb + self.p.penalty(2)
         self.keep_found((), np.flatnonzero(rc < -self.eps), rc)
@@ -225,7 +256,8 @@ class _Beam:
         # what the beam's time went to on large data
         if isinstance(self.Xf, Float32Rows):
             # many rows: the level's masks are weighed a block of rows at a time
-            sums = self.Xf.weighted_sums([m for _, m in level], (self.r, self.neg))
+            sums = self.Xf.weighted_sums([m for _, m in level], (self.r, self.neg),
+                                         self.should_stop)
         else:
             masks = np.stack([m for _, m in level]).astype(self.Xf.dtype)
             sums = np.concatenate([masks * self.r, masks * self.neg]) @ self.Xf

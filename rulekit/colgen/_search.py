@@ -413,7 +413,8 @@ class ColumnGeneration:
         if s.initial_beam and self.D > 1 and s.pricing != "ip" and not self.should_stop():
             # one heuristic round at mu = wp, lam = 0: clauses that cover many
             # positives and few negatives
-            for c in beam_search(self.pricing_problem(self.p.wq - self.p.wp, 0.0), s).clauses:
+            for c in beam_search(self.pricing_problem(self.p.wq - self.p.wp, 0.0), s,
+                                 should_stop=self.should_stop).clauses:
                 if len(c) > 1:
                     self.add(c)
 
@@ -586,7 +587,8 @@ class ColumnGeneration:
         problem = self.pricing_problem(r, lam)
         for mult in s.beam_widening:
             found = beam_search(problem, s, width=s.beam_width * mult,
-                                max_candidates=min(s.beam_max_candidates * mult, most))
+                                max_candidates=min(s.beam_max_candidates * mult, most),
+                                should_stop=self.should_stop)
             if self._admit(found.clauses, r, lam) or self.should_stop():
                 break
         return found

@@ -76,3 +76,39 @@ def test_estimator_time_limit_covers_the_fit_on_many_rows():
     assert cert.lower_bound is None or cert.lower_bound <= cert.objective
     # the certificate's objective is the model's error rate on the rows it was fitted on
     assert cert.objective == pytest.approx(float(np.mean(est.predict(X) != y)))
+
+
+def test_the_beam_stops_between_blocks_of_rows_and_keeps_its_finished_levels(monkeypatch):
+    """A level of the beam on millions of rows took seconds past the fit's limit: the
+    beam polls ``should_stop`` between blocks of rows and returns what its finished
+    levels found; never stopped, it finds what it found without the poll."""
+    import rulekit.colgen._beam as beam_mod
+    from rulekit.colgen import ColGenSettings
+    from rulekit.colgen._beam import Float32Rows, beam_search
+    from rulekit.colgen._pricing import PricingProblem, reduced_cost
+
+    monkeypatch.setattr(beam_mod, "FLOAT_BLOCK_ROWS", 64)
+    rng = np.random.default_rng(2)
+    X = rng.random((1000, 12)) < 0.5
+    r = rng.normal(size=1000)
+    settings = ColGenSettings(beam_width=4, columns_per_round=50)
+    problem = PricingProblem(X, r, 0.5, 0.0, 0.0, 4, Xf=Float32Rows(X))
+    plain = beam_search(problem, settings)
+    polled = []
+    never = beam_search(problem, settings, should_stop=lambda: polled.append(1) and False)
+    assert never.clauses == plain.clauses and never.values == plain.values
+    # the first level polls before each of its 16 blocks, twice (two products)
+    assert len(polled) > 32
+    # polls: the first level's two products (16 blocks each), one between levels, then
+    # 16 per level's product: stopped at poll 2 nothing is finished, at 41 the first level
+    # is, at 61 the first two are
+    for stop_after, finished in ((1, 0), (40, 1), (60, 2)):
+        calls = []
+        out = beam_search(problem, settings,
+                          should_stop=lambda: calls.append(1) or len(calls) > stop_after)
+        assert len(calls) == stop_after + 1      # it stopped at the first true poll
+        assert max((len(c) for c in out.clauses), default=0) <= finished
+        assert (len(out.clauses) > 0) == (finished > 0)
+        assert all(v < -settings.eps for v in out.values)
+        for v, c in zip(out.values, out.clauses):
+            assert v == pytest.approx(reduced_cost(X, r, c, 0.5, 0.0, 0.0), abs=1e-4)
