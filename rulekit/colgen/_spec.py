@@ -11,6 +11,24 @@ _OPTIONS = {
 }
 
 
+def precompile() -> None:
+    """Kernels the warm-up fit does not reach, for ``rulekit compile``: the certifying
+    enumeration's lookahead search and the grouped master LP's clause sums (a fit meets
+    them only when its enumeration is cut short, or above 50,000 distinct positive rows)."""
+    import numpy as np
+
+    from rulekit.colgen import ColGenSettings
+    from rulekit.colgen._enum import enumerate_pricing
+    from rulekit.colgen._grouped import _sums
+    from rulekit.colgen._pricing import PricingProblem
+
+    rng = np.random.default_rng(0)
+    X = rng.random((40, 6)) < 0.5
+    problem = PricingProblem(X, rng.normal(size=40), 0.1, 0.0, 0.0, 3)
+    enumerate_pricing(problem, ColGenSettings(), ratio_target=-0.5, lookahead=True)
+    _sums(rng.random(200), np.packbits(rng.random((3, 200)) < 0.5, axis=1))
+
+
 def demo() -> None:
     """``rulekit demo tictactoe``: a DNF rule set for the tic-tac-toe endgames."""
     from rulekit import datasets
@@ -32,7 +50,7 @@ SPECS = (
     # the three forms share their kernels: one warm-up compiles them all
     LearnerSpec("cg-dnf", _ESTIMATOR, "DNF rule set, column generation", fixed={"form": "dnf"},
                 options=_OPTIONS, warmup={"max_complexity": 8, "max_literals": 3},
-                demo=("tictactoe", demo), explore=True),
+                precompile=precompile, demo=("tictactoe", demo), explore=True),
     LearnerSpec("cg-cnf", _ESTIMATOR, "CNF rule set, column generation", fixed={"form": "cnf"},
                 options=_OPTIONS, explore=True),
     LearnerSpec("cg", _ESTIMATOR, "rule set, DNF or CNF chosen by validation, column generation",
