@@ -17,10 +17,10 @@ def precompile() -> None:
     them only when its enumeration is cut short, or above 50,000 distinct positive rows)."""
     import numpy as np
 
-    from rulekit.colgen import ColGenSettings
     from rulekit.colgen._enum import enumerate_pricing
     from rulekit.colgen._grouped import _sums
     from rulekit.colgen._pricing import PricingProblem
+    from rulekit.colgen._settings import ColGenSettings
 
     rng = np.random.default_rng(0)
     X = rng.random((40, 6)) < 0.5
