@@ -73,6 +73,22 @@ def check_compatibility_memory(d) -> None:
 
 
 @njit(cache=True)
+def _insert_best(best_val, best_cl, rc, lits, depth, j):
+    """Put the clause ``lits[:depth] + (j,)`` of reduced cost ``rc`` into the best list,
+    kept sorted by reduced cost (the last entry drops out)."""
+    k = best_val.shape[0] - 1
+    while k > 0 and best_val[k - 1] > rc:
+        best_val[k] = best_val[k - 1]
+        best_cl[k] = best_cl[k - 1]
+        k -= 1
+    best_val[k] = rc
+    best_cl[k, :] = -1
+    for q in range(depth):
+        best_cl[k, q] = lits[q]
+    best_cl[k, depth] = j
+
+
+@njit(cache=True)
 def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
          node_limit, eps, ratio_target):
     d, U = XT.shape
@@ -132,17 +148,7 @@ def _bnb(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literals, n_best,
             ratio = rc / (1 + nl)
         thresh = min(-eps, best_val[n_best - 1])
         if rc < thresh:
-            # insert into the sorted best list
-            k = n_best - 1
-            while k > 0 and best_val[k - 1] > rc:
-                best_val[k] = best_val[k - 1]
-                best_cl[k] = best_cl[k - 1]
-                k -= 1
-            best_val[k] = rc
-            best_cl[k, :] = -1
-            for q in range(depth):
-                best_cl[k, q] = lits[q]
-            best_cl[k, depth] = j
+            _insert_best(best_val, best_cl, rc, lits, depth, j)
             thresh = min(-eps, best_val[n_best - 1])
         if nl >= max_literals:
             continue
@@ -350,16 +356,7 @@ def _bnb_lookahead(XT, r, neg, order, compat, lam, lambda0, lambda1, max_literal
             ratio = rc / (1 + nl)
         thresh = min(-eps, best_val[n_best - 1])
         if rc < thresh:
-            k = n_best - 1
-            while k > 0 and best_val[k - 1] > rc:
-                best_val[k] = best_val[k - 1]
-                best_cl[k] = best_cl[k - 1]
-                k -= 1
-            best_val[k] = rc
-            best_cl[k, :] = -1
-            for qq in range(D):
-                best_cl[k, qq] = lits[qq]
-            best_cl[k, D] = j
+            _insert_best(best_val, best_cl, rc, lits, D, j)
             thresh = min(-eps, best_val[n_best - 1])
         if nl >= ML:
             continue
