@@ -30,7 +30,7 @@ from ..colgen._search import SEARCH_PARAMETERS
 from ..colgen._search import constant_result
 from ..colgen._select import (CV_MAX_ROWS, DEFAULT_GRID, INNER_FOLDS, BinaryFit, check_grid,
                               fit_binary)
-from .._tolerances import MIN_TIME_SHARE
+from .._tolerances import MIN_TIME_SHARE, WRAP_UP_SECONDS_PER_ROW
 
 log = logging.getLogger("rulekit.colgen")
 
@@ -446,8 +446,6 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             # on millions of rows that alone would overrun the limit; the constant rule set
             res = constant_result(yk, w, stop)
             return BinaryFit(res, None, res.form, 0, _view(data.binarizer, data.B))
-        left = None if outer is None else outer.time_left()
-        share = None if left is None else max(left / classes_left, MIN_TIME_SHARE)
         pairs = _pairs(data.B, yk, w, folds, data.weight)
         view = _view(data.binarizer, pairs.B)
         choosing = params["form"] == "auto" or params["max_complexity"] == "auto"
@@ -467,6 +465,12 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         y, w = pairs.y, pairs.w
         # the pairs' fold tables served the design: not held through the search
         del pairs
+        # the share is taken now, after the pairs and the design (seconds on millions of
+        # rows), and what comes after the searches -- each class's rule set read over the
+        # rows for its counts -- is kept out of it, so that the fit ends by its limit
+        left = None if outer is None else outer.time_left()
+        after = WRAP_UP_SECONDS_PER_ROW * data.B.shape[0] * classes_left
+        share = None if left is None else max((left - after) / classes_left, MIN_TIME_SHARE)
         return fit_binary(view, y, w, form=params["form"],
                           max_complexity=params["max_complexity"],
                           max_literals=params["max_literals"], lambda0=params["lambda0"],

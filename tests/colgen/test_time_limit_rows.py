@@ -112,3 +112,36 @@ def test_the_beam_stops_between_blocks_of_rows_and_keeps_its_finished_levels(mon
         assert all(v < -settings.eps for v in out.values)
         for v, c in zip(out.values, out.clauses):
             assert v == pytest.approx(reduced_cost(X, r, c, 0.5, 0.0, 0.0), abs=1e-4)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_each_search_leaves_the_time_the_counts_after_it_need(n_classes, monkeypatch):
+    """The searches' shares of the time leave ``WRAP_UP_SECONDS_PER_ROW`` a distinct row
+    for each class's work after them (reading its rule set over the rows), so that the
+    fit as a whole ends by its ``time_limit``: at 3.7 million distinct rows that work took
+    1.3 s past the limit before."""
+    import rulekit.estimators.colgen as est_mod
+    from rulekit._tolerances import WRAP_UP_SECONDS_PER_ROW
+
+    monkeypatch.setattr(est_mod, "WRAP_UP_SECONDS_PER_ROW", 1e-3)  # visible on 600 rows
+    shares = []
+    real = est_mod.fit_binary
+
+    def spy(*args, time_limit=None, **kwargs):
+        shares.append((time_limit, est_mod.current_run().time_left()))
+        return real(*args, time_limit=time_limit, **kwargs)
+
+    monkeypatch.setattr(est_mod, "fit_binary", spy)
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame(rng.integers(0, 1000, size=(600, 3)), columns=["a", "b", "c"])
+    y = rng.integers(0, n_classes, 600)
+    # one form and budget: no validation fits, so the test stays short
+    est = BooleanRuleCGClassifier(form="dnf", max_complexity=10, time_limit=30).fit(X, y)
+    # the fit holds between the distinct binarized rows and all 600 rows
+    distinct = len(np.unique(np.asarray(est.binarizer_.transform(X)), axis=0))
+    assert distinct < 600
+    assert len(shares) == (1 if n_classes == 2 else n_classes)
+    for i, (share, left) in enumerate(shares):
+        k = len(shares) - i              # the classes still to fit share the time left
+        assert (left - 1e-3 * 600 * k) / k - 0.05 <= share <= (left - 1e-3 * distinct * k) / k
+    assert WRAP_UP_SECONDS_PER_ROW * 3.7e6 < 3.0   # the default keeps seconds, not minutes
