@@ -68,7 +68,7 @@ def _brute(B, rows, weights, rem, items):
 
 def _packed_rem(rem, slots):
     """``rem`` over the kernel's slots of one class, packed."""
-    bits, _ = _search._pack_rows(rem[None, :], slots)
+    bits, _ = _search._pack_rows(rem[:, None], slots)  # one factor: the rows left
     return bits[0]
 
 
