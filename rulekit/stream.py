@@ -120,11 +120,22 @@ class Files:
             if self._format(path) == "csv":
                 yield from pd.read_csv(path, chunksize=self.chunk_rows, **self.read_options)
             else:
-                import pyarrow.parquet as pq
-
+                _, pq = _pyarrow()
                 with pq.ParquetFile(path, read_dictionary=_text_columns(path)) as f:
                     for batch in f.iter_batches(batch_size=self.chunk_rows):
                         yield batch.to_pandas()
+
+
+def _pyarrow():
+    """``(pyarrow, pyarrow.parquet)``, or an ImportError that says how to install them."""
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError as exc:
+        raise ImportError("reading parquet files needs pyarrow: pip install "
+                          "'rulekit[parquet]' (or read the files with pandas and pass "
+                          "DataFrame chunks)") from exc
+    return pyarrow, pyarrow.parquet
 
 
 def _text_columns(path: str) -> list:
@@ -132,9 +143,7 @@ def _text_columns(path: str) -> list:
     dictionary and codes, which pandas then keeps, so a million values are never made into
     a million strings (the same categories, the same model: :func:`_columns.category_codes`
     reads both alike)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
+    pa, pq = _pyarrow()
     schema = pq.read_schema(path)
     return [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
 

@@ -266,3 +266,15 @@ def test_a_time_limit_stops_the_passes_over_a_source_between_chunks():
     cert = est.certificate_
     assert cert.status == "time_limit" and "before the limit" in cert.scope
     assert cert.lower_bound is None or cert.lower_bound <= cert.objective
+
+
+def test_parquet_without_pyarrow_says_what_to_install(data, tmp_path, monkeypatch):
+    """pyarrow is the ``parquet`` extra: without it, reading a parquet file is an
+    ImportError that names the extra, not a bare ModuleNotFoundError from inside."""
+    import sys
+
+    data.to_parquet(tmp_path / "part.parquet")
+    monkeypatch.setitem(sys.modules, "pyarrow", None)        # import pyarrow now fails
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    with pytest.raises(ImportError, match=r"pip install 'rulekit\[parquet\]'"):
+        list(stream.Files(tmp_path / "part.parquet", target="label").chunks())
