@@ -395,11 +395,10 @@ def _fold_on_factors(B, items, yb, weights, chunk=1 << 16):
     used = np.unique(items[items >= 0])
     if n < 2 or len(used) == 0:
         return None
-    keys = np.empty((n, (len(used) + 7) // 8 + 1), np.uint8)
-    for lo in range(0, n, chunk):  # never a boolean copy of every row
-        keys[lo:lo + chunk, :-1] = np.packbits(B[lo:lo + chunk][:, used], axis=1)
-    keys[:, -1] = yb
-    first, group = evaluate.group_rows(keys)
+    keys = np.empty((n, (len(used) + 7) // 8), np.uint8)
+    for lo in range(0, n, chunk):  # packed a block at a time: no boolean copy of every row
+        keys[lo:lo + chunk] = np.packbits(B[lo:lo + chunk][:, used], axis=1)
+    first, group = evaluate.group_rows(keys, yb[:, None])
     del keys
     if len(first) > FOLD_AT_MOST * n:
         return None
@@ -444,7 +443,8 @@ def _check_memory(A, factors) -> None:
 
     The search holds the prefix memo and the candidate cache (fixed tables,
     about 150 MB at most), a few numbers per antecedent, and its factors'
-    rows twice (a row-major copy and the bits).
+    rows twice while it packs them (the rows folded on the factors used,
+    never more than the rows given, and their bits).
     """
     F = A if factors is None else factors[0]
     n_ante = A.shape[1] if factors is None else factors[1].shape[0]
@@ -618,15 +618,13 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
     weights = check_sample_weight(sample_weight, n_rows, rows_of="A" if A is not None else "B",
                                   positive=True)
     _check_memory(A, factors)
-    packed = None
-    if A is None:
-        folded = _fold_on_factors(*factors, yb, weights)
-        if folded is not None:
-            fB, f_items, f_yb, f_weights = folded
-            packed = _Packed(None, f_yb, C1 is not None, (fB, f_items), f_weights)
-            del folded, fB
-    if packed is None:
+    folded = _fold_on_factors(*factors, yb, weights) if A is None else None
+    if folded is None:
         packed = _Packed(A, yb, C1 is not None, factors, weights)
+    else:  # the folded rows are packed, then let go: the search reads only the bits
+        fB, f_items, f_yb, f_weights = folded
+        packed = _Packed(None, f_yb, C1 is not None, (fB, f_items), f_weights)
+        del folded, fB
     job = _Run(packed, p, as_generator(random_state))
     del packed
     status = _drive(job, p)
