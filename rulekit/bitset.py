@@ -63,6 +63,13 @@ def pack(bits) -> np.ndarray:
     arr = arr.astype(bool, copy=False)
     n = arr.shape[-1]
     w = n_words(n)
+    if arr.ndim == 2 and arr.size >= COMPILED_PACK_CELLS and not arr.flags.c_contiguous \
+            and arr.T.flags.c_contiguous:
+        # the transpose of a row-major matrix (``pack(B.T)``, B rows x conditions):
+        # packbits would stride across rows for every bit; the kernel reads the
+        # rows in order, 64 at a time (0.1 s instead of 4 s for 3.7 million rows
+        # x 116 conditions)
+        return _pack_columns(arr.T, np.empty(arr.shape[:-1] + (w,), dtype=np.uint64))
     # packed first and padded after, in bytes: no padded boolean copy of the input
     packed = np.packbits(arr, axis=-1, bitorder="little")
     as_bytes = np.zeros(arr.shape[:-1] + (w * 8,), dtype=np.uint8)
@@ -71,6 +78,29 @@ def pack(bits) -> np.ndarray:
     # Little-endian byte order inside each word keeps bit i at word i//64.
     words = np.ascontiguousarray(as_bytes).view("<u8").astype(np.uint64, copy=False)
     return np.ascontiguousarray(words)
+
+
+#: cells from which :func:`pack` packs a transposed matrix with its compiled kernel
+#: (below, numpy's packbits is fast enough, and a first fit compiles nothing more)
+COMPILED_PACK_CELLS = 1 << 24
+
+
+@njit(cache=True)
+def _pack_columns(B, out):
+    """``out[j] = pack(B[:, j])`` for a row-major boolean ``B`` (rows x columns):
+    64 rows at a time, each column's word gathered in a register-sized slot."""
+    n, m = B.shape
+    acc = np.zeros(m, np.uint64)
+    for w in range(out.shape[1]):
+        lo = w * WORD_BITS
+        acc[:] = 0
+        for i in range(lo, min(lo + WORD_BITS, n)):
+            shift = np.uint64(i - lo)
+            for j in range(m):
+                acc[j] |= np.uint64(B[i, j]) << shift
+        for j in range(m):
+            out[j, w] = acc[j]
+    return out
 
 
 def unpack(words, n_samples: int) -> np.ndarray:

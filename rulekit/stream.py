@@ -569,6 +569,8 @@ def _class_codes(labels: pd.Series, classes: np.ndarray, target: str) -> np.ndar
 
 def _folds(chunk, features, target, key, n_folds) -> np.ndarray:
     """Each row's fold: a hash of the key column, or of the row's values, mod ``n_folds``."""
+    if n_folds == 1:
+        return np.zeros(len(chunk), dtype=np.int64)     # one fold: nothing to hash
     frame = chunk[[key]] if key is not None else chunk[features + [target]]
     return (_row_hash(frame, _FOLD_KEY) % np.uint64(n_folds)).astype(np.int64)
 

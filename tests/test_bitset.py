@@ -61,3 +61,20 @@ def test_bad_shapes():
         bitset.unpack(np.zeros(2, dtype=np.uint64), 200)
     with pytest.raises(ValueError, match="n_samples"):
         bitset.n_words(-1)
+
+
+@pytest.mark.parametrize("n", [1, 63, 64, 65, 1000])
+def test_transposed_matrix_packs_as_its_copy(monkeypatch, n):
+    """``pack(B.T)`` of a row-major B (rows x conditions), packed by the compiled
+    kernel from COMPILED_PACK_CELLS cells on, equals the bits set one by one."""
+    rng = np.random.default_rng(n)
+    B = rng.random((n, 7)) < 0.4
+    want = np.zeros((7, bitset.n_words(n)), dtype=np.uint64)
+    for i, j in zip(*np.nonzero(B)):
+        want[j, i // 64] |= np.uint64(1) << np.uint64(i % 64)
+    for cells in (1 << 60, 1):        # numpy's packbits, then the kernel
+        monkeypatch.setattr(bitset, "COMPILED_PACK_CELLS", cells)
+        got = bitset.pack(B.T)
+        assert got.dtype == np.uint64 and got.flags.c_contiguous
+        assert np.array_equal(got, want)
+        assert np.array_equal(bitset.unpack(got, n), B.T)

@@ -242,3 +242,60 @@ def test_counts_become_the_rows_distinct_would_fold(splits):
     for name in ("B", "y", "count", "tested"):
         np.testing.assert_array_equal(getattr(got, name), getattr(expected, name), err_msg=name)
     assert got.n_samples == counts.n_rows
+
+
+def _fold_spies(monkeypatch):
+    """Lists of the folds each fit counts and of the keys rows are hashed with."""
+    import rulekit.base as base
+
+    folds, hashed = [], []
+    real_count, real_hash = base.count_source, stream._row_hash
+    monkeypatch.setattr(base, "count_source",
+                        lambda *a, **k: folds.append(k["n_folds"]) or real_count(*a, **k))
+    monkeypatch.setattr(stream, "_row_hash",
+                        lambda frame_, key: hashed.append(key) or real_hash(frame_, key))
+    return folds, hashed
+
+
+def _check_folds(cases, frame, folds, hashed):
+    for est, want in cases:
+        folds.clear()
+        hashed.clear()
+        est.fit(stream.Chunks(lambda: [frame.iloc[:2500], frame.iloc[2500:]], target="recid"))
+        assert folds == [want], type(est).__name__
+        # pass 1 hashes each chunk for its sample; pass 2 hashes for folds only if any
+        assert len(hashed) == (2 if want == 1 else 4), (type(est).__name__, hashed)
+
+
+def test_a_learner_that_validates_nothing_counts_one_fold(compas, monkeypatch):
+    """No row is hashed to a fold when the parameters validate nothing, and the
+    model is the one fitted from counts of five folds."""
+    X, y = compas
+    frame = X.assign(recid=y).iloc[:4000]
+    folds, hashed = _fold_spies(monkeypatch)
+    _check_folds([(FallingRuleListClassifier(), 1), (CorelsClassifier(c=0.01), 1),
+                  (BooleanRuleCGClassifier(form="dnf", max_complexity=10), 1)],
+                 frame, folds, hashed)
+    source = stream.Chunks(lambda: [frame], target="recid")
+    for make in (FallingRuleListClassifier, lambda: CorelsClassifier(c=0.01)):
+        a = make().fit(source)
+        with monkeypatch.context() as m:
+            m.setattr(type(a), "_may_validate", lambda self, params: True)
+            folds.clear()
+            b = make().fit(source)
+            assert folds == [5]
+        assert str(a.model_) == str(b.model_)
+        assert a.certificate_.objective == b.certificate_.objective
+
+
+@pytest.mark.slow   # the default CORELS and column generation validate (c path, budgets)
+def test_a_learner_that_may_validate_counts_five_folds(compas, monkeypatch):
+    X, y = compas
+    frame = X.assign(recid=y).iloc[:4000]
+    folds, hashed = _fold_spies(monkeypatch)
+    _check_folds([(CorelsClassifier(), 5), (BooleanRuleCGClassifier(max_complexity=10), 5)],
+                 frame, folds, hashed)
+    # counts given in one fold hold nothing out, even for a learner that could validate
+    one = stream.count(frame, "recid", n_folds=1)
+    assert one.fold_counts.shape[1] == 1
+    assert CorelsClassifier().fit(one).score(X.iloc[:4000], y.iloc[:4000]) > 0.6

@@ -360,12 +360,13 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
                            views={"finer": _view(fine, stacked.block(data.B, 1))})
         return data if folds is None else _in_pair_order(data, folds, owned)
 
+    def _may_validate(self, params):
+        return params["form"] == "auto" or params["max_complexity"] == "auto"
+
     def _fold_splits(self, n_folds, n_rows, class_totals, params):
         # counted data validate on the hash folds, one held out per split: the fold table
         # of the counts is then the validation's (_from_counts, _solve)
-        if params["form"] == "auto" or params["max_complexity"] == "auto":
-            return np.eye(n_folds, dtype=bool)
-        return None
+        return np.eye(n_folds, dtype=bool)
 
     def _solve(self, data: FitData) -> FitOutcome:
         params, classes, y = data.params, data.classes, data.y

@@ -317,9 +317,12 @@ dask DataFrame or rulekit.stream.Counts
         # per row: it keeps the rows
         return self._on_counts and not _constrained(params)
 
+    def _may_validate(self, params):
+        return params["c"] == "auto" and not _constrained(params)
+
     def _fold_splits(self, n_folds, n_rows, class_totals, params):
         # counted data: the hash folds; k-fold on small data, one fold held out on large
-        if params["c"] != "auto" or _constrained(params) or class_totals.min() < _auto.FOLDS:
+        if class_totals.min() < _auto.FOLDS:
             return None
         if n_rows <= _auto.LARGE_ROWS:
             return np.eye(n_folds, dtype=bool)

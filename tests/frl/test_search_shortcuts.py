@@ -177,11 +177,8 @@ def test_soft_candidates_keep_the_exact_pruned_minimum():
     assert checked > 200
 
 
-@pytest.mark.parametrize("C1", [None, 0.5])
-@pytest.mark.parametrize("memo", [True, False])
-def test_candidate_cache_changes_no_result(monkeypatch, C1, memo):
-    """The same lists, trace and bound with the cache and without it."""
-    rng = np.random.default_rng(13)
+def _spy_runs(monkeypatch) -> list:
+    """The list every search's ``_Run`` (its memo and cache) is appended to."""
     used = []
     real_run = _search._Run
 
@@ -191,6 +188,15 @@ def test_candidate_cache_changes_no_result(monkeypatch, C1, memo):
             used.append(self)
 
     monkeypatch.setattr(_search, "_Run", Spy)
+    return used
+
+
+@pytest.mark.parametrize("C1", [None, 0.5])
+@pytest.mark.parametrize("memo", [True, False])
+def test_candidate_cache_changes_no_result(monkeypatch, C1, memo):
+    """The same lists, trace and bound with the cache and without it."""
+    rng = np.random.default_rng(13)
+    used = _spy_runs(monkeypatch)
     for seed in range(6):
         n, m = 300, 60
         A = rng.random((n, m)) < 0.3
@@ -208,4 +214,38 @@ def test_candidate_cache_changes_no_result(monkeypatch, C1, memo):
         # every prefix's remembered bound, not only the root's
         assert np.array_equal(used[-2].node_lb, used[-1].node_lb)
     # the cache did hold prefixes in the runs that had room
-    assert all(run.cache[-1][0] > 0 for run in used[1::2])
+    assert all(run.cache[-2][0] > 0 for run in used[1::2])
+
+
+@pytest.mark.parametrize("C1", [None, 0.5])
+def test_caching_shallow_prefixes_at_once_changes_no_result(monkeypatch, C1):
+    """Prefixes of up to ``STORE_FIRST_DEPTH`` rules are cached on their first visit.
+
+    On rows enough for the blocked counts (and, with whole weights, the
+    counts from the parent's), the lists, traces and node bounds are those
+    of the search that caches every prefix on its second visit only, and of
+    the search with no cache; the cache then holds more prefixes."""
+    rng = np.random.default_rng(5)
+    used = _spy_runs(monkeypatch)
+    n, m = 12_000, 40
+    A = rng.random((n, m)) < 0.3
+    y = (A[:, :3].sum(1) + 1.4 * rng.random(n) > 1.2).astype(int)
+    # whole weights: the rows fold and count from their parents' counts
+    weight = rng.integers(1, 4, n)
+    assert _kernels.block_words((int((y == 0).sum()) + 63) // 64) is not None
+    runs, stored = [], []
+    for entries, first in ((0, 2), (1_000_000, -1), (1_000_000, 2)):
+        monkeypatch.setattr(_search, "_CACHE_ENTRIES", entries)
+        monkeypatch.setattr(_kernels, "STORE_FIRST_DEPTH", first)
+        runs.append(search(A, y, w=2.0, C=0.002, C1=C1, n_iter=300, random_state=3,
+                           sample_weight=weight))
+        stored.append(int(used[-1].cache[-2][0]))      # the entries the cache holds
+    for other in runs[1:]:
+        assert other.prefix == runs[0].prefix and other.objective == runs[0].objective
+        assert other.status == runs[0].status and other.lower_bound == runs[0].lower_bound
+        assert np.array_equal(other.trace.objective, runs[0].trace.objective)
+        assert np.array_equal(other.trace.candidate_sizes, runs[0].trace.candidate_sizes)
+    assert np.array_equal(used[-3].node_lb, used[-1].node_lb)
+    assert np.array_equal(used[-2].node_lb, used[-1].node_lb)
+    assert stored[2] > stored[1] > stored[0] == 0
+    assert all(len(run.trace.objective) > 100 for run in runs)
