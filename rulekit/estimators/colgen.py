@@ -53,6 +53,11 @@ def _view(binarizer, B):
     return _View(binarizer, B, condition_metadata(binarizer.conditions_))
 
 
+def _validates(params) -> bool:
+    """Does the fit choose its form or budget by validation (either ``"auto"``)?"""
+    return params["form"] == "auto" or params["max_complexity"] == "auto"
+
+
 def _tries_finer(params, n_classes: int, n_rows: int) -> bool:
     """Does validation try the finer resolution (``n_thresholds="auto"``)?
 
@@ -60,8 +65,7 @@ def _tries_finer(params, n_classes: int, n_rows: int) -> bool:
     :data:`CV_MAX_ROWS` rows with the form or the budget ``"auto"``.
     """
     return (params["n_thresholds"] == "auto" and n_classes == 2
-            and (params["form"] == "auto" or params["max_complexity"] == "auto")
-            and n_rows <= CV_MAX_ROWS)
+            and _validates(params) and n_rows <= CV_MAX_ROWS)
 
 
 class _Grid(Instance):
@@ -361,7 +365,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         return data if folds is None else _in_pair_order(data, folds, owned)
 
     def _may_validate(self, params):
-        return params["form"] == "auto" or params["max_complexity"] == "auto"
+        return _validates(params)
 
     def _fold_splits(self, n_folds, n_rows, class_totals, params):
         # counted data validate on the hash folds, one held out per split: the fold table
@@ -449,9 +453,8 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
             return BinaryFit(res, None, res.form, 0, _view(data.binarizer, data.B))
         pairs = _pairs(data.B, yk, w, folds, data.weight)
         view = _view(data.binarizer, pairs.B)
-        choosing = params["form"] == "auto" or params["max_complexity"] == "auto"
         design, fine = None, None
-        if choosing:
+        if _validates(params):
             grid = (params["complexity_grid"] if params["max_complexity"] == "auto"
                     else (params["max_complexity"],))
             forms = ("dnf", "cnf") if params["form"] == "auto" else (params["form"],)
