@@ -127,16 +127,30 @@ def check_allocation(nbytes: float, what: str, remedies: str) -> None:
                          f"allowed ({source}): {remedies}")
 
 
-def stopping() -> bool:
+def stopping(reserve: float = 0.0) -> bool:
     """Has a time limit or Ctrl-C told the open run (if any) to stop?
 
     For work outside a search's steps (binarization, mining, building a
     problem): check it between columns or blocks, and return early with
     what is done; the search that follows then stops at once with the
     status, its best model and one warning.
+
+    ``reserve`` (seconds) asks to stop that much before the deadline: work
+    whose results still have to be mined and searched stops early enough
+    for that to fit in the time limit too.  A stop for a reserve is recorded
+    on the run (:attr:`Anytime.cut`), since the clock alone no longer says
+    that the data were cut.
     """
     run = current_run()
-    return run is not None and run.limit_reached() is not None
+    if run is None:
+        return False
+    if run.limit_reached() is not None:
+        return True
+    left = run.time_left()
+    if reserve > 0 and left is not None and left <= reserve:
+        run.cut = "time_limit"
+        return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -259,6 +273,9 @@ class Anytime:
         self._bar = None
         self._last_report = -math.inf
         self._last_log = -math.inf
+        #: the status of a limit that stopped the preparation before the clock ran out
+        #: (a pass over a source keeping time for the search: :func:`stopping`)
+        self.cut: str | None = None
 
     # -- context ---------------------------------------------------------------
     def __enter__(self) -> "Anytime":

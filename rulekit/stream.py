@@ -30,6 +30,7 @@ from __future__ import annotations
 import glob as _glob
 import numbers
 import os
+import time
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
@@ -657,7 +658,8 @@ def classes_of(summary: Summary) -> np.ndarray:
 
 def count(data, target: str | None = None, *, key: str | None = None,
           binarizer: Binarizer | None = None, n_folds: int = 5,
-          max_memory: float | None = None, fit: Callable | None = None) -> Counts:
+          max_memory: float | None = None, fit: Callable | None = None,
+          cost_after: float = 0.0) -> Counts:
     """Both passes over a source: thresholds from summaries, then counts.
 
     Parameters
@@ -682,6 +684,13 @@ def count(data, target: str | None = None, *, key: str | None = None,
         (default :func:`fit_binarizer`); anything with ``feature_names_in_``,
         ``conditions_`` and ``transform`` will do (column generation counts
         two resolutions side by side this way).
+    cost_after : float, default=0.0
+        Inside a fit with a time limit: what the fit does with the counts
+        (mining, the search's set-up) costs about ``cost_after`` times pass
+        2's seconds per row, per distinct pattern.  Pass 2 stops reading
+        once that would no longer fit in the time left, and pass 1 once
+        twice its own time would not, so that the fit as a whole keeps its
+        limit.  0 reads until the limit itself.
 
     Returns
     -------
@@ -691,14 +700,20 @@ def count(data, target: str | None = None, *, key: str | None = None,
     if not isinstance(n_folds, numbers.Integral) or n_folds < 1:
         raise ValueError(f"n_folds must be a positive integer, got {n_folds!r}")
     template = Binarizer() if binarizer is None else binarizer
-    summary = None
+    summary, n_chunks, cut = None, 0, False
     # inside a fit, a time limit or Ctrl-C stops either pass between chunks: the fit
-    # then searches the rows read so far and its certificate says it was cut short
+    # then searches the rows read so far and its certificate says it was cut short.
+    # Each pass stops early enough for what follows it: pass 1 keeps twice its own time
+    # (pass 2 reads the same rows again, then the counts are mined and searched), pass 2
+    # what its patterns will cost the fit after it
+    start = time.perf_counter()
     for chunk in source.chunks():
+        if n_chunks and stopping(reserve=2 * (time.perf_counter() - start)):
+            cut = True
+            break
         part = summarize(chunk, source.target, source.key, template)
         summary = part if summary is None else summary.merge(part)
-        if stopping():
-            break
+        n_chunks += 1
     _release_arrow_memory()
     if summary is None or summary.n_rows == 0:
         raise ValueError("the source gave no rows")
@@ -708,20 +723,25 @@ def count(data, target: str | None = None, *, key: str | None = None,
     m = len(fitted.conditions_)
     # every chunk's rows go into one hash table of distinct keys
     counter = PatternCounter(-(-m // 8) + 2, n_folds)
-    for chunk in source.chunks():
+    start = time.perf_counter()
+    for i, chunk in enumerate(source.chunks()):
+        if cut and i == n_chunks:
+            break                       # pass 1 was cut: the rows it summarized, no more
+        per_row = (time.perf_counter() - start) / max(counter.n_rows, 1)
+        if i and stopping(reserve=cost_after * per_row * counter.used):
+            cut = True
+            break
         keys, fold = chunk_keys(chunk, fitted, classes, source.target, source.key, n_folds)
         counter.add(keys, fold)
         if max_memory is not None:
             check_patterns(counter.used, counter.width, n_folds, m, counter.n_rows, max_memory)
-        if stopping():
-            break
     counter.release()
     _release_arrow_memory()
     table = CountTable.of_counter(counter)
     del counter
     if table.n_rows == 0:
         raise ValueError("the source gave no rows")
-    if table.n_rows != summary.n_rows and not stopping():
+    if table.n_rows != summary.n_rows and not (cut or stopping()):
         raise ValueError(f"the source gave {summary.n_rows} rows, then {table.n_rows}: "
                          "it must give the same rows twice")
     return counts_from_table(table, fitted, classes)

@@ -262,10 +262,48 @@ def test_a_time_limit_stops_the_passes_over_a_source_between_chunks():
     start = time.perf_counter()
     with pytest.warns(ConvergenceWarning, match="time_limit"):
         est = CorelsClassifier(c=0.01, time_limit=1.0).fit(stream.Chunks(slow_chunks, "label"))
-    assert time.perf_counter() - start < 1.0 + 1.5
+    # pass 1 stops once twice its own time no longer fits (about 0.35 s in), pass 2 reads
+    # the same chunks again: the fit ends inside its limit, not one pass-length after it
+    assert time.perf_counter() - start < 1.0 + 0.5
     cert = est.certificate_
     assert cert.status == "time_limit" and "before the limit" in cert.scope
     assert cert.lower_bound is None or cert.lower_bound <= cert.objective
+
+
+def test_the_counting_pass_keeps_time_for_what_follows_it(data, monkeypatch):
+    """Under a time limit, pass 2 stops reading once what the fit will do with its
+    patterns (``cost_after`` times its own seconds per row, per pattern) no longer fits in
+    the time left, long before the deadline itself: the counts then hold the chunks read,
+    the run records the cut, and a fit says in its certificate that it searched part of
+    the data.  Without a limit, or with nothing to keep time for, every row is counted."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from rulekit import FallingRuleListClassifier
+    from rulekit._anytime import Anytime
+
+    parts = chunked(data, 6)
+    source = stream.Chunks(lambda: iter(parts), "label")
+    with Anytime("test", time_limit=1000.0) as run:
+        whole = stream.count(source, cost_after=0.0)
+        assert run.cut is None
+        cut = stream.count(source, cost_after=1e15)     # no time is ever enough for this
+        assert run.cut == "time_limit"
+    with Anytime("test") as run:                        # no limit: nothing is kept for
+        unlimited = stream.count(source, cost_after=1e15)
+        assert run.cut is None
+    assert whole.n_rows == unlimited.n_rows == len(data)
+    assert cut.n_rows == len(parts[0])
+
+    monkeypatch.setattr(FallingRuleListClassifier, "_cost_after_counting", 1e15)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        est = FallingRuleListClassifier(time_limit=1000.0).fit(source)
+    cert = est.certificate_
+    assert cert.status == "time_limit" and "before the limit" in cert.scope
+    assert cert.lower_bound == 0.0
+    assert any(issubclass(w.category, ConvergenceWarning) for w in said)
 
 
 def test_parquet_without_pyarrow_says_what_to_install(data, tmp_path, monkeypatch):

@@ -258,6 +258,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
     # every search folds its binary problem's rows into distinct weighted pairs itself
     # (binary_pairs), so counted rows from files, chunks or dask serve it as well
     _fits_sources = True
+    _cost_after_counting = 4.0      # no mining: the pairs are folded per binary problem
 
     def __init__(self, form="auto", max_complexity="auto", max_literals=None, lambda0=0.0,
                  lambda1=0.0, class_weight=None, complexity_grid=DEFAULT_GRID, settings=None,

@@ -103,7 +103,7 @@ class Stacked:
 
 
 def count_source(X, y, *, binarizer, n_folds: int, max_memory: float | None,
-                 fit=None) -> stream.Counts:
+                 fit=None, cost_after: float = 0.0) -> stream.Counts:
     """The distinct binarized rows of a source, with their class counts per fold.
 
     Parameters
@@ -122,6 +122,10 @@ def count_source(X, y, *, binarizer, n_folds: int, max_memory: float | None,
         ``fit(summary, binarizer)``: the fitted binarizer (or :class:`Stacked`)
         to count over, from pass 1's summary (default
         :func:`rulekit.stream.fit_binarizer`).  Not used for counts given as such.
+    cost_after : float
+        What the fit does after counting costs, per pattern, in units of the
+        counting pass's seconds per row (:func:`rulekit.stream.count`): the
+        passes over files or chunks stop early enough for it under a time limit.
     """
     if isinstance(X, stream.Counts):
         if y is not None:
@@ -136,7 +140,8 @@ def count_source(X, y, *, binarizer, n_folds: int, max_memory: float | None,
     if y is not None:
         raise ValueError(f"fit({type(X).__name__}(...)): the source names its label column "
                          f"(target={X.target!r}); pass y=None")
-    return stream.count(X, binarizer=binarizer, n_folds=n_folds, max_memory=max_memory, fit=fit)
+    return stream.count(X, binarizer=binarizer, n_folds=n_folds, max_memory=max_memory, fit=fit,
+                        cost_after=cost_after)
 
 
 def fitdata_from_counts(counts: stream.Counts, params, splits) -> FitData:
