@@ -52,6 +52,11 @@ PAIR_BLOCK_CELLS = 1 << 22
 COMPILED_BITS_CELLS = 1 << 24
 #: Rows whose float copy a pair count holds at once (the rest stay boolean).
 ROW_BLOCK = 1 << 16
+#: up to this many conditions every pair's count per class is made once and kept (at most
+#: 8 MB per class), and the frequent pairs, their supports and the associations are read
+#: from it.  Pairs were counted that way already: below 2,048 conditions the first block
+#: of pairs is every pair.  Wider data counts block by block, passing over the rows again
+GRAM_CONDITIONS = 1024
 #: most (pairs x rows) an association cut counts beyond the pairs it keeps, only to report
 #: how many pairs were mined (``n_mined``); past it the count is a lower bound
 COUNT_ONLY_CELLS = 500_000_000
@@ -232,12 +237,13 @@ class _PairCounter:
     comparison; with ``y``, frequent within at least one class.
     """
 
-    def __init__(self, B, y, min_support, conditions, w=None):
+    def __init__(self, B, y, min_support, conditions, w=None, pairs=True):
         if w is not None and not (w > 0).all():   # rows of weight 0 are not there
             B, y = B[w > 0], None if y is None else y[w > 0]   # (nor, then, their classes)
             w = w[w > 0]
         ones = np.ones(B.shape[0], dtype=np.int64) if w is None else w
         rows = [np.ones(B.shape[0], bool)] if y is None else [y == label for label in np.unique(y)]
+        self.per_class = y is not None
         total = int(ones.sum())
         # float32 sums are exact below 2**24 rows; float64 beyond
         self.dtype = np.float32 if total < 2**24 else np.float64
@@ -248,9 +254,15 @@ class _PairCounter:
         self.parts = [(np.flatnonzero(r), int(ones[r].sum())) for r in rows if r.any()]
         self.n_rows = B.shape[0]
         self.min_support = min_support
+        m = B.shape[1]
+        # narrow data: all of a part's pair counts in one pass over its rows, kept
+        every = slice(None)             # (a slice, not an index: no gathered copies)
+        self.gram = ([self._products(idx, every, every) for idx, _ in self.parts]
+                     if pairs and m <= GRAM_CONDITIONS else None)
         # the sums are whole numbers, exact in self.dtype; divided there as the pairs are
-        self.frequent_single = [self._singles(idx).astype(self.dtype) / n >= min_support
-                                for idx, n in self.parts]
+        singles = ([np.diagonal(g) for g in self.gram] if self.gram is not None
+                   else [self._singles(idx).astype(self.dtype) for idx, _ in self.parts])
+        self.frequent_single = [c / n >= min_support for c, (_, n) in zip(singles, self.parts)]
         self.singles = np.flatnonzero(np.logical_or.reduce(self.frequent_single)) \
             if self.parts else np.zeros(0, np.int64)
         self.conditions = conditions
@@ -271,18 +283,51 @@ class _PairCounter:
             out += g.sum(axis=0) if gw is None else gw.astype(np.float64) @ g
         return out
 
+    def _products(self, idx, rows, cols) -> np.ndarray:
+        """Weight of the rows ``idx`` meeting both conditions, for each (row, col) pair
+        (``rows`` and ``cols``: condition indices, or a slice)."""
+        every = np.arange(self.B.shape[1])
+        counts = np.zeros((every[rows].size, every[cols].size), dtype=self.dtype)
+        for g, gw in self._blocks(idx):
+            right = g[:, cols].astype(self.dtype)
+            left = right if rows is cols else g[:, rows].astype(self.dtype)
+            if gw is not None:
+                left = left * gw[:, None]
+            counts += left.T @ right
+        return counts
+
     def frequent(self, rows, cols) -> np.ndarray:
         """Boolean (len(rows), len(cols)): is the pair frequent in some class?"""
         hit = np.zeros((len(rows), len(cols)), dtype=bool)
-        for (idx, n), single in zip(self.parts, self.frequent_single):
-            counts = np.zeros((len(rows), len(cols)), dtype=self.dtype)
-            for g, gw in self._blocks(idx):
-                left = g[:, rows].astype(self.dtype)
-                if gw is not None:
-                    left *= gw[:, None]
-                counts += left.T @ g[:, cols].astype(self.dtype)
+        for p, ((idx, n), single) in enumerate(zip(self.parts, self.frequent_single)):
+            counts = (self.gram[p][np.ix_(rows, cols)] if self.gram is not None
+                      else self._products(idx, rows, cols))
             hit |= (counts / n >= self.min_support) & single[rows][:, None] & single[cols][None, :]
         return hit
+
+    def supports(self, items) -> np.ndarray | None:
+        """Weight of the rows each antecedent of at most two conditions holds for
+        (int64), from the kept pair counts; None without them or for longer ones."""
+        if self.gram is None or any(len(item) > 2 for item in items):
+            return None
+        total = np.zeros(self.gram[0].shape, dtype=np.float64)
+        for g in self.gram:
+            total += g
+        i = np.fromiter((item[0] for item in items), dtype=np.int64, count=len(items))
+        j = np.fromiter((item[-1] for item in items), dtype=np.int64, count=len(items))
+        return total[i, j].astype(np.int64)
+
+    def association_rank(self) -> np.ndarray | None:
+        """:func:`association_rank` of the parts' classes from the kept pair counts
+        (None without them, or when the parts are not the classes)."""
+        if self.gram is None or not self.per_class:
+            return None
+        within = [np.diagonal(g).astype(np.float64) for g in self.gram]
+        sizes = [float(n) for _, n in self.parts]
+        holds, n = sum(within), sum(sizes)
+        if len(within) == 2:                 # two classes: the second's association
+            within, sizes = within[1:], sizes[1:]
+        return _rank_by_phi(holds, within, sizes, n)
 
     def redundant(self, rows, cols, hit) -> int:
         """How many of the pairs ``hit`` marks (rows x cols) are redundant."""
@@ -377,20 +422,23 @@ def _join(parts) -> np.ndarray:
 
 def _direct(B, y, rank_y, min_support, max_card, conditions, max_antecedents, max_bytes,
             w=None, cell_bytes=MINING_BYTES_PER_CELL) -> tuple:
-    """Singles and pairs, counted directly: ``(found, n_mined, complete)``.
+    """Singles and pairs, counted directly: ``(found, n_mined, complete, counter)``.
 
     With ``max_antecedents`` (an association cut) only the pairs it keeps
     are made; otherwise every frequent pair, refused (before its tuples and
     rows are made) when the pool would not fit ``max_bytes``.
     """
-    counter = _PairCounter(B, y, min_support, conditions, w)
+    counter = _PairCounter(B, y, min_support, conditions, w, pairs=max_card >= 2)
     m, n = B.shape[1], B.shape[0]
     found = {(int(j),) for j in counter.singles}
     if max_card < 2 or not found:
-        return found, len(found), True
+        return found, len(found), True, counter
     if max_antecedents is not None:
         room = max_antecedents - len(found)
-        rank = association_rank(B, rank_y, w)
+        # (the per-class counts give the ranks when y is the mined classes' labels)
+        rank = counter.association_rank() if y is not None else None
+        if rank is None:
+            rank = association_rank(B, rank_y, w)
         # room <= 0 keeps no pair: count them (within COUNT_ONLY_CELLS) for n_mined only
         i, j, total, complete = _associated_pairs(counter, m, rank, max(room, 0))
     else:
@@ -401,7 +449,7 @@ def _direct(B, y, rank_y, min_support, max_card, conditions, max_antecedents, ma
         i, j, complete = _all_pairs(counter, m, check)
         total = i.size
     found |= set(zip(i.tolist(), j.tolist()))
-    return found, len(found) - i.size + total, complete
+    return found, len(found) - i.size + total, complete, counter
 
 
 def _frequent(B: np.ndarray, min_support: float, max_card: int, algorithm: str,
@@ -575,9 +623,10 @@ def mine_antecedents(
         # Binarized data is dense (every row satisfies about half of each column's
         # threshold conditions), which makes FP-growth's trees large (adult, 0.1 within a
         # class, pairs: 23 s against apriori's 0.2 s); counting pairs directly is faster still
-        found, n_mined, complete = _direct(B, y_mine, y, min_support, max_card, conditions,
-                                           cut, max_bytes, w, cell_bytes)
+        found, n_mined, complete, counter = _direct(B, y_mine, y, min_support, max_card,
+                                                    conditions, cut, max_bytes, w, cell_bytes)
     else:
+        counter = None
         found = _frequent_itemsets(B, y_mine, min_support, max_card, algorithm, w)
         if conditions is not None:
             found = {s for s in found if not _has_redundant_pair(s, conditions)}
@@ -587,7 +636,12 @@ def mine_antecedents(
     items = sorted(found, key=lambda s: (len(s), s))
     _check_memory(len(items), B.shape[0], min_support, max_card, max_bytes,
                   cell_bytes=cell_bytes)
-    packed, support = antecedent_bits(B, items, w, keep=keep_bits)
+    # supports without bits: read from the pair counts where mining kept them
+    support = None if keep_bits or counter is None else counter.supports(items)
+    if support is None:
+        packed, support = antecedent_bits(B, items, w, keep=keep_bits)
+    else:
+        packed = None
     if prefer == "support" and max_antecedents is not None and len(items) > max_antecedents:
         keep = np.sort(np.argsort(-support, kind="stable")[:max_antecedents])
         items = [items[k] for k in keep]
@@ -701,14 +755,23 @@ def association_rank(B, y, w=None) -> np.ndarray:
         B, y, w = B[w > 0], y[w > 0], w[w > 0]  # (nor, then, their classes)
     n = B.shape[0] if w is None else int(w.sum())
     holds = _weighted_support(B, w).astype(np.float64)
-    phi = np.zeros(B.shape[1])
+    within, sizes = [], []
     labels = np.unique(y)
     for label in labels[1:] if len(labels) == 2 else labels:
         in_class = y == label
-        n1 = float(in_class.sum() if w is None else w[in_class].sum())
+        sizes.append(float(in_class.sum() if w is None else w[in_class].sum()))
         # the class's rows weighted 1 and the others 0: no copy of the class's rows
         both = _weighted_support(B, in_class.astype(np.int64) if w is None else w * in_class)
-        both = both.astype(np.float64)
+        within.append(both.astype(np.float64))
+    return _rank_by_phi(holds, within, sizes, float(n))
+
+
+def _rank_by_phi(holds, within, sizes, n) -> np.ndarray:
+    """Ranks by ``|phi|``, the largest over the classes given, from each condition's
+    weight (``holds``), its weight within each class (``within``) and the classes'
+    weights (``sizes``), of ``n`` in all (two classes: give the second only)."""
+    phi = np.zeros(holds.size)
+    for both, n1 in zip(within, sizes):
         # phi = (n * both - holds * n1) / sqrt(holds (n - holds) n1 (n - n1))
         spread = holds * (n - holds) * n1 * (n - n1)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -716,8 +779,8 @@ def association_rank(B, y, w=None) -> np.ndarray:
         phi = np.maximum(phi, value)
     # rounded, so that associations equal in exact arithmetic tie (and keep the
     # column order) whichever way the floats were formed
-    rank = np.empty(B.shape[1], dtype=np.int64)
-    rank[np.argsort(-np.round(phi, 12), kind="stable")] = np.arange(B.shape[1])
+    rank = np.empty(holds.size, dtype=np.int64)
+    rank[np.argsort(-np.round(phi, 12), kind="stable")] = np.arange(holds.size)
     return rank
 
 

@@ -78,3 +78,17 @@ def test_transposed_matrix_packs_as_its_copy(monkeypatch, n):
         assert got.dtype == np.uint64 and got.flags.c_contiguous
         assert np.array_equal(got, want)
         assert np.array_equal(bitset.unpack(got, n), B.T)
+
+
+@pytest.mark.parametrize("n", [1, 63, 64, 200])
+def test_row_bytes_pack_as_numpy_packbits(monkeypatch, n):
+    """``pack_row_bytes(B, columns)`` is ``np.packbits(B[:, columns], axis=1)``,
+    by numpy below COMPILED_PACK_CELLS cells and by the compiled loop from there."""
+    rng = np.random.default_rng(n)
+    B = rng.random((n, 19)) < 0.5
+    columns = np.array([18, 0, 3, 4, 5, 7, 8, 9, 11, 2, 17])
+    want = np.packbits(B[:, columns], axis=1)
+    for cells in (1 << 60, 1):
+        monkeypatch.setattr(bitset, "COMPILED_PACK_CELLS", cells)
+        got = bitset.pack_row_bytes(B, columns)
+        assert got.dtype == np.uint8 and np.array_equal(got, want)

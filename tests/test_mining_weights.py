@@ -80,3 +80,29 @@ def test_weighted_triples_are_counted_without_mlxtend_and_match_it():
         expanded = mine_antecedents(B, y, **kw)
         assert max(len(s) for s in expanded.items) == 4
         _same(expanded, mine_antecedents(Bd, yd, sample_weight=counts, **kw))
+
+
+@pytest.mark.parametrize("per_class", [True, False])
+@pytest.mark.parametrize("cut", [("support", None), ("support", 150), ("association", 150)])
+def test_kept_pair_counts_mine_what_block_counts_mine(monkeypatch, per_class, cut):
+    """Up to GRAM_CONDITIONS conditions, every pair's count per class is made once and
+    the frequent pairs, the association ranks and (without bits) the supports are read
+    from it; wider data counts block by block and evaluates the antecedents' bits.  On
+    folded compas, weighted, both give the same antecedents, supports and counts."""
+    from rulekit import mining
+
+    X, y = load_compas(return_X_y=True)
+    y = np.asarray(y)
+    binz = Binarizer().fit(X, y)
+    Bd, yd, counts = _fold(binz.transform(X), y)
+    prefer, cap = cut
+    kw = dict(min_support=0.01, max_card=2, per_class=per_class, prefer=prefer,
+              max_antecedents=cap, conditions=binz.conditions_, sample_weight=counts)
+    kept = [mine_antecedents(Bd, yd, keep_bits=keep, **kw) for keep in (True, False)]
+    monkeypatch.setattr(mining, "GRAM_CONDITIONS", 0)
+    blocks = [mine_antecedents(Bd, yd, keep_bits=keep, **kw) for keep in (True, False)]
+    assert len(kept[0].items) > Bd.shape[1]          # pairs were mined
+    for a in kept + blocks[1:]:
+        _same(blocks[0], a)
+        assert a.n_mined_complete == blocks[0].n_mined_complete
+    assert np.array_equal(kept[0].packed, blocks[0].packed) and kept[1].packed is None

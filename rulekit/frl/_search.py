@@ -52,7 +52,7 @@ from rulekit._anytime import Anytime, check_allocation
 from rulekit._checks import check_boolean_matrix, check_labels, check_sample_weight
 from rulekit._params import (COMMON_PARAMETERS, Boolean, Integer, Real, as_generator, declared, pick,
                              validated)
-from rulekit.bitset import n_words, pack
+from rulekit.bitset import n_words, pack, pack_row_bytes
 from rulekit.certificate import Certificate
 
 from . import _kernels
@@ -373,7 +373,7 @@ def _pack_rows(F, slots, chunk=1 << 16):
 FOLD_AT_MOST = 0.9
 
 
-def _fold_on_factors(B, items, yb, weights, chunk=1 << 16):
+def _fold_on_factors(B, items, yb, weights):
     """The rows of ``B`` that agree on every column an antecedent uses, in one class,
     as one row weighing what they weigh together: ``(B', items', y', weights')``,
     or None when that leaves more than :data:`FOLD_AT_MOST` of the rows or the
@@ -395,9 +395,7 @@ def _fold_on_factors(B, items, yb, weights, chunk=1 << 16):
     used = np.unique(items[items >= 0])
     if n < 2 or len(used) == 0:
         return None
-    keys = np.empty((n, (len(used) + 7) // 8), np.uint8)
-    for lo in range(0, n, chunk):  # packed a block at a time: no boolean copy of every row
-        keys[lo:lo + chunk] = np.packbits(B[lo:lo + chunk][:, used], axis=1)
+    keys = pack_row_bytes(B, used)    # no boolean copy of every row's used columns
     first, group = evaluate.group_rows(keys, yb[:, None])
     del keys
     if len(first) > FOLD_AT_MOST * n:
