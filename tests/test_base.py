@@ -199,3 +199,37 @@ def test_whole_number_float_labels_are_classes():
     est = OneRule().fit(frame(), [0.0, 1.0] * 5)
     assert est.classes_.tolist() == [0.0, 1.0]
     assert set(est.predict(frame()).tolist()) <= {0.0, 1.0}
+
+
+def test_text_labels_are_grouped_as_numpy_unique_groups_them():
+    """Labels in an object array are grouped by hashing, then only the distinct values
+    sorted (``base._unique_labels``): the classes and codes are numpy.unique's, for text,
+    numbers and booleans held as objects, and a fit on text labels names its classes
+    in numpy's order."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from rulekit.base import _unique_labels
+
+    kinds = [st.text(max_size=4), st.integers(-3, 3), st.booleans(),
+             st.integers(-3, 3).map(float)]
+
+    @given(st.one_of(*[st.lists(k, min_size=1, max_size=40) for k in kinds]))
+    @settings(max_examples=80, deadline=None)
+    def same(values):
+        y = np.empty(len(values), dtype=object)
+        y[:] = values
+        classes, codes = _unique_labels(y)
+        want_classes, want_codes = np.unique(y, return_inverse=True)
+        assert classes.tolist() == want_classes.tolist()
+        assert [type(c) for c in classes] == [type(c) for c in want_classes]
+        assert np.array_equal(codes, want_codes.reshape(-1))
+
+    same()
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.integers(0, 5, 300)})
+    y = pd.Series(np.where(X["a"] > 2, "yes", "no")).astype(object)
+    from rulekit import CorelsClassifier
+    est = CorelsClassifier(c=0.01).fit(X, y)
+    assert est.classes_.tolist() == ["no", "yes"]
+    assert (est.predict(X) == y).mean() == 1.0
