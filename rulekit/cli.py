@@ -455,6 +455,11 @@ def cmd_compile(args) -> int:
             _and_and_count(np.zeros((2, 1), np.uint64), np.zeros((1, 1), np.int64),
                            bitset.ones(3), weights, True, np.zeros((1, 1), np.uint64),
                            np.zeros(1))
+        # and the packers of millions of rows (COMPILED_PACK_CELLS): mining's transposed
+        # conditions, the falling lists' row keys
+        rows = np.zeros((3, 2), dtype=bool)
+        bitset._pack_columns(rows, np.zeros((2, 1), np.uint64))
+        bitset._pack_row_bytes(rows, np.arange(2, dtype=np.int64), np.zeros((3, 1), np.uint8))
         print(f"large fits in memory: {time.process_time() - start:.1f} CPU s")
     import numba
 
