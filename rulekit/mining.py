@@ -255,10 +255,11 @@ class _PairCounter:
         self.n_rows = B.shape[0]
         self.min_support = min_support
         m = B.shape[1]
-        # narrow data: all of a part's pair counts in one pass over its rows, kept
+        # narrow data: all of a part's pair counts in one pass over its rows, kept (not
+        # after a time limit or Ctrl-C, when no pair will be counted)
         every = slice(None)             # (a slice, not an index: no gathered copies)
         self.gram = ([self._products(idx, every, every) for idx, _ in self.parts]
-                     if pairs and m <= GRAM_CONDITIONS else None)
+                     if pairs and m <= GRAM_CONDITIONS and not stopping() else None)
         # the sums are whole numbers, exact in self.dtype; divided there as the pairs are
         singles = ([np.diagonal(g) for g in self.gram] if self.gram is not None
                    else [self._singles(idx).astype(self.dtype) for idx, _ in self.parts])
