@@ -18,7 +18,9 @@ Stops.  Inside a fit whose ``time_limit`` passes, or on Ctrl-C
 a prefix of the partitions, and stops there, as :func:`rulekit.stream.count`
 stops between chunks; a pass always keeps its first batch (one partition),
 as the in-process pass always reads its first chunk, so the fit has rows to
-search.  With a ``distributed.Client`` every batch is submitted at once (the
+search.  Each pass also keeps time for what follows it, as the in-process
+passes do (pass 1 twice its own time, pass 2 the learner's work on the
+patterns merged so far: ``cost_after``).  With a ``distributed.Client`` every batch is submitted at once (the
 earlier ones first), the client polls for the next one every
 :data:`POLL_SECONDS`, and on a stop it cancels the batches not yet merged on
 the cluster.  dask's local schedulers (threads, processes, synchronous) have
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import numbers
 import sys
+import time
 from functools import reduce
 
 from . import stream
@@ -81,8 +84,13 @@ def _client():
     return owner if isinstance(owner, Client) else None
 
 
-def _ordered_merge(parts: list, merge, split_every: int):
+def _ordered_merge(parts: list, merge, split_every: int, reserve=None):
     """Merge the ``parts`` (delayed) in order, batch by batch; a stop keeps a prefix.
+
+    ``reserve(total, seconds)``: the seconds to keep for what follows the pass,
+    from the merge so far and the seconds the pass has taken (None: none); the
+    pass stops once they no longer fit in the time left
+    (:func:`rulekit._anytime.stopping`).
 
     Returns
     -------
@@ -95,6 +103,12 @@ def _ordered_merge(parts: list, merge, split_every: int):
     bounds = batch_bounds(len(parts), split_every)
     graphs = [tree_reduce(parts[a:b], merge, split_every) for a, b in bounds]
     total, n_done = None, 0
+    start = time.perf_counter()
+
+    def stop_now() -> bool:
+        keep = (0.0 if reserve is None or total is None
+                else reserve(total, time.perf_counter() - start))
+        return stopping(keep)
 
     def take(value, stop):
         nonlocal total, n_done
@@ -106,7 +120,7 @@ def _ordered_merge(parts: list, merge, split_every: int):
         # a local scheduler: no future to cancel, so one batch at a time, the stop
         # checked between them (as the in-process pass checks it between chunks)
         for (_, stop), graph in zip(bounds, graphs):
-            if n_done and stopping():
+            if n_done and stop_now():
                 break
             (value,) = dask.compute(graph)
             take(value, stop)
@@ -120,7 +134,7 @@ def _ordered_merge(parts: list, merge, split_every: int):
     try:
         for i, future in enumerate(futures):
             while not future.done():
-                if stopping():
+                if stop_now():
                     if i:
                         return total, n_done   # the batches left are cancelled below
                     if not cancelled:
@@ -174,14 +188,14 @@ def _frame(data, target, key):
 def count(data, target: str | None = None, *, key: str | None = None,
           binarizer: Binarizer | None = None, n_folds: int = 5,
           max_memory: float | None = None, split_every: int = 8,
-          fit=None) -> stream.Counts:
+          fit=None, cost_after: float = 0.0) -> stream.Counts:
     """Both passes of :func:`rulekit.stream.count`, per partition on the workers.
 
     Parameters
     ----------
     data : dask DataFrame or rulekit.stream.Files
         The rows, the target column among them.
-    target, key, binarizer, n_folds, max_memory, fit
+    target, key, binarizer, n_folds, max_memory, fit, cost_after
         As in :func:`rulekit.stream.count` (``fit`` runs here, on the client);
         ``max_memory`` bounds each merged count table (on the worker that
         merges it, and here as the batches merge) and so the client's result.
@@ -205,8 +219,11 @@ def count(data, target: str | None = None, *, key: str | None = None,
     template = Binarizer() if binarizer is None else binarizer
     parts = frame.to_delayed()
     summarize = dask.delayed(stream.summarize, pure=True)
+    # each pass keeps time for what follows it, as stream.count's passes do: pass 1
+    # twice its own time, pass 2 the learner's work on the patterns merged so far
     summary, n_read = _ordered_merge([summarize(p, target, key, template) for p in parts],
-                                     lambda a, b: a.merge(b), split_every)
+                                     lambda a, b: a.merge(b), split_every,
+                                     reserve=lambda total, seconds: 2 * seconds)
     if summary.n_rows == 0:
         raise ValueError("the dask collection has no rows" + (
             "" if n_read == len(parts) else
@@ -224,7 +241,9 @@ def count(data, target: str | None = None, *, key: str | None = None,
     # only the partitions pass 1 summarized: their labels are the classes counted
     table, n_counted = _ordered_merge(
         [table_of(p, fitted_d, classes_d, target, key, n_folds) for p in parts[:n_read]],
-        merge, split_every)
+        merge, split_every,
+        reserve=lambda total, seconds: cost_after * seconds / max(total.n_rows, 1)
+        * len(total.keys))
     if max_memory is not None:
         table.check_memory(max_memory, m)
     if table.n_rows != summary.n_rows and n_counted == n_read == len(parts):

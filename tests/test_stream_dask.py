@@ -109,6 +109,32 @@ def test_a_stop_keeps_the_counts_of_a_prefix_of_the_partitions(data):
     same(stream.count(head, "label", n_folds=4, binarizer=whole.binarizer), cut)
 
 
+def test_the_passes_on_dask_keep_time_for_what_follows_them(data):
+    """As stream.count's passes do, the dask passes stop early enough under a time limit
+    for what follows them: pass 2 stops once the learner's work on the patterns merged so
+    far (``cost_after`` times the pass's seconds per row, per pattern) no longer fits.
+    Nothing is kept for without a limit or with cost_after=0.  The counts are then those
+    of the first partition on the conditions of all the rows, and the run records the
+    cut that the clock does not show."""
+    from rulekit._anytime import Anytime
+
+    ddf = dd.from_pandas(data, npartitions=5)
+    head = data.iloc[:len(ddf.partitions[0].compute())]
+    whole = stream.count(data, "label", n_folds=4)
+    with dask.config.set(scheduler="sync"):
+        with Anytime("test", time_limit=1000.0) as run:
+            same(whole, distributed.count(ddf, "label", n_folds=4, split_every=2))
+            assert run.cut is None
+            cut = distributed.count(ddf, "label", n_folds=4, split_every=2, cost_after=1e15)
+            assert run.cut == "time_limit"
+        with Anytime("test") as run:
+            same(whole, distributed.count(ddf, "label", n_folds=4, split_every=2,
+                                          cost_after=1e15))
+            assert run.cut is None
+    assert cut.binarizer.conditions_ == whole.binarizer.conditions_
+    same(stream.count(head, "label", n_folds=4, binarizer=whole.binarizer), cut)
+
+
 def test_partitions_that_change_between_the_passes_are_refused(data):
     """Without a stop, both passes read every partition: a collection that gives other
     rows the second time is named, as stream.count names such a source."""

@@ -136,7 +136,7 @@ def count_source(X, y, *, binarizer, n_folds: int, max_memory: float | None,
 
         frame, target = _dask_frame(X, y)
         return distributed.count(frame, target, binarizer=binarizer, n_folds=n_folds,
-                                 max_memory=max_memory, fit=fit)
+                                 max_memory=max_memory, fit=fit, cost_after=cost_after)
     if y is not None:
         raise ValueError(f"fit({type(X).__name__}(...)): the source names its label column "
                          f"(target={X.target!r}); pass y=None")

@@ -440,13 +440,14 @@ def _check_memory(A, factors) -> None:
     """Refuse, before the search allocates, what the memory budget does not allow.
 
     The search holds the prefix memo and the candidate cache (fixed tables,
-    about 150 MB at most), a few numbers per antecedent, and its factors'
+    about 150 MB at most, and 64 MB at most of every antecedent's counts for
+    shallow prefixes), a few numbers per antecedent, and its factors'
     rows twice while it packs them (the rows folded on the factors used,
     never more than the rows given, and their bits).
     """
     F = A if factors is None else factors[0]
     n_ante = A.shape[1] if factors is None else factors[1].shape[0]
-    fixed = 60 * _MAX_MEMO_NODES + 45 * _CACHE_ENTRIES
+    fixed = 60 * _MAX_MEMO_NODES + 45 * _CACHE_ENTRIES + _kernels.FULL_COUNTS_BYTES
     need = fixed + 100 * n_ante + 1.125 * F.shape[0] * F.shape[1]
     check_allocation(need, f"the falling-rule-list search over {n_ante:,} antecedents "
                      f"and {F.shape[0]:,} rows",
@@ -480,7 +481,8 @@ class _Run:
         self.n_children = np.zeros(max(self.max_nodes, 1), np.int32)
         self.root_child = np.full(max(n_ante, 1), -1, np.int64)
         # the candidate cache (see _kernels), for the prefixes the memo names
-        self.cache = _kernels.empty_cache(max(self.max_nodes, 1), _CACHE_ENTRIES)
+        self.cache = _kernels.empty_cache(max(self.max_nodes, 1), _CACHE_ENTRIES,
+                                          n_ante if _CACHE_ENTRIES else 0)
         # softFRL's table for its cheap test (see _kernels.candidates)
         self.g_floors = _kernels.g_floor_table(_kernels.g_floor_size(data.whole, data.n_pos),
                                                p["w"], p["C1"], data.n_pos + data.n_neg)

@@ -249,3 +249,31 @@ def test_caching_shallow_prefixes_at_once_changes_no_result(monkeypatch, C1):
     assert np.array_equal(used[-2].node_lb, used[-1].node_lb)
     assert stored[2] > stored[1] > stored[0] == 0
     assert all(len(run.trace.objective) > 100 for run in runs)
+
+
+@pytest.mark.parametrize("C1", [None, 0.5])
+def test_every_count_kept_for_shallow_prefixes_changes_no_result(monkeypatch, C1):
+    """Prefixes of up to ``FULL_COUNTS_DEPTH`` rules keep every antecedent's counts, so
+    that the child of such a prefix loaded from the cache counts from them less its
+    rule's rows.  The lists, traces and node bounds are those of the search that keeps
+    no such counts (and so counts those children anew), and the counts were kept."""
+    rng = np.random.default_rng(5)
+    used = _spy_runs(monkeypatch)
+    n, m = 12_000, 40
+    A = rng.random((n, m)) < 0.3
+    y = (A[:, :3].sum(1) + 1.4 * rng.random(n) > 1.2).astype(int)
+    weight = rng.integers(1, 4, n)          # whole weights: counts from the parent's
+    runs, kept = [], []
+    for room in (0, 64 << 20):
+        monkeypatch.setattr(_kernels, "FULL_COUNTS_BYTES", room)
+        runs.append(search(A, y, w=2.0, C=0.002, C1=C1, n_iter=300, random_state=3,
+                           sample_weight=weight))
+        kept.append(int(used[-1].cache[14][0]))     # prefixes whose counts were kept
+    a, b = runs
+    assert a.prefix == b.prefix and a.objective == b.objective
+    assert a.status == b.status and a.lower_bound == b.lower_bound
+    assert np.array_equal(a.trace.objective, b.trace.objective)
+    assert np.array_equal(a.trace.candidate_sizes, b.trace.candidate_sizes)
+    assert np.array_equal(used[-2].node_lb, used[-1].node_lb)
+    assert kept[0] == 0 < kept[1]
+    assert len(a.trace.objective) > 100
