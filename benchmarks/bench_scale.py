@@ -339,29 +339,51 @@ def to_markdown(records: list[dict], baseline: list[dict] | None = None) -> str:
     return "\n".join(lines)
 
 
+#: how each mode is drawn: (marker, line style); the largest dask worker's RSS as its own
+_MODE_STYLE = {"single": ("o", "-"), "stream": ("s", "--"), "dask": ("^", ":")}
+_WORKER_STYLE = ("v", (0, (1, 3)))
+
+
 def plot(records: list[dict], path: Path) -> None:
-    """Rows against fit CPU s and peak RSS, log-log, one line per learner and mode."""
+    """Rows against fit CPU s and peak RSS, log-log, one line per learner and mode.
+
+    A learner keeps one colour and a mode one marker and line style in both panels, so
+    that every line can be told apart (a colour per line ran out of colours); the
+    issue's targets are drawn as grey lines (120 CPU s at ten million rows; 2 GB in one
+    process, 4 GB per process on the cluster).
+    """
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (cpu_ax, rss_ax) = plt.subplots(1, 2, figsize=(10, 4))
+    fig, (cpu_ax, rss_ax) = plt.subplots(1, 2, figsize=(11, 4.2))
     series = {}
     for r in records:
         if r.get("status") == "not supported yet" or r.get("fit_cpu_s") is None:
             continue
         series.setdefault((r["learner"], r["mode"]), []).append(r)
-    for i, ((learner, mode), rs) in enumerate(sorted(series.items())):
+    learners = sorted({learner for learner, _ in series})
+    colors = {learner: f"C{i}" for i, learner in enumerate(learners)}
+    for (learner, mode), rs in sorted(series.items()):
         rs = sorted(rs, key=lambda r: r["rows"])
-        color = f"C{i}"  # one colour per learner and mode, in both panels
+        marker, line = _MODE_STYLE.get(mode, ("x", "-."))
+        style = dict(color=colors[learner], marker=marker, linestyle=line)
         label = f"{LEARNER_LABELS.get(learner, learner)} ({mode})"
         rows = [r["rows"] for r in rs]
-        cpu_ax.plot(rows, [r["fit_cpu_s"] for r in rs], "o-", color=color, label=label)
+        cpu_ax.plot(rows, [r["fit_cpu_s"] for r in rs], label=label, **style)
         # the dask client's peak, and the largest worker's beside it
-        rss_ax.plot(rows, [r["peak_rss_mb"] / 1024 for r in rs], "o-", color=color, label=label)
+        rss_ax.plot(rows, [r["peak_rss_mb"] / 1024 for r in rs], label=label, **style)
         if mode == "dask":
-            rss_ax.plot(rows, [max(r["worker_peak_rss_mb"]) / 1024 for r in rs], "s--",
-                        color=color, label=f"{label}, largest worker")
+            rss_ax.plot(rows, [max(r["worker_peak_rss_mb"]) / 1024 for r in rs],
+                        color=colors[learner], marker=_WORKER_STYLE[0],
+                        linestyle=_WORKER_STYLE[1], label=f"{label}, largest worker")
+    cpu_ax.axhline(120, color="grey", linewidth=1, alpha=0.7)
+    cpu_ax.annotate("target at 10 M rows: 120 CPU s", (0.55, 120), xycoords=("axes fraction",
+                    "data"), fontsize=7, color="grey", va="bottom")
+    for limit, text in ((2, "target, one process: 2 GB"), (4, "target, each dask process: 4 GB")):
+        rss_ax.axhline(limit, color="grey", linewidth=1, alpha=0.7)
+        rss_ax.annotate(text, (0.02, limit), xycoords=("axes fraction", "data"), fontsize=7,
+                        color="grey", va="bottom")
     for ax, title in ((cpu_ax, "fit CPU s (user + sys, minus loading)"),
                       (rss_ax, "peak RSS GB (data and imports included)")):
         ax.set_xscale("log")
@@ -369,11 +391,13 @@ def plot(records: list[dict], path: Path) -> None:
         ax.set_xlabel("rows (adult-like, generate_adult_like.py)")
         ax.set_title(title, fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
-    cpu_ax.legend(fontsize=8)
-    rss_ax.legend(fontsize=8)
+    # one legend beside both panels: the RSS panel holds every line (workers included)
+    handles, labels = rss_ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=8,
+               frameon=False)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
 
