@@ -230,8 +230,8 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     #: what the fit does after counting a source (mining, the search's set-up) costs about
     #: this many times the counting pass's seconds per row, per distinct pattern: under a
     #: time limit the passes stop early enough for it (``stream.count``'s ``cost_after``).
-    #: Measured at one and ten million adult-like rows: 2.4 for column generation, 4.9
-    #: for CORELS, 6.3 for the falling lists; the learners keep about 1.5 times that
+    #: Measured at ten million adult-like rows: 2.4 for column generation, 4.9 to 5.3 for
+    #: CORELS, 2.9 for the falling lists; the learners keep about 1.3 to 1.7 times that
     _cost_after_counting = 7.0
     #: keep the training rows as given, packed (``FitData.rows``), for per-row views
     #: after folding (CORELS's ``rashomon_set`` and the explorer)

@@ -122,7 +122,7 @@ class _FallingBase(RuleClassifierBase):
     _on_counts = True
     _weights_are_counts = True
     _fits_sources = True
-    _cost_after_counting = 10.0     # mining pairs and folding the rows on the factors
+    _cost_after_counting = 5.0      # mining pairs and folding the rows on the factors
     #: words of row bits the search may read per rule drawn with
     #: ``max_antecedents="auto"`` (see ``_resolve_max_antecedents``)
     _counting_budget = 1_500_000
