@@ -223,7 +223,8 @@ def count(data, target: str | None = None, *, key: str | None = None,
     # twice its own time, pass 2 the learner's work on the patterns merged so far
     summary, n_read = _ordered_merge([summarize(p, target, key, template) for p in parts],
                                      lambda a, b: a.merge(b), split_every,
-                                     reserve=lambda total, seconds: 2 * seconds)
+                                     reserve=lambda total, seconds:
+                                     stream.PASS_ONE_RESERVE * seconds)
     if summary.n_rows == 0:
         raise ValueError("the dask collection has no rows" + (
             "" if n_read == len(parts) else
@@ -242,8 +243,8 @@ def count(data, target: str | None = None, *, key: str | None = None,
     table, n_counted = _ordered_merge(
         [table_of(p, fitted_d, classes_d, target, key, n_folds) for p in parts[:n_read]],
         merge, split_every,
-        reserve=lambda total, seconds: cost_after * seconds / max(total.n_rows, 1)
-        * len(total.keys))
+        reserve=lambda total, seconds: stream.reserve_after_counting(
+            cost_after, seconds, total.n_rows, len(total.keys)))
     if max_memory is not None:
         table.check_memory(max_memory, m)
     if table.n_rows != summary.n_rows and n_counted == n_read == len(parts):

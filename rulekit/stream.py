@@ -656,6 +656,18 @@ def classes_of(summary: Summary) -> np.ndarray:
     return np.unique(np.array([rep for rep, _ in summary.classes.values()]))
 
 
+#: pass 1 over a source stops, under a time limit, once this many times its own time so
+#: far no longer fits in the time left (pass 2 reads those rows again, then the fit runs)
+PASS_ONE_RESERVE = 2.0
+
+
+def reserve_after_counting(cost_after: float, seconds: float, n_rows: int,
+                           n_patterns: int) -> float:
+    """Seconds a counting pass keeps for the fit after it: ``cost_after`` times the
+    pass's seconds per row so far, per pattern counted (see :func:`count`)."""
+    return cost_after * seconds / max(n_rows, 1) * n_patterns
+
+
 def count(data, target: str | None = None, *, key: str | None = None,
           binarizer: Binarizer | None = None, n_folds: int = 5,
           max_memory: float | None = None, fit: Callable | None = None,
@@ -708,7 +720,7 @@ def count(data, target: str | None = None, *, key: str | None = None,
     # what its patterns will cost the fit after it
     start = time.perf_counter()
     for chunk in source.chunks():
-        if n_chunks and stopping(reserve=2 * (time.perf_counter() - start)):
+        if n_chunks and stopping(reserve=PASS_ONE_RESERVE * (time.perf_counter() - start)):
             cut = True
             break
         part = summarize(chunk, source.target, source.key, template)
@@ -727,8 +739,9 @@ def count(data, target: str | None = None, *, key: str | None = None,
     for i, chunk in enumerate(source.chunks()):
         if cut and i == n_chunks:
             break                       # pass 1 was cut: the rows it summarized, no more
-        per_row = (time.perf_counter() - start) / max(counter.n_rows, 1)
-        if i and stopping(reserve=cost_after * per_row * counter.used):
+        keep = reserve_after_counting(cost_after, time.perf_counter() - start,
+                                      counter.n_rows, counter.used)
+        if i and stopping(reserve=keep):
             cut = True
             break
         keys, fold = chunk_keys(chunk, fitted, classes, source.target, source.key, n_folds)

@@ -191,6 +191,14 @@ def _spy_runs(monkeypatch) -> list:
     return used
 
 
+
+def _same_search(a, b):
+    """Two searches did the same: list, objective, status, bound and the whole trace."""
+    assert a.prefix == b.prefix and a.objective == b.objective
+    assert a.status == b.status and a.lower_bound == b.lower_bound
+    assert np.array_equal(a.trace.objective, b.trace.objective)
+    assert np.array_equal(a.trace.candidate_sizes, b.trace.candidate_sizes)
+
 @pytest.mark.parametrize("C1", [None, 0.5])
 @pytest.mark.parametrize("memo", [True, False])
 def test_candidate_cache_changes_no_result(monkeypatch, C1, memo):
@@ -207,10 +215,7 @@ def test_candidate_cache_changes_no_result(monkeypatch, C1, memo):
             runs.append(search(A, y, w=2.0, C=0.002, C1=C1, n_iter=400, random_state=seed,
                                prefix_memo=memo))
         a, b = runs
-        assert a.prefix == b.prefix and a.objective == b.objective
-        assert a.status == b.status and a.lower_bound == b.lower_bound
-        assert np.array_equal(a.trace.objective, b.trace.objective)
-        assert np.array_equal(a.trace.candidate_sizes, b.trace.candidate_sizes)
+        _same_search(a, b)
         # every prefix's remembered bound, not only the root's
         assert np.array_equal(used[-2].node_lb, used[-1].node_lb)
     # the cache did hold prefixes in the runs that had room
@@ -241,10 +246,7 @@ def test_caching_shallow_prefixes_at_once_changes_no_result(monkeypatch, C1):
                            sample_weight=weight))
         stored.append(int(used[-1].cache[-2][0]))      # the entries the cache holds
     for other in runs[1:]:
-        assert other.prefix == runs[0].prefix and other.objective == runs[0].objective
-        assert other.status == runs[0].status and other.lower_bound == runs[0].lower_bound
-        assert np.array_equal(other.trace.objective, runs[0].trace.objective)
-        assert np.array_equal(other.trace.candidate_sizes, runs[0].trace.candidate_sizes)
+        _same_search(runs[0], other)
     assert np.array_equal(used[-3].node_lb, used[-1].node_lb)
     assert np.array_equal(used[-2].node_lb, used[-1].node_lb)
     assert stored[2] > stored[1] > stored[0] == 0
@@ -270,10 +272,7 @@ def test_every_count_kept_for_shallow_prefixes_changes_no_result(monkeypatch, C1
                            sample_weight=weight))
         kept.append(int(used[-1].cache[14][0]))     # prefixes whose counts were kept
     a, b = runs
-    assert a.prefix == b.prefix and a.objective == b.objective
-    assert a.status == b.status and a.lower_bound == b.lower_bound
-    assert np.array_equal(a.trace.objective, b.trace.objective)
-    assert np.array_equal(a.trace.candidate_sizes, b.trace.candidate_sizes)
+    _same_search(a, b)
     assert np.array_equal(used[-2].node_lb, used[-1].node_lb)
     assert kept[0] == 0 < kept[1]
     assert len(a.trace.objective) > 100
