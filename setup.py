@@ -41,7 +41,7 @@ class build_py_and_compile(build_py):
         # numba writes beside the sources only when no cache folder is named
         env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
         start = time.perf_counter()
-        print("compiling the search kernels into the package (about a minute of CPU; "
+        print("compiling the search kernels into the package (about 75 CPU s; "
               "RULEKIT_PRECOMPILE=0 skips it)", flush=True)
         procs = [subprocess.Popen([sys.executable, script, tree, part], env=env)
                  for part in _parts(script)]

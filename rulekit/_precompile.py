@@ -15,7 +15,11 @@ before.
 
 What is compiled: the kernels a fit of each learner at its defaults reaches on
 small data (CORELS's search and its growth kernels, the falling lists' search,
-falling and softly falling).  Not: the recording specialization of CORELS
+falling and softly falling), and those of the data layer that a fit of many rows
+reaches, from files or in memory (the counting pass's packing and hash table,
+the packers of bits and bytes, mining's evaluation of its pool on packed words):
+a first fit from files with a time limit would otherwise compile them inside
+its limit (11.3 s for an 8 s limit at ten million rows).  Not: the recording specialization of CORELS
 (``trace="events"``), the kernels only data of many distinct rows reach, and
 column generation's exact pricing (``rulekit compile`` compiles all of them).
 
@@ -29,6 +33,7 @@ compile two at a time)::
 
     python rulekit/_precompile.py ROOT corels
     python rulekit/_precompile.py ROOT frl
+    python rulekit/_precompile.py ROOT counting
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ import sys
 import types
 
 #: the parts, each a separate process at build time: name -> function below
-PARTS = ("corels", "frl")
+PARTS = ("corels", "frl", "counting")
 
 
 def _bare_packages(root: str) -> None:
@@ -52,14 +57,15 @@ def _bare_packages(root: str) -> None:
         sys.modules[name] = module
 
 
-def _toy(seed: int = 0):
-    """A small problem of the types a fit passes: antecedents, labels, row counts."""
+def _toy(seed: int = 0, n: int = 60, m: int = 8):
+    """A problem of ``n`` rows and ``m`` conditions, of the types a fit passes:
+    antecedents, labels, row counts."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    A = rng.random((60, 8)) < 0.4
-    y = A[:, 0] ^ A[:, 1] ^ (rng.random(60) < 0.1)
-    counts = rng.integers(1, 4, 60).astype(np.int64)
+    A = rng.random((n, m)) < 0.4
+    y = A[:, 0] ^ A[:, 1] ^ (rng.random(n) < 0.1)
+    counts = rng.integers(1, 4, n).astype(np.int64)
     return A, y, counts
 
 
@@ -79,11 +85,62 @@ def frl() -> None:
     antecedents of one or two conditions given by their conditions, rows with counts."""
     from rulekit.frl._search import search
 
-    A, y, counts = _toy()
-    items = [(j,) for j in range(A.shape[1])] + [(0, 1), (2, 3)]
-    for C1 in (None, 0.5):
-        search(None, y, w=1.0, C=1e-6, C1=C1, n_iter=20, factors=(A, items),
-               sample_weight=counts, random_state=0)
+    from rulekit.frl._kernels import BLOCK_MIN_WORDS
+
+    # small data, and distinct rows enough per class for the counting in blocks that
+    # many distinct rows reach (a search of its own, compiled apart:
+    # ``_kernels.block_words``; the search folds equal rows, hence 16 conditions)
+    for n, m in ((60, 8), (4 * 64 * BLOCK_MIN_WORDS, 16)):
+        A, y, counts = _toy(n=n, m=m)
+        items = [(j,) for j in range(A.shape[1])] + [(0, 1), (2, 3)]
+        for C1 in (None, 0.5):
+            search(None, y, w=1.0, C=1e-6, C1=C1, n_iter=20, factors=(A, items),
+                   sample_weight=counts, random_state=0)
+
+
+def counting() -> None:
+    """The data layer's kernels for many rows, called with the types their callers pass:
+    a binarizer's packing and the pattern counter (``rulekit.stream``), unpacking
+    and folding packed rows (``FitData``), the packers of ``rulekit.bitset`` and
+    mining's evaluation of a pool (``rulekit.mining``)."""
+    import numpy as np
+
+    from rulekit import bitset
+    from rulekit._patterns import (CATEGORICAL, NUMERIC, PatternCounter, condition_bitsets,
+                                   pack_conditions, unpack_rows)
+
+    n, m = 40, 3
+    rng = np.random.default_rng(0)
+    keys = np.zeros((n, 1), dtype=np.uint8)
+    # as Binarizer.transform_packed calls it: a numeric column, then a categorical one
+    numbers, codes = rng.random((1, n)), rng.integers(-2, 3, (1, n))
+    no_numbers, no_codes = np.empty((0, n)), np.empty((0, n), dtype=np.int64)
+    for kind, X_num, X_cat in ((NUMERIC, numbers, no_codes), (CATEGORICAL, no_numbers, codes)):
+        pack_conditions(X_num, X_cat, np.full(m, kind, dtype=np.int64), np.zeros(m, np.int64),
+                        np.array([0, 1, 3 if kind == CATEGORICAL else 2], dtype=np.int64),
+                        np.array([0.5, 0.5, 1.0]), np.full(m, 3, dtype=np.int64), keys)
+    # the counting pass: rows, then counted rows (merges), past a rehash
+    counter = PatternCounter(keys.shape[1] + 2, 5)
+    rows = np.concatenate([keys, np.zeros((n, 2), np.uint8)], axis=1)
+    rows[:, 1] = np.arange(n, dtype=np.uint8)
+    counter.add(rows, rng.integers(0, 5, n))
+    found, fold_counts = counter.result()
+    counter.add_counts(found, fold_counts)
+    order = np.arange(len(found), dtype=np.int64)
+    unpack_rows(found, order, m)
+    condition_bitsets(keys, m)
+    # packers of millions of rows: a transposed matrix's columns, chosen columns' bytes
+    B = rng.random((n, m)) < 0.5
+    bitset._pack_columns(B, np.zeros((m, bitset.n_words(n)), np.uint64))
+    bitset._pack_row_bytes(B, np.arange(m, dtype=np.int64), np.zeros((n, 1), np.uint8))
+    # mining's pool on packed words, unweighted and weighted
+    packed = bitset.pack(B.T)
+    items = np.array([[0, 1], [2, -1]], dtype=np.int64)
+    for weights in (np.zeros(0), np.ones(n)):
+        for keep in (True, False):
+            bitset.antecedent_words(packed, items, bitset.ones(n), weights, keep,
+                                    np.zeros((2 if keep else 0, packed.shape[1]), np.uint64),
+                                    np.zeros(2))
 
 
 def main(argv: list[str]) -> int:

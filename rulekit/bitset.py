@@ -35,6 +35,7 @@ __all__ = [
     "count_and3",
     "andnot_into",
     "popcount64",
+    "antecedent_words",
 ]
 
 
@@ -218,3 +219,37 @@ def andnot_into(a, b):
     """``a &= ~b`` in place (remove the samples of ``b`` from ``a``)."""
     for k in range(a.shape[0]):
         a[k] &= ~b[k]
+
+
+@njit(cache=True)
+def antecedent_words(conditions, items, valid, weights, keep, out, support):
+    """Each antecedent's words (the AND of its conditions', ``valid`` for none) into
+    ``out`` when ``keep``, and its support: set bits, or their weights' sum.
+
+    ``conditions`` (uint64, shape (m, W)) are the conditions' packed rows, ``items``
+    (int64, shape (k, width)) each antecedent's conditions, padded with -1,
+    ``weights`` (float64) a weight per row or empty for one each; ``out`` (uint64,
+    shape (k, W), or (0, W) when not ``keep``) and ``support`` (float64, shape (k,))
+    are written.  Mining's evaluation of its pool on many rows.
+    """
+    weighted = weights.shape[0] > 0
+    for l in range(items.shape[0]):
+        total = 0.0
+        for word in range(valid.shape[0]):
+            x = valid[word]
+            for t in range(items.shape[1]):
+                j = items[l, t]
+                if j < 0:
+                    break
+                x &= conditions[j, word]
+            if keep:
+                out[l, word] = x
+            if weighted:
+                base = word * 64
+                while x:
+                    low = x & (~x + np.uint64(1))
+                    total += weights[base + popcount64(low - np.uint64(1))]
+                    x ^= low
+            else:
+                total += popcount64(x)
+        support[l] = total

@@ -438,29 +438,14 @@ def cmd_compile(args) -> int:
         X, y = warmup_data()
         stream.count(X.assign(_label=y), "_label")
         print(f"counting pass (fits from files): {time.process_time() - start:.1f} CPU s")
-        # large in-memory fits fold their rows from packed bytes and evaluate the mined
-        # pool on packed words: kernels a small fit does not reach (PACKED_FOLD_CELLS,
-        # COMPILED_BITS_CELLS), compiled here on a toy of the same types
-        import numpy as np
-
-        from . import bitset
-        from ._patterns import condition_bitsets, unpack_rows
-        from .mining import _and_and_count
+        # large fits, in memory or from files, fold their rows from packed bytes, pack
+        # their conditions and evaluate the mined pool on packed words: kernels a small
+        # fit does not reach (what the package's build compiles too)
+        from ._precompile import counting
 
         start = time.process_time()
-        keys = np.zeros((3, 1), dtype=np.uint8)
-        condition_bitsets(keys, 5)
-        unpack_rows(keys, np.arange(2, dtype=np.int64), 5)
-        for weights in (np.zeros(0), np.ones(3)):
-            _and_and_count(np.zeros((2, 1), np.uint64), np.zeros((1, 1), np.int64),
-                           bitset.ones(3), weights, True, np.zeros((1, 1), np.uint64),
-                           np.zeros(1))
-        # and the packers of millions of rows (COMPILED_PACK_CELLS): mining's transposed
-        # conditions, the falling lists' row keys
-        rows = np.zeros((3, 2), dtype=bool)
-        bitset._pack_columns(rows, np.zeros((2, 1), np.uint64))
-        bitset._pack_row_bytes(rows, np.arange(2, dtype=np.int64), np.zeros((3, 1), np.uint8))
-        print(f"large fits in memory: {time.process_time() - start:.1f} CPU s")
+        counting()
+        print(f"large fits, from files or in memory: {time.process_time() - start:.1f} CPU s")
     import numba
 
     where = numba.config.CACHE_DIR or "__pycache__ beside the installed rulekit sources"

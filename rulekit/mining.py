@@ -24,10 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
 from . import bitset
-from .bitset import popcount64
 from ._anytime import stopping
 from ._checks import check_boolean_matrix, check_counts
 from ._params import Boolean, Integer, Options, Real, validated
@@ -676,35 +674,8 @@ def antecedent_bits(B, items, w=None, *, keep=True) -> tuple:
     weights = np.zeros(0) if w is None else np.asarray(w, dtype=np.float64)
     out = np.zeros((len(items) if keep else 0, bitset.n_words(n)), dtype=np.uint64)
     support = np.zeros(len(items), dtype=np.float64)
-    _and_and_count(conditions, table, bitset.ones(n), weights, keep, out, support)
+    bitset.antecedent_words(conditions, table, bitset.ones(n), weights, keep, out, support)
     return (out if keep else None), support.astype(np.int64)
-
-
-@njit(cache=True)
-def _and_and_count(conditions, items, valid, weights, keep, out, support):
-    """Each antecedent's words (the AND of its conditions', ``valid`` for none) into
-    ``out`` when ``keep``, and its support: set bits, or their weights' sum."""
-    weighted = weights.shape[0] > 0
-    for l in range(items.shape[0]):
-        total = 0.0
-        for word in range(valid.shape[0]):
-            x = valid[word]
-            for t in range(items.shape[1]):
-                j = items[l, t]
-                if j < 0:
-                    break
-                x &= conditions[j, word]
-            if keep:
-                out[l, word] = x
-            if weighted:
-                base = word * 64
-                while x:
-                    low = x & (~x + np.uint64(1))
-                    total += weights[base + popcount64(low - np.uint64(1))]
-                    x ^= low
-            else:
-                total += popcount64(x)
-        support[l] = total
 
 
 def _weighted_support(dense: np.ndarray, w) -> np.ndarray:

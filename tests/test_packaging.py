@@ -13,6 +13,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,6 +96,12 @@ def test_the_wheel_carries_compiled_kernels(wheel, tmp_path):
     cached = [n for n in names if n.endswith(".nbi")]
     assert any(n.startswith("rulekit/corels/__pycache__/_kernels.run-") for n in cached), cached
     assert any(n.startswith("rulekit/frl/__pycache__/_kernels.") for n in cached), cached
+    # and a fit from a file of many distinct rows: the counting pass's kernels, and the
+    # falling lists' counting in blocks (4,096 distinct rows of a class and more)
+    rng = np.random.default_rng(0)
+    many = pd.DataFrame(rng.integers(0, 2, (30_000, 16)), columns=[f"x{j}" for j in range(16)])
+    many["label"] = rng.integers(0, 2, len(many))
+    many.to_csv(tmp_path / "many.csv", index=False)
     code = (
         "import warnings\n"
         "warnings.simplefilter('ignore')\n"
@@ -101,16 +109,20 @@ def test_the_wheel_carries_compiled_kernels(wheel, tmp_path):
         "import rulekit\n"
         f"assert rulekit.__file__.startswith({str(tmp_path / 'site')!r}), rulekit.__file__\n"
         "from rulekit import CorelsClassifier, FallingRuleListClassifier, SoftFallingRuleListClassifier\n"
+        "from rulekit import stream\n"
         "from rulekit.datasets import load_compas\n"
         "X, y = load_compas(return_X_y=True)\n"
         "for est in (CorelsClassifier(), FallingRuleListClassifier(), SoftFallingRuleListClassifier()):\n"
         "    est.fit(X, y)\n"
+        f"FallingRuleListClassifier().fit(stream.Files({str(tmp_path / 'many.csv')!r}, target='label'))\n"
         "import rulekit.corels._kernels as a, rulekit.frl._kernels as b\n"
-        "kernels = {f'{m.__name__}.{n}': d for m in (a, b) for n, d in vars(m).items()\n"
+        "import rulekit._patterns as c, rulekit.bitset as d\n"
+        "kernels = {f'{m.__name__}.{n}': d for m in (a, b, c, d) for n, d in vars(m).items()\n"
         "           if isinstance(d, CPUDispatcher)}\n"
         "import json\n"
         "print(json.dumps([sorted(n for n, d in kernels.items() if d.stats.cache_misses),\n"
-        "                  sorted(n for n, d in kernels.items() if d.stats.cache_hits)]))\n"
+        "                  sorted(n for n, d in kernels.items() if d.stats.cache_hits),\n"
+        "                  len(b.chunk.signatures)]))\n"
     )
     # numba writes beside the sources only when no cache folder is named
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
@@ -118,6 +130,9 @@ def test_the_wheel_carries_compiled_kernels(wheel, tmp_path):
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
-    compiled, loaded = json.loads(done.stdout.splitlines()[-1])
+    compiled, loaded, searches = json.loads(done.stdout.splitlines()[-1])
     assert compiled == [], f"compiled at the first fit, not at the build: {compiled}"
+    # the falling and softly falling searches, and the falling one counting in blocks
+    assert searches == 3, searches
+    assert "rulekit._patterns.pack_conditions" in loaded and "rulekit._patterns._add_rows" in loaded
     assert "rulekit.corels._kernels.run" in loaded and "rulekit.frl._kernels.chunk" in loaded, loaded
