@@ -52,7 +52,7 @@ from ._interrupt import DeferredInterrupt, is_interrupt
 from ._tolerances import MIN_STEP_SECONDS
 
 __all__ = ["SearchState", "Anytime", "current_run", "default_max_memory", "memory_budget_mb",
-           "check_allocation", "stopping", "progress_bar", "wants_progress"]
+           "check_allocation", "stopping", "stop_if_short", "progress_bar", "wants_progress"]
 
 _local = threading.local()
 _blas = None   # threadpoolctl's controller, made on first use (inspecting libraries costs ms)
@@ -151,6 +151,25 @@ def stopping(reserve: float = 0.0) -> bool:
         run.cut = "time_limit"
         return True
     return False
+
+
+def stop_if_short(reserve: float) -> bool:
+    """Before work that takes about ``reserve`` seconds and cannot stop midway (a
+    search's set-up on many rows: folding, packing, pairs): if less time than that is
+    left, the open run's deadline is moved to now, so that every search after it
+    stops at once with its best model so far (the constant one) and the status
+    ``time_limit``, rather than overrun the limit by its set-up.
+
+    Returns whether it did; without a time limit it never does.
+    """
+    run = current_run()
+    if run is None or reserve <= 0:
+        return False
+    left = run.time_left()
+    if left is None or left > reserve:
+        return False
+    run.deadline = time.perf_counter()
+    return True
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ for pandas and numpy input):
 from __future__ import annotations
 
 import numbers
+import time
 import warnings
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -55,6 +56,14 @@ __all__ = ["Condition", "Binarizer", "OPS", "DataWarning", "ESTIMATOR_PARAMETERS
 
 #: Operators a :class:`Condition` may carry.
 OPS = ("<=", ">", "==", "!=", "in", "not in", "is missing")
+
+#: Under a time limit, choosing the thresholds column by column stops (the columns left
+#: give no condition) once this many times its own time so far no longer fits in the
+#: time left:
+#: what follows it (encoding the rows, grouping them, mining, the search's set-up) took
+#: 1.5 times as long at a million rows in memory, and a fit from files reads its rows
+#: again (``rulekit.stream.PASS_ONE_RESERVE``, the same share).
+THRESHOLDS_RESERVE = 2.0
 
 #: a categorical column with at least this many distinct values, holding
 #: distinct values in at least half its rows, looks like an identifier
@@ -418,11 +427,15 @@ class Binarizer(TransformerMixin, BaseEstimator):
             cuts = self._reference_cuts(columns, y, w, floor)
 
         specs, conditions = [], []
+        # (the reference model's cuts, one fit on a sample, are not counted: the loop
+        # below then only applies them, and what follows it is the encoding's work)
+        start = time.perf_counter()
         for name, source, part, kind, series in columns:
             spec = _ColumnSpec(name, source, part, kind, [], False, len(conditions), 0)
-            if stopping():
-                # time_limit covers the whole fit: past it (or after Ctrl-C) the columns
-                # left give no condition; the run's search then stops at once and says so
+            if stopping(reserve=THRESHOLDS_RESERVE * (time.perf_counter() - start)):
+                # time_limit covers the whole fit: past it (or after Ctrl-C, or when what
+                # follows would no longer fit) the columns left give no condition; the
+                # run's search then stops at once or works on the rest, and says so
                 spec.stop = len(conditions)
                 specs.append(spec)
                 continue

@@ -88,6 +88,83 @@ def test_a_fit_cut_short_by_its_time_limit_proves_nothing():
     assert est.predict(X).shape == (len(y),)
 
 
+def test_choosing_thresholds_keeps_time_for_what_follows_it(monkeypatch):
+    """Under a time limit, the binarizer's column loop stops once twice its own time so far
+    no longer fits in the time left (encoding, grouping, mining and the search's set-up
+    come after it), not at the deadline itself: the columns left give no condition and
+    the run records the cut.  Without a limit every column gives its conditions."""
+    import time
+
+    from rulekit import binarize
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(40, 20)), columns=[f"x{j}" for j in range(20)])
+    y = rng.integers(0, 2, 40)
+    fit_numeric = Binarizer._fit_numeric
+
+    def slow(self, *args, **kwargs):                 # 50 ms a column: 1 s for the 20
+        time.sleep(0.05)
+        return fit_numeric(self, *args, **kwargs)
+
+    monkeypatch.setattr(Binarizer, "_fit_numeric", slow)
+    whole = Binarizer(thresholds="quantile").fit(X, y)
+    assert {c.feature for c in whole.conditions_} == set(X.columns)
+    with Anytime("test", time_limit=1.2) as run:
+        start = time.perf_counter()
+        cut = Binarizer(thresholds="quantile").fit(X, y)
+        spent = time.perf_counter() - start
+        assert run.cut == "time_limit" and run.limit_reached() is None
+    # stopped with about a third of the limit spent (t + 2 t = 1.2 s), the rest kept
+    assert 0 < len({c.feature for c in cut.conditions_}) < 20
+    assert spent < 0.8
+    assert binarize.THRESHOLDS_RESERVE == 2.0
+
+
+def test_a_search_without_time_for_its_set_up_stops_before_it(monkeypatch):
+    """Rows in memory: when less than SEARCH_SETUP_RESERVE of the preparation's time is
+    left, the run's deadline is moved to now and the search stops before folding and
+    packing its rows (seconds on millions of rows, no clock in them): the empty list,
+    status time_limit, one warning.  With the time, or without a limit, it searches."""
+    from rulekit import base
+    from rulekit.frl import _search
+
+    X, y = _mixed_frame(n=200)
+    folds = []
+    fold = _search._fold_on_factors
+    monkeypatch.setattr(_search, "_fold_on_factors",
+                        lambda *a, **k: folds.append(1) or fold(*a, **k))
+    free = FallingRuleListClassifier(time_limit=1000.0, n_iter=200).fit(X, y)
+    assert folds and free.certificate_.status != "time_limit"
+    folds.clear()
+    monkeypatch.setattr(base, "SEARCH_SETUP_RESERVE", 1e15)   # no time is ever enough
+    with pytest.warns(ConvergenceWarning, match="time_limit"), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "no antecedent reaches", UserWarning)
+        short = FallingRuleListClassifier(time_limit=1000.0, n_iter=200).fit(X, y)
+    assert not folds
+    cert = short.certificate_
+    assert cert.status == "time_limit" and not cert.proved_optimal
+    assert len(short.model_.rules) == 0
+    majority = np.bincount(y).argmax()
+    assert (short.predict(X) == majority).all()
+    # without a time limit there is nothing to keep time for
+    unlimited = FallingRuleListClassifier(n_iter=200).fit(X, y)
+    assert folds and unlimited.certificate_.status != "time_limit"
+
+
+def test_stop_if_short_moves_the_deadline_of_the_open_run_only_when_short():
+    from rulekit._anytime import stop_if_short
+
+    assert not stop_if_short(10.0)                   # no run open
+    with Anytime("test") as run:                     # no limit
+        assert not stop_if_short(1e9) and run.deadline is None
+    with Anytime("test", time_limit=100.0) as run:
+        assert not stop_if_short(1.0) and run.limit_reached() is None
+        assert stop_if_short(1000.0)
+        assert run.limit_reached() == "time_limit"
+        with Anytime("inner", time_limit=50.0) as inner:   # a search opened after it
+            assert inner.limit_reached() == "time_limit"
+
+
 # --- mining: pairs in bounded blocks -----------------------------------------------------
 
 @pytest.mark.parametrize("seed", range(4))
