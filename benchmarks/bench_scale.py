@@ -135,6 +135,17 @@ def _fit_or_refusal(est, *args) -> tuple[str, str]:
     return _status(est), ""
 
 
+def _rows_fitted(est) -> int | None:
+    """Rows the fitted model's training counts add up to: every row, or the rows counted
+    before a time limit cut the passes (the fit then searched part of the data)."""
+    model = getattr(est, "model_", None)
+    if hasattr(model, "default"):                         # a rule list
+        return int(sum(sum(r.counts) for r in [*model.rules, model.default]))
+    if getattr(model, "counts_true", None) is not None:   # a binary rule set
+        return int(sum(model.counts_true) + sum(model.counts_false))
+    return None
+
+
 def _status(est) -> str:
     """The fit's certificate status when the learner has one (CORELS), else ''."""
     return str(getattr(getattr(est, "certificate_", None), "status", "") or "")
@@ -159,7 +170,7 @@ def child_fit(job: dict) -> dict:
         warnings.simplefilter("ignore")
         est.fit(X, y)
     return dict(fit_cpu_inprocess_s=_cpu_s() - c0, wall_s=time.perf_counter() - w0,
-                rss_loaded_mb=rss_loaded, status=_status(est))
+                rss_loaded_mb=rss_loaded, status=_status(est), rows_fitted=_rows_fitted(est))
 
 
 def child_patterns(job: dict) -> dict:
@@ -201,7 +212,8 @@ def child_stream(job: dict) -> dict:
     c0, w0 = _cpu_s(), time.perf_counter()
     status, error = _fit_or_refusal(est, stream.Files(job["files"], target=LABEL))
     return dict(fit_cpu_inprocess_s=_cpu_s() - c0, wall_s=time.perf_counter() - w0,
-                rss_loaded_mb=rss_before, status=status, error=error)
+                rss_loaded_mb=rss_before, status=status, error=error,
+                rows_fitted=_rows_fitted(est))
 
 
 def _worker_usage():
@@ -233,7 +245,7 @@ def child_dask(job: dict) -> dict:
         after = client.run(_worker_usage)
     workers_cpu = sum(after[w][1] - before[w][1] for w in after)
     return dict(fit_cpu_s=client_cpu + workers_cpu, wall_s=wall, status=status, error=error,
-                peak_rss_mb=_peak_rss_mb(),
+                rows_fitted=_rows_fitted(est), peak_rss_mb=_peak_rss_mb(),
                 worker_peak_rss_mb=sorted(round(after[w][0], 1) for w in after))
 
 
@@ -276,18 +288,18 @@ def measure(data: str, learner: str, mode: str, patterns: dict) -> dict:
             peak_rss_mb=fit["child_peak_rss_mb"], rss_loaded_mb=fit["rss_loaded_mb"],
             fit_own_rss_mb=fit["child_peak_rss_mb"] - fit["rss_loaded_mb"],
             load_cpu_s=load["child_cpu_s"], load_peak_rss_mb=load["child_peak_rss_mb"],
-            status=fit["status"])
+            status=fit["status"], rows_fitted=fit["rows_fitted"])
     elif mode == "stream":
         fit = run_child("stream", files=files, learner=learner)
         record.update(fit_cpu_s=fit["fit_cpu_inprocess_s"], wall_s=fit["wall_s"],
                       peak_rss_mb=fit["child_peak_rss_mb"], rss_loaded_mb=fit["rss_loaded_mb"],
                       fit_own_rss_mb=fit["child_peak_rss_mb"] - fit["rss_loaded_mb"],
-                      status=fit["status"], error=fit["error"])
+                      status=fit["status"], error=fit["error"], rows_fitted=fit["rows_fitted"])
     else:
         fit = run_child("dask", files=files, learner=learner)
         record.update(fit_cpu_s=fit["fit_cpu_s"], wall_s=fit["wall_s"],
                       peak_rss_mb=fit["peak_rss_mb"], worker_peak_rss_mb=fit["worker_peak_rss_mb"],
-                      status=fit["status"], error=fit["error"])
+                      status=fit["status"], error=fit["error"], rows_fitted=fit["rows_fitted"])
     return record
 
 
@@ -317,7 +329,7 @@ def to_markdown(records: list[dict], baseline: list[dict] | None = None) -> str:
     """The table: one line per (mode, learner, rows); ratios when a baseline is given."""
     head = ["rows", "learner", "mode", "fit CPU s", "wall s", "peak RSS MB", "fit's own MB",
             "workers' peak MB", "distinct patterns", "pass 1 rows/CPU s",
-            "counting pass (pass 2) rows/CPU s", "status",
+            "counting pass (pass 2) rows/CPU s", "status", "rows the model counts",
             "load avg"]
     base = {_key(r): r for r in baseline or []}
     if baseline is not None:
@@ -329,7 +341,8 @@ def to_markdown(records: list[dict], baseline: list[dict] | None = None) -> str:
                  _fmt(r.get("fit_own_rss_mb"), 0), _fmt(r.get("worker_peak_rss_mb")),
                  _fmt(r.get("patterns")), _fmt(r.get("pass1_rows_per_cpu_s"), 0),
                  _fmt(r.get("rows_per_cpu_s"), 0),
-                 r.get("status") or "—", _fmt(r.get("load_avg_1min"))]
+                 r.get("status") or "—", _fmt(r.get("rows_fitted")),
+                 _fmt(r.get("load_avg_1min"))]
         if baseline is not None:
             b = base.get(_key(r))
             ratio = lambda k: (_fmt(b[k] / r[k], 2) + "x"  # noqa: E731
