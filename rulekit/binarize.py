@@ -59,10 +59,9 @@ OPS = ("<=", ">", "==", "!=", "in", "not in", "is missing")
 
 #: Under a time limit, choosing the thresholds column by column stops (the columns left
 #: give no condition) once this many times its own time so far no longer fits in the
-#: time left:
-#: what follows it (encoding the rows, grouping them, mining, the search's set-up) took
-#: 1.5 times as long at a million rows in memory, and a fit from files reads its rows
-#: again (``rulekit.stream.PASS_ONE_RESERVE``, the same share).
+#: time left.  What follows it (encoding the rows, grouping them, mining, the search's
+#: set-up) took 1.5 times as long at a million rows in memory; a fit from files keeps
+#: the same share in its first pass (``rulekit.stream.PASS_ONE_RESERVE``).
 THRESHOLDS_RESERVE = 2.0
 
 #: a categorical column with at least this many distinct values, holding
