@@ -52,7 +52,8 @@ from ._interrupt import DeferredInterrupt, is_interrupt
 from ._tolerances import MIN_STEP_SECONDS
 
 __all__ = ["SearchState", "Anytime", "current_run", "default_max_memory", "memory_budget_mb",
-           "check_allocation", "stopping", "stop_if_short", "progress_bar", "wants_progress"]
+           "check_allocation", "stop_status", "stopping", "stop_if_short", "progress_bar",
+           "wants_progress"]
 
 _local = threading.local()
 _blas = None   # threadpoolctl's controller, made on first use (inspecting libraries costs ms)
@@ -127,6 +128,14 @@ def check_allocation(nbytes: float, what: str, remedies: str) -> None:
                          f"allowed ({source}): {remedies}")
 
 
+def stop_status() -> str | None:
+    """The status a limit of the open run calls for now (``"time_limit"``,
+    ``"interrupted"``), None when it goes on or no run is open: what a search checks
+    before a set-up that would overrun a limit already reached."""
+    run = current_run()
+    return None if run is None else run.limit_reached()
+
+
 def stopping(reserve: float = 0.0) -> bool:
     """Has a time limit or Ctrl-C told the open run (if any) to stop?
 
@@ -144,7 +153,7 @@ def stopping(reserve: float = 0.0) -> bool:
     run = current_run()
     if run is None:
         return False
-    if run.limit_reached() is not None:
+    if stop_status() is not None:
         return True
     left = run.time_left()
     if reserve > 0 and left is not None and left <= reserve:

@@ -469,14 +469,13 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         # the callback sees every search the engine runs inside it
         with Anytime(self._learner, time_limit=params.get("time_limit"),
                      callback=params.get("callback")) as run:
-            if is_source(X):
-                data = self._prepare_source(X, y, sample_weight, params)
-            else:
-                data = self._prepare(X, y, sample_weight, params)
+            source = is_source(X)
+            data = (self._prepare_source(X, y, sample_weight, params) if source
+                    else self._prepare(X, y, sample_weight, params))
             # binarization or mining stopped early by a limit (they check it): the search
             # then saw only part of the problem, and its certificate must say so
             cut = run.limit_reached() or run.cut
-            if not is_source(X):
+            if not source:
                 # rows in memory: the search's set-up (folding, packing, a problem's pairs)
                 # takes up to a third of the preparation's time on many rows and looks at no
                 # clock; with less time than that left, the search stops at once (a source's

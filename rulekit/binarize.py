@@ -61,7 +61,7 @@ OPS = ("<=", ">", "==", "!=", "in", "not in", "is missing")
 #: give no condition) once this many times its own time so far no longer fits in the
 #: time left.  What follows it (encoding the rows, grouping them, mining, the search's
 #: set-up) took 1.5 times as long at a million rows in memory; a fit from files keeps
-#: the same share in its first pass (``rulekit.stream.PASS_ONE_RESERVE``).
+#: this share in its first pass (``rulekit.stream.PASS_ONE_RESERVE``).
 THRESHOLDS_RESERVE = 2.0
 
 #: a categorical column with at least this many distinct values, holding

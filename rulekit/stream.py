@@ -43,7 +43,8 @@ from ._anytime import stopping
 from ._patterns import PatternCounter, unpack_rows
 from .evaluate import row_hashes
 from ._reference import MAX_ROWS as SAMPLE_ROWS
-from .binarize import IDENTIFIER_MIN_VALUES, IDENTIFIER_SHARE, Binarizer, DataWarning
+from .binarize import (IDENTIFIER_MIN_VALUES, IDENTIFIER_SHARE, THRESHOLDS_RESERVE, Binarizer,
+                       DataWarning)
 
 __all__ = ["Files", "Chunks", "Summary", "CountTable", "Counts", "TooManyPatterns",
            "as_source", "summarize", "fit_binarizer", "count_table", "count",
@@ -657,8 +658,9 @@ def classes_of(summary: Summary) -> np.ndarray:
 
 
 #: pass 1 over a source stops, under a time limit, once this many times its own time so
-#: far no longer fits in the time left (pass 2 reads those rows again, then the fit runs)
-PASS_ONE_RESERVE = 2.0
+#: far no longer fits in the time left (pass 2 reads those rows again, then the fit runs):
+#: it chooses the thresholds, and keeps the share the binarizer keeps for rows in memory
+PASS_ONE_RESERVE = THRESHOLDS_RESERVE
 
 
 def reserve_after_counting(cost_after: float, seconds: float, n_rows: int,

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rulekit._anytime import Anytime, current_run
+from rulekit._anytime import Anytime, stop_status
 from rulekit._checks import check_boolean_matrix, check_labels, check_sample_weight
 from rulekit._params import (COMMON_PARAMETERS, Instance, Integer, NoValidation, Options, Real,
                              as_generator, declared, pick, validated)
@@ -144,8 +144,7 @@ def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.
     """
     p = declared(SEARCH_PARAMETERS, locals())
     B, y, w = check_data(B, y, sample_weight)
-    outer = current_run()
-    stop = None if outer is None else outer.limit_reached()
+    stop = stop_status()
     if stop is not None:
         # the fit around this search is out of time (or interrupted) already: building the
         # problem alone would overrun it on large data; the constant rule set, no bound

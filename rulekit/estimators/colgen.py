@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.utils.class_weight import compute_class_weight
 
-from .._anytime import current_run, stopping
+from .._anytime import current_run, stop_status, stopping
 from .._params import AnyOf, Instance, Integer, Options, as_generator, pick
 from .._fitdata import FitData, FitOutcome
 from .sources import Stacked
@@ -445,8 +445,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         ``folds``: counted rows' counts per hash fold (a table; ``w`` is then
         the cost of one counted row), each row's fold (a column) or None.
         """
-        outer = current_run()
-        stop = None if outer is None else outer.limit_reached()
+        stop = stop_status()
         if stop is not None:
             # out of time (or interrupted) before this problem's pairs are even folded:
             # on millions of rows that alone would overrun the limit; the constant rule set
@@ -473,6 +472,7 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         # the share is taken now, after the pairs and the design (seconds on millions of
         # rows), and what comes after the searches -- each class's rule set read over the
         # rows for its counts -- is kept out of it, so that the fit ends by its limit
+        outer = current_run()
         left = None if outer is None else outer.time_left()
         after = WRAP_UP_SECONDS_PER_ROW * data.B.shape[0] * classes_left
         share = None if left is None else max((left - after) / classes_left, MIN_TIME_SHARE)

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rulekit import evaluate
-from rulekit._anytime import Anytime, check_allocation, current_run
+from rulekit._anytime import Anytime, check_allocation, stop_status
 from rulekit._checks import check_boolean_matrix, check_labels, check_sample_weight
 from rulekit._params import (COMMON_PARAMETERS, Boolean, Integer, Real, as_generator, declared, pick,
                              validated)
@@ -618,8 +618,7 @@ def search(A, y, *, w, C, C1=None, n_iter, curiosity_lambda=0.8, stop_prob=0.01,
     weights = check_sample_weight(sample_weight, n_rows, rows_of="A" if A is not None else "B",
                                   positive=True)
     _check_memory(A, factors)
-    outer = current_run()
-    stop = None if outer is None else outer.limit_reached()
+    stop = stop_status()
     if stop is not None:
         # out of time (or interrupted) before the rows are folded and packed, which takes
         # seconds on millions of rows: the empty list, with the status that stopped it
