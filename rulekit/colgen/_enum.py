@@ -22,7 +22,7 @@ from numba import njit
 
 from .._anytime import check_allocation
 from ._beam import OP_EQ, OP_GT, OP_LE, OP_NE
-from ._packed import float_rows, transposed
+from ._packed import transposed, weighed_columns
 from ._pricing import PricingOutcome, PricingProblem
 from ._settings import ColGenSettings
 
@@ -489,7 +489,7 @@ def enumerate_pricing(problem: PricingProblem, settings: ColGenSettings, *,
     neg = np.clip(-r, 0.0, None)
     XT = transposed(X)
     # promising literals first: the incumbent improves early and prunes more
-    single = r @ float_rows(X, 0, U, np.float64)
+    single = weighed_columns(r, X)
     order = np.argsort(single, kind="stable").astype(np.int64)
     ml = int(min(problem.max_literals, d))
     args = (XT, np.ascontiguousarray(r, dtype=np.float64), neg, order, compat,

@@ -93,15 +93,18 @@ class GroupedMasterLP(MasterCosts):
         self._bits = np.zeros((0, (self.n_cover + 7) // 8), dtype=np.uint8)
         self.costs, self.sizes = [], []
         self._w = np.zeros(0)
-        self._in_lp = set()          # clauses of the grouped LP (compatible with the groups)
         self._defining = []          # clauses that define the groups
         self.n_groups = 1
         self.n_solves = 0            # grouped LPs solved, over all calls (for the record)
+        self._h = None               # the grouped LP (HiGHS), made by the first solve
+        self._deadline = None
 
     # -- interface of MasterLP -------------------------------------------------------
     def set_budget(self, max_complexity):
         """Change the budget ``C`` (the clauses stay: they fit any budget)."""
         self.C = max_complexity
+        if self._h is not None:
+            self._h.changeRowBounds(0, -self._inf, self._budget_bound())
 
     def add_column(self, mask, n_literals):
         """Add one clause (its coverage ``mask`` over distinct rows)."""
@@ -122,37 +125,37 @@ class GroupedMasterLP(MasterCosts):
         Raises :class:`~._master.LPTimeLimit` when ``time_limit`` seconds pass
         (or ``should_stop()`` turns true) before the check proves the answer.
         """
-        deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
+        self._deadline = (None if time_limit is None
+                          else time.perf_counter() + float(time_limit))
         K = len(self.costs)
         costs = np.asarray(self.costs, dtype=float)
         sizes = np.asarray(self.sizes, dtype=float)
         bits = self._bits[:K]
-        # start from the clauses the last answer used: the groups stay few
-        self._defining = [k for k in self._defining if self._w[k] > 0]
-        gid, n_groups = self._groups(self._defining)
-        size = np.bincount(gid, minlength=n_groups)
-        self._in_lp = {k for k in self._in_lp if self._compatible(k, gid, size)}
-        self._in_lp.update(self._defining)
+        if self._h is None:
+            self._build()
         while True:
-            self._check_clock(deadline)
-            wg = np.bincount(gid, weights=self.wpos, minlength=n_groups)
-            in_lp = np.array(sorted(self._in_lp), dtype=np.int64)
-            z, mu_g, lam, w_lp = self._solve_grouped(gid, n_groups, wg, in_lp, costs, sizes,
-                                                     deadline)
+            self._check_clock()
+            z, mu_g, lam, in_lp, w_lp = self._run(costs)
             self.n_solves += 1
+            gid = self._gid
+            wg = self._wg
             mu_rows = mu_g[gid] * (self.wpos / wg[gid])
-            rc = costs + lam * sizes - _sums(mu_rows, bits)
+            # a clause of the grouped LP covers its groups wholly, so its covered duals
+            # sum to the grouped ones and its reduced cost is the LP's, >= 0 at the
+            # optimum: only the clauses left out are priced
+            out = np.setdiff1d(np.arange(K), in_lp)
+            rc = np.full(K, np.inf)
+            rc[out] = costs[out] + lam * sizes[out] - _sums(mu_rows, bits, out)
             joining = np.flatnonzero(rc < -self.eps)
             if joining.size == 0:
                 break
             joining = joining[np.argsort(rc[joining], kind="stable")][:JOIN_PER_CHECK]
+            size = np.bincount(gid, minlength=self.n_groups)
             split = [int(k) for k in joining if not self._compatible(k, gid, size)]
-            self._in_lp.update(int(k) for k in joining)
             if split:
                 self._defining.extend(split)
-                gid, n_groups = self._refine(gid, split)
-                size = np.bincount(gid, minlength=n_groups)
-        self.n_groups = n_groups
+                self._split(split)
+            self._join([int(k) for k in joining], costs, sizes)
         w = np.zeros(K)
         w[in_lp] = w_lp
         self._w = w
@@ -164,12 +167,6 @@ class GroupedMasterLP(MasterCosts):
     def _rows(self, k):
         """Which positive rows clause ``k`` covers (a boolean mask over them)."""
         return np.unpackbits(self._bits[k], count=self.n_cover).view(bool)
-
-    def _groups(self, defining):
-        gid = np.zeros(self.n_cover, dtype=np.int64)
-        if not defining:
-            return gid, 1
-        return self._refine(gid, defining)
 
     def _refine(self, gid, clauses):
         """Split the groups ``gid`` by which of ``clauses`` cover each row."""
@@ -189,86 +186,165 @@ class GroupedMasterLP(MasterCosts):
         hit = np.bincount(gid[rows], minlength=size.size)
         return bool(np.all((hit == 0) | (hit == size)))
 
-    # -- the grouped LP -----------------------------------------------------------
-    def _check_clock(self, deadline):
+    # -- the grouped LP, kept from solve to solve ---------------------------------------
+    #
+    # Groups only ever split and clauses only ever join, so the LP of one check is the
+    # last one with rows and columns added: HiGHS re-solves it from the last basis
+    # (built anew for every check, the grouped LPs took most of a fit's time on a
+    # million distinct rows).  Row 0 is the budget, then a row per group; each group
+    # has its slack column, each clause of the LP its own column.
+
+    def _check_clock(self):
         if self.should_stop is not None and self.should_stop():
             raise LPTimeLimit("master LP stopped (deadline or Ctrl-C)")
-        if deadline is not None and time.perf_counter() >= deadline:
+        if self._deadline is not None and time.perf_counter() >= self._deadline:
             raise LPTimeLimit("master LP hit its time limit")
 
-    def _solve_grouped(self, gid, n_groups, wg, in_lp, costs, sizes, deadline):
-        """The LP over the groups and the clauses ``in_lp``: ``(z, mu_g, lam, w)``."""
+    def _budget_bound(self):
+        return self._inf if self.C is None else float(self.C)
+
+    def _build(self):
+        """The LP of one group (every positive row) and no clause."""
         highspy = quiet_highspy()
+        self._hs = highspy
         h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("threads", 1)
-        if deadline is not None:
-            h.setOptionValue("time_limit", max(deadline - time.perf_counter(), 0.01))
-        if self.should_stop is not None:
-            should_stop = self.should_stop
+        self._inf = highspy.kHighsInf
 
-            def callback(cb_type, msg, data_out, data_in, user):
-                if should_stop():
-                    data_in.user_interrupt = True
+        def callback(cb_type, msg, data_out, data_in, user):
+            # the deadline is the current solve's (HiGHS's own time limit counts the
+            # model's runs together)
+            if ((self.should_stop is not None and self.should_stop())
+                    or (self._deadline is not None and time.perf_counter() >= self._deadline)):
+                data_in.user_interrupt = True
 
-            h.setCallback(callback, None)
-            h.startCallback(highspy.cb.HighsCallbackType.kCallbackSimplexInterrupt)
-        inf = highspy.kHighsInf
-        budget = self.C is not None
-        n_rows = n_groups + int(budget)
-        lower = np.r_[np.ones(n_groups), [-inf] if budget else []]
-        upper = np.r_[np.full(n_groups, inf), [float(self.C)] if budget else []]
-        h.addRows(n_rows, lower, upper, 0, np.zeros(n_rows, dtype=np.int32),
-                  np.zeros(0, dtype=np.int32), np.zeros(0))
-        # a slack per group: cost wg, 1 in its own row
-        ones = np.arange(n_groups, dtype=np.int32)
-        h.addCols(n_groups, wg, np.zeros(n_groups), np.full(n_groups, inf), n_groups,
-                  ones, ones, np.ones(n_groups))
-        if in_lp.size:
-            index, values, begin = [], [], np.zeros(in_lp.size, dtype=np.int32)
-            at = 0
-            for j, k in enumerate(in_lp):
-                groups = np.unique(gid[self._rows(k)]).astype(np.int32)
-                begin[j] = at
-                index.append(groups)
-                values.append(np.ones(groups.size))
-                if budget:
-                    index.append(np.array([n_groups], dtype=np.int32))
-                    values.append(np.array([sizes[k]]))
-                at += groups.size + int(budget)
-            index = np.concatenate(index).astype(np.int32)
-            values = np.concatenate(values)
-            h.addCols(in_lp.size, costs[in_lp], np.zeros(in_lp.size),
-                      np.full(in_lp.size, inf), int(index.size), begin, index, values)
+        h.setCallback(callback, None)
+        h.startCallback(highspy.cb.HighsCallbackType.kCallbackSimplexInterrupt)
+        h.addRow(-self._inf, self._budget_bound(), 0, np.zeros(0, dtype=np.int32),
+                 np.zeros(0))
+        self._h = h
+        self._gid = np.zeros(self.n_cover, dtype=np.int64)
+        self.n_groups = 1
+        self._wg = np.array([float(self.wpos.sum())])
+        self._row = np.zeros(0, dtype=np.int64)      # each group's row
+        self._slack = np.zeros(0, dtype=np.int64)    # each group's slack column
+        self._col = {}                               # clause -> its column
+        self._n_cols = 0
+        self._add_groups(np.arange(1), np.zeros(1, dtype=np.int64))
+
+    def _add_groups(self, groups, reps):
+        """Rows and slack columns for ``groups``; ``reps``: a positive row of each.
+
+        A clause of the LP covers a group wholly or not at all, so one row of the
+        group says whether it covers the group.
+        """
+        h, n = self._h, groups.size
+        first_row = h.getNumRow()
+        ks = list(self._col)
+        if ks:
+            cover = (self._bits[ks][:, reps >> 3] >> (7 - (reps & 7)).astype(np.uint8)) & 1
+            per_group = [np.array([self._col[ks[i]] for i in np.flatnonzero(cover[:, g])],
+                                  dtype=np.int32) for g in range(n)]
+        else:
+            per_group = [np.zeros(0, dtype=np.int32)] * n
+        starts = np.r_[0, np.cumsum([c.size for c in per_group])[:-1]].astype(np.int32)
+        index = (np.concatenate(per_group) if n else np.zeros(0)).astype(np.int32)
+        h.addRows(n, np.ones(n), np.full(n, self._inf), int(index.size), starts, index,
+                  np.ones(index.size))
+        rows = np.arange(first_row, first_row + n, dtype=np.int32)
+        h.addCols(n, self._wg[groups], np.zeros(n), np.full(n, self._inf), n,
+                  np.arange(n, dtype=np.int32), rows, np.ones(n))
+        row = np.empty(self.n_groups, dtype=np.int64)
+        slack = np.empty(self.n_groups, dtype=np.int64)
+        row[:self._row.size], slack[:self._slack.size] = self._row, self._slack
+        row[groups] = rows
+        slack[groups] = np.arange(self._n_cols, self._n_cols + n)
+        self._row, self._slack = row, slack
+        self._n_cols += n
+
+    def _split(self, clauses):
+        """Split the groups by ``clauses``: a new group keeps its parent's row and slack
+        (the first of its parent's new groups) or gets its own."""
+        old = self._gid
+        gid, n_groups = self._refine(old, clauses)
+        _, first = np.unique(gid, return_index=True)       # a row of each new group
+        parent = old[first]
+        _, heir = np.unique(parent, return_index=True)      # the first new group of each
+        keeps = np.zeros(n_groups, dtype=bool)
+        keeps[heir] = True
+        row = np.full(n_groups, -1, dtype=np.int64)
+        slack = np.full(n_groups, -1, dtype=np.int64)
+        row[heir], slack[heir] = self._row[parent[heir]], self._slack[parent[heir]]
+        self._gid, self.n_groups = gid, n_groups
+        self._wg = np.bincount(gid, weights=self.wpos, minlength=n_groups)
+        self._row, self._slack = row, slack
+        # the heirs' slacks weigh their own rows now
+        self._h.changeColsCost(int(heir.size), slack[heir].astype(np.int32),
+                               self._wg[heir])
+        new = np.flatnonzero(~keeps)
+        self._add_groups(new, first[new])
+
+    def _join(self, clauses, costs, sizes):
+        """Columns for ``clauses`` (compatible with the groups): 1 in each group row they
+        cover, their size in the budget row."""
+        clauses = [k for k in clauses if k not in self._col]
+        if not clauses:
+            return
+        seen = np.zeros(self.n_groups, dtype=bool)
+        index, starts = [], []
+        at = 0
+        for k in clauses:
+            seen[:] = False
+            seen[self._gid[self._rows(k)]] = True
+            rows = self._row[np.flatnonzero(seen)]
+            starts.append(at)
+            index.append(np.r_[0, rows])
+            at += rows.size + 1
+            self._col[k] = self._n_cols + len(starts) - 1
+        index = np.concatenate(index).astype(np.int32)
+        values = np.ones(index.size)
+        values[np.asarray(starts)] = sizes[clauses]
+        n = len(clauses)
+        self._h.addCols(n, costs[clauses], np.zeros(n), np.full(n, self._inf),
+                        int(index.size), np.asarray(starts, dtype=np.int32), index, values)
+        self._n_cols += n
+
+    def _run(self, costs):
+        """Solve the LP as it stands: ``(z, mu_g, lam, in_lp, w)``."""
+        hs, h = self._hs, self._h
         h.run()
         status = h.getModelStatus()
-        if status != highspy.HighsModelStatus.kOptimal:
-            if status in (highspy.HighsModelStatus.kTimeLimit,
-                          highspy.HighsModelStatus.kInterrupt):
+        if status != hs.HighsModelStatus.kOptimal:
+            if status in (hs.HighsModelStatus.kTimeLimit, hs.HighsModelStatus.kInterrupt):
                 raise LPTimeLimit("master LP hit its time limit")
             raise SolverFailure(f"grouped master LP (HiGHS) returned status {status}")
         sol = h.getSolution()
         duals = np.asarray(sol.row_dual, dtype=float)
         values = np.asarray(sol.col_value, dtype=float)
-        mu_g = np.clip(duals[:n_groups], 0.0, None)
+        wg = self._wg
+        mu_g = np.clip(duals[self._row], 0.0, None)
         mu_g = np.minimum(mu_g, wg)      # the slack's column: mu_g <= wg (up to rounding)
-        lam = max(-float(duals[n_groups]), 0.0) if budget else 0.0
-        xi, w = values[:n_groups], np.clip(values[n_groups:], 0.0, None)
+        lam = max(-float(duals[0]), 0.0) if self.C is not None else 0.0
+        xi = values[self._slack]
+        in_lp = np.array(sorted(self._col), dtype=np.int64)
+        w = np.clip(values[[self._col[k] for k in in_lp]], 0.0, None)
         z = float(wg @ xi + costs[in_lp] @ w) if in_lp.size else float(wg @ xi)
-        return z, mu_g, lam, w
+        return z, mu_g, lam, in_lp, w
 
 
 @njit(cache=True)
-def _sums(values, bits):
-    """Per clause (a row of ``bits``), the sum of ``values`` over the rows it
-    covers, added in the order ``np.add.reduceat`` adds a run of them (the
+def _sums(values, bits, which):
+    """Per clause ``which[i]`` (a row of ``bits``), the sum of ``values`` over the rows
+    it covers, added in the order ``np.add.reduceat`` adds a run of them (the
     first, then numpy's pairwise sum of the rest, :func:`_pairwise`): the sums
     of the rows' positions, as this class held them before, bit for bit."""
-    K, nb = bits.shape
+    nb = bits.shape[1]
     n = values.shape[0]
-    out = np.zeros(K)
+    out = np.zeros(which.shape[0])
     buf = np.empty(n)
-    for k in range(K):
+    for i in range(which.shape[0]):
+        k = which[i]
         m = 0
         for b in range(nb):
             byte = bits[k, b]
@@ -282,7 +358,7 @@ def _sums(values, bits):
                     m += 1
         if m > 0:
             # np.add.reduceat's order: the first value, then the pairwise sum of the rest
-            out[k] = buf[0] + _pairwise(buf, 1, m - 1)
+            out[i] = buf[0] + _pairwise(buf, 1, m - 1)
     return out
 
 

@@ -19,8 +19,8 @@ from numba import njit
 
 from rulekit.evaluate import all_of
 
-__all__ = ["PackedRows", "columns", "take", "row_block", "float_rows", "transposed",
-           "all_rows_of"]
+__all__ = ["PackedRows", "columns", "take", "row_block", "float_rows", "weighed_columns",
+           "transposed", "all_rows_of"]
 
 #: Rows packed at a time when the rows are packed from a boolean matrix.
 PACK_BLOCK_ROWS = 1 << 16
@@ -111,13 +111,43 @@ def _unpack_rows_into(bits, start, out):
             out[i, j] = (bits[j, byte] >> shift) & 1
 
 
-def float_rows(X, start: int, stop: int, dtype) -> np.ndarray:
+def float_rows(X, start: int, stop: int, dtype, out=None) -> np.ndarray:
     """Rows ``start:stop`` of ``X`` as 0/1 numbers of ``dtype``, C-contiguous: what
-    ``X[start:stop].astype(dtype)`` is for a boolean ``X``, made from packed rows directly."""
+    ``X[start:stop].astype(dtype)`` is for a boolean ``X``, made from packed rows directly.
+
+    ``out``: an array of ``dtype`` with at least ``stop - start`` rows to write them
+    into (its first rows are returned); a block read again and again then stays in
+    cache, and is not allocated anew each time.
+    """
+    n = max(stop - start, 0)
+    if out is None:
+        out = np.empty((n, X.shape[1]), dtype=dtype)
+    else:
+        out = out[:n]
+    if isinstance(X, PackedRows):
+        _unpack_rows_into(X.bits, start, out)
+    else:
+        out[...] = X[start:stop]
+    return out
+
+
+def weighed_columns(r, X, block=1 << 13) -> np.ndarray:
+    """``r @ X`` in float64: each condition's sum of ``r`` over the rows where it holds.
+
+    Packed rows are unpacked ``block`` rows at a time into one buffer, so that the
+    float64 copy of the whole matrix (1 GB on 716,289 distinct rows of 185
+    conditions) is never made; the blocks' products add up in order, which may
+    round otherwise than one product over a boolean ``X`` (taken as it is).
+    """
+    r = np.asarray(r, dtype=np.float64)
     if not isinstance(X, PackedRows):
-        return X[start:stop].astype(dtype)
-    out = np.empty((max(stop - start, 0), X.shape[1]), dtype=dtype)
-    _unpack_rows_into(X.bits, start, out)
+        return r @ float_rows(X, 0, X.shape[0], np.float64)
+    U = X.shape[0]
+    out = np.zeros(X.shape[1])
+    buf = np.empty((min(block, U), X.shape[1]))
+    for start in range(0, U, block):
+        stop = min(start + block, U)
+        out += r[start:stop] @ float_rows(X, start, stop, np.float64, out=buf)
     return out
 
 

@@ -26,7 +26,7 @@ def precompile() -> None:
     X = rng.random((40, 6)) < 0.5
     problem = PricingProblem(X, rng.normal(size=40), 0.1, 0.0, 0.0, 3)
     enumerate_pricing(problem, ColGenSettings(), ratio_target=-0.5, lookahead=True)
-    _sums(rng.random(200), np.packbits(rng.random((3, 200)) < 0.5, axis=1))
+    _sums(rng.random(200), np.packbits(rng.random((3, 200)) < 0.5, axis=1), np.arange(3))
 
 
 def demo() -> None:

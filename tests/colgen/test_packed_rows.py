@@ -16,7 +16,7 @@ import rulekit.colgen._beam as beam
 import rulekit.colgen._search as s
 from rulekit.colgen import ColGenSettings, search
 from rulekit.colgen._packed import (PackedRows, all_rows_of, columns, float_rows, row_block,
-                                    take, transposed)
+                                    take, transposed, weighed_columns)
 from rulekit.colgen._search import Problem
 from rulekit.evaluate import all_of, group_rows
 
@@ -45,6 +45,11 @@ def test_every_reader_of_packed_rows_reads_the_boolean_rows(U, monkeypatch):
             assert f.dtype == dtype and f.flags.c_contiguous
             np.testing.assert_array_equal(f, X[start:stop].astype(dtype))
     np.testing.assert_array_equal(transposed(P), X.T)
+    r = rng.normal(size=U)
+    assert np.array_equal(weighed_columns(r, X), r @ X.astype(np.float64))
+    for block in (3, 8, 1 << 13):       # several blocks, and one
+        np.testing.assert_allclose(weighed_columns(r, P, block=block), r @ X.astype(np.float64),
+                                   rtol=1e-12, atol=1e-12)
     for clause in [(), (2,), (1, 4), (0, 5, 9)]:
         np.testing.assert_array_equal(all_rows_of(P, clause), all_of(X, clause))
     N = P.complement()
@@ -52,6 +57,20 @@ def test_every_reader_of_packed_rows_reads_the_boolean_rows(U, monkeypatch):
     np.testing.assert_array_equal(all_rows_of(N, (1, 4)), all_of(~X, (1, 4)))
     held = rng.random(U) < 0.5
     assert np.array_equal(N.bits & np.packbits(held), np.packbits(~X.T & held, axis=1))
+
+
+@pytest.mark.parametrize("d", [1, 7, 8, 9, 16, 17, 70])
+def test_rows_unpacked_eight_by_eight_are_the_boolean_rows(d):
+    """float_rows transposes 8 x 8 blocks of bits: every width of the last block of
+    conditions, and row ranges that start and stop inside a byte."""
+    rng = np.random.default_rng(d)
+    U = 53
+    X = rng.random((U, d)) < 0.5
+    P = PackedRows.of_rows(X, np.arange(U))
+    for start, stop in [(0, U), (3, 4), (5, 21), (8, 16), (7, 9), (U - 1, U), (10, 10)]:
+        for dtype in (np.float32, np.float64, np.uint8):
+            np.testing.assert_array_equal(float_rows(P, start, stop, dtype),
+                                          X[start:stop].astype(dtype))
 
 
 @pytest.mark.parametrize("threshold", [1, 10**9])

@@ -97,12 +97,12 @@ def test_the_beam_stops_between_blocks_of_rows_and_keeps_its_finished_levels(mon
     polled = []
     never = beam_search(problem, settings, should_stop=lambda: polled.append(1) and False)
     assert never.clauses == plain.clauses and never.values == plain.values
-    # the first level polls before each of its 16 blocks, twice (two products)
-    assert len(polled) > 32
-    # polls: the first level's two products (16 blocks each), one between levels, then
-    # 16 per level's product: stopped at poll 2 nothing is finished, at 41 the first level
-    # is, at 61 the first two are
-    for stop_after, finished in ((1, 0), (40, 1), (60, 2)):
+    # the first level polls before each of its 16 blocks (one product of r and neg)
+    assert len(polled) > 16
+    # polls: the first level's product (16 blocks), one between levels, then 16 per
+    # level's product: stopped at poll 2 nothing is finished, at 21 the first level is,
+    # at 41 the first two are
+    for stop_after, finished in ((1, 0), (20, 1), (40, 2)):
         calls = []
         out = beam_search(problem, settings,
                           should_stop=lambda: calls.append(1) or len(calls) > stop_after)
