@@ -39,6 +39,7 @@ the Python side costs nothing measurable.
 
 from __future__ import annotations
 
+import ctypes
 import itertools
 import logging
 import math
@@ -85,6 +86,32 @@ def current_run() -> "Anytime | None":
     """The innermost open run of this thread, if any."""
     runs = _stack()
     return runs[-1] if runs else None
+
+
+_TRIM = None
+
+
+def give_back_freed_memory() -> None:
+    """Return the heap's freed pages to the system (glibc's ``malloc_trim``; elsewhere
+    nothing).
+
+    glibc keeps arrays of up to 32 MB on its heap once one of that size was
+    freed, and their pages stay with the process when they are freed in turn.
+    A search that makes and drops such arrays round after round (column
+    generation's masks and sums over millions of distinct rows) then grows by
+    what it dropped: 217 MB over 10 rounds on 3.4 million distinct rows.
+    dask's workers trim their memory the same way.
+    """
+    global _TRIM
+    if _TRIM is None:
+        _TRIM = False
+        if sys.platform.startswith("linux"):
+            try:
+                _TRIM = ctypes.CDLL("libc.so.6").malloc_trim
+            except (OSError, AttributeError):   # not glibc (musl, ...)
+                pass
+    if _TRIM:
+        _TRIM(0)
 
 
 def default_max_memory() -> float:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rulekit._anytime import Anytime, stop_status
+from rulekit._anytime import Anytime, give_back_freed_memory, stop_status
 from rulekit._checks import check_boolean_matrix, check_labels, check_sample_weight
 from rulekit._params import (COMMON_PARAMETERS, Instance, Integer, NoValidation, Options, Real,
                              as_generator, declared, pick, validated)
@@ -505,6 +505,9 @@ class ColumnGeneration:
         if lb is not None:
             self.lb_best = lb if self.lb_best is None else max(self.lb_best, lb)
         duals = self._duals(mu) if self.s.record_duals else None
+        if isinstance(self.p.X, PackedRows):
+            # a round on many distinct rows frees masks and sums of megabytes each
+            give_back_freed_memory()
         rec = IterationRecord(
             iteration=len(self.trace) + 1, rmlp=z, dual_value=self.master.dual_value(mu, lam),
             bound=lb, n_added=len(scored), pricing=kind,

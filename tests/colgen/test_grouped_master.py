@@ -95,8 +95,18 @@ def test_grouped_lp_is_the_full_lp(budget):
         check_answer(wp, wq, masks, lits, C, lam0, lam1, z, mu, lam, w)
 
 
-def test_columns_added_between_solves_and_a_new_budget():
-    """Round after round, as column generation calls it; the full master agrees."""
+@pytest.mark.parametrize("rebuild", [False, True])
+def test_columns_added_between_solves_and_a_new_budget(rebuild, monkeypatch):
+    """Round after round, as column generation calls it; the full master agrees,
+    whether the grouped LP is kept from solve to solve or made anew each time."""
+    import rulekit.colgen._grouped as grouped
+
+    if rebuild:
+        monkeypatch.setattr(grouped, "REBUILD_MIN_GROUPS", 1)
+        monkeypatch.setattr(grouped, "REBUILD_GROWTH", 1.0)
+    made = []
+    build = GroupedMasterLP._build
+    monkeypatch.setattr(GroupedMasterLP, "_build", lambda self: made.append(1) or build(self))
     for seed in range(6):
         wp, wq, masks, lits, C, lam0, lam1 = instance(seed + 100, K=30)
         g = GroupedMasterLP(wp, wq, C, lam0, lam1)
@@ -114,6 +124,8 @@ def test_columns_added_between_solves_and_a_new_budget():
         z, mu, lam, w = g.solve(None)
         assert z == pytest.approx(full.solve(None)[0], rel=1e-7, abs=1e-7)
         check_answer(wp, wq, masks, lits, C + 3, lam0, lam1, z, mu, lam, w)
+    # six solves per seed: made once per seed, or (nearly) every time
+    assert len(made) == 6 if not rebuild else len(made) > 6 * 3
 
 
 def test_rows_group_when_clauses_agree():

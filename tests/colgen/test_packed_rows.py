@@ -118,6 +118,33 @@ def test_a_large_problem_holds_no_boolean_matrix(monkeypatch):
     np.testing.assert_array_equal(p.conditions_held(p.wp > 0), q.conditions_held(q.wp > 0))
 
 
+@pytest.mark.parametrize("threshold", [64, 10**9])
+def test_rounds_on_packed_rows_give_freed_memory_back(threshold, monkeypatch):
+    """A round on many distinct rows hands the pages it freed back (glibc keeps them
+    otherwise); rounds on few rows do not spend the call."""
+    rng = np.random.default_rng(3)
+    B = rng.random((500, 9)) < 0.5
+    y = (rng.random(500) < 0.4).astype(np.int64)
+    calls = []
+    monkeypatch.setattr(s, "give_back_freed_memory", lambda: calls.append(1))
+    monkeypatch.setattr(s, "PACKED_MASK_ROWS", threshold)
+    res = search(B, y, max_complexity=8, settings=ColGenSettings(max_rounds=3))
+    assert res.trace
+    # one call per round (the certifying step after the rounds adds a line, not a round)
+    assert (1 <= len(calls) <= len(res.trace)) if threshold == 64 else calls == []
+
+
+def test_giving_back_freed_memory_keeps_every_array():
+    from rulekit._anytime import give_back_freed_memory
+
+    keep = np.arange(1 << 20, dtype=np.float64)
+    for _ in range(20):
+        np.ones(1 << 19)            # 4 MB, made and freed
+    give_back_freed_memory()
+    give_back_freed_memory()        # twice: the function is looked up once
+    assert keep[-1] == (1 << 20) - 1 and keep.sum() == float(((1 << 20) - 1) * (1 << 20) // 2)
+
+
 CASES = [
     dict(form="dnf", max_complexity=12, settings=ColGenSettings(pricing="auto")),
     dict(form="cnf", max_complexity=10, settings=ColGenSettings(pricing="auto")),

@@ -41,8 +41,17 @@ def test_masks_select_as_the_stacked_matrix(seed, monkeypatch):
     assert (prune_selection(g[0], M, n_lits, wp, wq, 0.5, 0.1)
             == prune_selection(g[0], A, n_lits, wp, wq, 0.5, 0.1))
     # the costs summed by blocks of rows: the same bits as the whole product's sum
+    small = improve_selection(g[0], M, *args, candidates=order[:20])
     monkeypatch.setattr(_master, "SUM_BLOCK", 257)
     assert np.array_equal(column_costs(M, wq), (wq[:, None] * A).sum(axis=0))
+    # the local search on booleans read a block at a time: on whole weights the same
+    # sums, so the same moves; on these fractional ones, the same result here
+    assert improve_selection(g[0], M, *args, candidates=order[:20]) == small
+    whole = (np.round(wp * 4), np.round(wq * 4))
+    blocks = improve_selection(g[0], M, n_lits, *whole, 24, 0.5, 0.1, candidates=order[:20])
+    monkeypatch.setattr(_master, "SUM_BLOCK", 65536)
+    assert blocks == improve_selection(g[0], A, n_lits, *whole, 24, 0.5, 0.1,
+                                       candidates=order[:20])
 
 
 def test_stopped_selection_steps_return_valid_selections():
