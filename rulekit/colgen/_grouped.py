@@ -41,6 +41,7 @@ of 14 grouped solves of at most 2,193 groups (docs/scaling.md).
 from __future__ import annotations
 
 import time
+import weakref
 
 import numpy as np
 from numba import njit
@@ -216,11 +217,14 @@ class GroupedMasterLP(MasterCosts):
     # million distinct rows).  Row 0 is the budget, then a row per group; each group
     # has its slack column, each clause of the LP its own column.
 
+    def _past_limit(self) -> bool:
+        """Ctrl-C, the run's stop or this solve's deadline."""
+        return ((self.should_stop is not None and self.should_stop())
+                or (self._deadline is not None and time.perf_counter() >= self._deadline))
+
     def _check_clock(self):
-        if self.should_stop is not None and self.should_stop():
+        if self._past_limit():
             raise LPTimeLimit("master LP stopped (deadline or Ctrl-C)")
-        if self._deadline is not None and time.perf_counter() >= self._deadline:
-            raise LPTimeLimit("master LP hit its time limit")
 
     def _budget_bound(self):
         return self._inf if self.C is None else float(self.C)
@@ -234,11 +238,16 @@ class GroupedMasterLP(MasterCosts):
         h.setOptionValue("threads", 1)
         self._inf = highspy.kHighsInf
 
+        # the model holds its callback where the garbage collector cannot see it: the
+        # callback holds this object weakly, or the two (and the search through
+        # should_stop) would outlive the fit
+        me = weakref.ref(self)
+
         def callback(cb_type, msg, data_out, data_in, user):
             # the deadline is the current solve's (HiGHS's own time limit counts the
             # model's runs together)
-            if ((self.should_stop is not None and self.should_stop())
-                    or (self._deadline is not None and time.perf_counter() >= self._deadline)):
+            lp = me()
+            if lp is not None and lp._past_limit():
                 data_in.user_interrupt = True
 
         h.setCallback(callback, None)

@@ -273,3 +273,22 @@ def test_clause_rows_are_kept_a_bit_per_row_with_room_to_spare():
     # single clauses after the first batch fit in the room left: no new buffer each time
     assert bufs[1] is bufs[2]
     assert len({id(b) for b in bufs}) <= 4
+
+
+def test_a_solved_grouped_lp_is_freed_with_its_model():
+    """The HiGHS model kept between solves holds its interrupt callback where the garbage
+    collector cannot see it; the callback must not keep the LP (and the search) alive."""
+    import gc
+    import weakref
+
+    wp, wq, masks, lits, C, lam0, lam1 = instance(7)
+    stops = []
+    g = GroupedMasterLP(wp, wq, C, lam0, lam1, should_stop=lambda: stops.append(1) and False)
+    for m, n in zip(masks, lits):
+        g.add_column(m, n)
+    g.solve(None)
+    assert g._h is not None
+    ref = weakref.ref(g)
+    del g
+    gc.collect()
+    assert ref() is None
