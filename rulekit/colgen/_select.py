@@ -373,7 +373,7 @@ class _FoldPath:
         self.rows = np.flatnonzero(train > 0)
         self.w, self.test = train[self.rows], test
         problem = Problem.build(P[self.rows], Y[self.rows], self.w, form, p["metadata"],
-                                p["lambda0"], p["lambda1"])
+                                p["lambda0"], p["lambda1"], p["settings"].record_duals)
         self.fixed = None if isinstance(problem, Problem) else problem
         self.cg = None
         if self.fixed is None:

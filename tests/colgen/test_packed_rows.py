@@ -116,6 +116,11 @@ def test_a_large_problem_holds_no_boolean_matrix(monkeypatch):
     for name in ("wp", "wq", "group", "wpos"):
         np.testing.assert_array_equal(getattr(p, name), getattr(q, name))
     np.testing.assert_array_equal(p.conditions_held(p.wp > 0), q.conditions_held(q.wp > 0))
+    # without per-sample duals to record, the per-sample maps are not kept
+    r = Problem.build(B, y, w, "dnf", None, 0.0, 0.0, False)
+    assert r.group is None and r.wpos is None
+    np.testing.assert_array_equal(r.wp, q.wp)
+    np.testing.assert_array_equal(r.wq, q.wq)
 
 
 @pytest.mark.parametrize("threshold", [64, 10**9])
