@@ -244,8 +244,8 @@ class GroupedMasterLP(MasterCosts):
         me = weakref.ref(self)
 
         def callback(cb_type, msg, data_out, data_in, user):
-            # the deadline is the current solve's (HiGHS's own time limit counts the
-            # model's runs together)
+            # the deadline is the current solve's, read from the clock here rather than
+            # set as HiGHS's option before each of the model's runs
             lp = me()
             if lp is not None and lp._past_limit():
                 data_in.user_interrupt = True
