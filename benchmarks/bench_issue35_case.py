@@ -24,21 +24,10 @@ import sys
 import time
 import warnings
 
+from bench_scale import proc_status_mb     # noqa: E402  (a script beside this one)
+
 LEARNERS = ("CorelsClassifier", "FallingRuleListClassifier",
             "SoftFallingRuleListClassifier", "BooleanRuleCGClassifier")
-
-
-def _rss_mb() -> float:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
-def _peak_mb() -> float:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmHWM"):
-                return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmHWM in /proc/self/status")
 
 
 def one(name: str) -> None:
@@ -59,7 +48,7 @@ def one(name: str) -> None:
     warnings.simplefilter("ignore")
     cls = getattr(rulekit, name)
     cls().fit(X.iloc[:2000], y[:2000])
-    before = _rss_mb()
+    before = proc_status_mb("VmRSS")
     with open("/proc/self/clear_refs", "w") as f:
         f.write("5")              # the peak counts from here
     cpu, wall = time.process_time(), time.perf_counter()
@@ -67,7 +56,7 @@ def one(name: str) -> None:
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     cert = est.certificate_
     print(f"| {name} | {len(X):,} | {cpu:.1f} | {wall:.1f} | {before:,.0f} | "
-          f"{_peak_mb() - before:,.0f} | {cert.status} | {cert.objective:.6f} |", flush=True)
+          f"{proc_status_mb('VmHWM') - before:,.0f} | {cert.status} | {cert.objective:.6f} |", flush=True)
 
 
 def main() -> None:

@@ -83,11 +83,12 @@ def count_rows(files: list[str]) -> int:
     return sum(pq.ParquetFile(f).metadata.num_rows for f in files)
 
 
-def _rss_now_mb() -> float:
-    """The resident set of this process now (not its peak), from /proc."""
+def proc_status_mb(field: str = "VmRSS") -> float:
+    """A memory line of /proc/self/status in MB: ``VmRSS`` the resident set now (not its
+    peak), ``VmHWM`` its peak since start or since ``/proc/self/clear_refs`` reset it."""
     with open("/proc/self/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return float("nan")
 
@@ -155,14 +156,14 @@ def _status(est) -> str:
 
 def child_load(job: dict) -> dict:
     _load(job["files"], job["learner"])
-    return dict(rss_loaded_mb=_rss_now_mb())
+    return dict(rss_loaded_mb=proc_status_mb())
 
 
 def child_fit(job: dict) -> dict:
     import warnings
 
     spec, X, y = _load(job["files"], job["learner"])
-    rss_loaded = _rss_now_mb()
+    rss_loaded = proc_status_mb()
     est = spec.make()
     c0, w0 = _cpu_s(), time.perf_counter()
     with warnings.catch_warnings():
@@ -207,7 +208,7 @@ def child_stream(job: dict) -> dict:
 
     spec = LEARNERS[job["learner"]]
     spec.estimator_class()
-    rss_before = _rss_now_mb()
+    rss_before = proc_status_mb()
     est = spec.make()
     c0, w0 = _cpu_s(), time.perf_counter()
     status, error = _fit_or_refusal(est, stream.Files(job["files"], target=LABEL))

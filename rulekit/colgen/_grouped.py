@@ -273,14 +273,13 @@ class GroupedMasterLP(MasterCosts):
         h, n = self._h, groups.size
         first_row = h.getNumRow()
         ks = list(self._col)
-        if ks:
-            cover = (self._bits[ks][:, reps >> 3] >> (7 - (reps & 7)).astype(np.uint8)) & 1
-            per_group = [np.array([self._col[ks[i]] for i in np.flatnonzero(cover[:, g])],
-                                  dtype=np.int32) for g in range(n)]
-        else:
-            per_group = [np.zeros(0, dtype=np.int32)] * n
-        starts = np.r_[0, np.cumsum([c.size for c in per_group])[:-1]].astype(np.int32)
-        index = (np.concatenate(per_group) if n else np.zeros(0)).astype(np.int32)
+        cols = np.array([self._col[k] for k in ks], dtype=np.int32)
+        # cover[g, i]: the LP's clause ks[i] covers group g (read at its row reps[g]);
+        # row g's entries are its true cells, in order
+        cover = ((self._bits[ks][:, reps >> 3] >> (7 - (reps & 7)).astype(np.uint8)) & 1).T
+        g, i = np.nonzero(cover)
+        index = cols[i]
+        starts = np.r_[0, np.cumsum(np.bincount(g, minlength=n))[:-1]].astype(np.int32)
         h.addRows(n, np.ones(n), np.full(n, self._inf), int(index.size), starts, index,
                   np.ones(index.size))
         rows = np.arange(first_row, first_row + n, dtype=np.int32)
