@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._packed import columns, float_rows
+from ._packed import columns, float_rows, float_rows_at
 from ._pricing import PricingOutcome, PricingProblem
 from ._settings import ColGenSettings
 
@@ -114,6 +114,9 @@ def beam_search(problem: PricingProblem, settings: ColGenSettings, *, width=None
 #: conversion and its product (a block of 65,536 rows took twice the time per row).
 FLOAT_BLOCK_ROWS = 8192
 
+#: Blocks of rows :meth:`Float32Rows.weighted_sums` searches for live rows at a time.
+SPAN_BLOCKS = 16
+
 
 class Float32Rows:
     """The 0/1 matrix ``X`` as float32 on the right of a product, converted a block at a time.
@@ -164,8 +167,12 @@ class Float32Rows:
         as float32, made a block of rows at a time: the stacked masks and their weighted
         copies (on 3.7 million rows, 15 MB a mask and weight) are never made whole.
 
-        Each block's product is the one ``__rmatmul__`` computes on the same block of
-        the whole matrix (the same numbers), and the blocks add up in the same order.
+        Only the rows some mask holds and some weight is not zero on are converted and
+        multiplied: every other row adds exact zeros to every sum. The beam's masks
+        past its first level hold on a few rows (a median of 9 % of 716,289 distinct
+        rows in a fit on a million), so most of the conversion is skipped. The blocks
+        are of those rows, in order, so the sums may round otherwise than one product
+        over every row would (the beam only ranks with them).
         """
         U = self.shape[0]
         rows = len(masks) * len(weights)
@@ -173,12 +180,35 @@ class Float32Rows:
             M = np.stack(masks).astype(self.dtype)
             return np.concatenate([M * w for w in weights]) @ self
         out = np.zeros((rows, self.shape[1]))
-        for start in range(0, U, FLOAT_BLOCK_ROWS):
+        if self._block is None:
+            self._block = np.empty((FLOAT_BLOCK_ROWS, self.shape[1]), dtype=self.dtype)
+
+        def add(idx):
             _poll(should_stop)
-            stop = min(start + FLOAT_BLOCK_ROWS, U)
-            M = np.stack([m[start:stop] for m in masks]).astype(self.dtype)
-            out += np.concatenate([M * w[start:stop] for w in weights]) @ self._rows(start,
-                                                                                 stop)
+            M = np.stack([m[idx] for m in masks]).astype(self.dtype)
+            out[...] += np.concatenate([M * w[idx] for w in weights]) @ float_rows_at(
+                self.X, idx, self.dtype, self._block)
+
+        # a span of rows is searched for live rows at a time, so that no index or mask
+        # of every row is made; the blocks are the live rows in order, FLOAT_BLOCK_ROWS
+        # at a time, whatever the spans
+        span = SPAN_BLOCKS * FLOAT_BLOCK_ROWS
+        carry = np.zeros(0, dtype=np.intp)
+        for lo in range(0, U, span):
+            hi = min(lo + span, U)
+            live = masks[0][lo:hi].copy()
+            for m in masks[1:]:
+                live |= m[lo:hi]
+            some = weights[0][lo:hi] != 0
+            for w in weights[1:]:
+                some |= w[lo:hi] != 0
+            at = np.concatenate([carry, np.flatnonzero(live & some) + lo])
+            whole = at.size - at.size % FLOAT_BLOCK_ROWS
+            for start in range(0, whole, FLOAT_BLOCK_ROWS):
+                add(at[start:start + FLOAT_BLOCK_ROWS])
+            carry = at[whole:]
+        if carry.size:
+            add(carry)
         return out.astype(np.float32)
 
 

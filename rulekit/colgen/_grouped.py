@@ -194,11 +194,12 @@ class GroupedMasterLP(MasterCosts):
     def _refine(self, gid, clauses):
         """Split the groups ``gid`` by which of ``clauses`` cover each row."""
         for start in range(0, len(clauses), 16):
-            key = gid << np.int64(16)
-            for b, k in enumerate(clauses[start:start + 16]):
+            chunk = clauses[start:start + 16]
+            n_groups = int(gid.max()) + 1 if gid.size else 1
+            key = gid << np.int64(len(chunk))
+            for b, k in enumerate(chunk):
                 key[self._rows(k)] |= np.int64(1) << np.int64(b)
-            _, gid = np.unique(key, return_inverse=True)
-            gid = gid.reshape(-1).astype(np.int64)
+            gid = _dense_ranks(key, n_groups << len(chunk))
         return gid, int(gid.max()) + 1 if gid.size else 1
 
     def _compatible(self, k, gid, size):
@@ -298,7 +299,7 @@ class GroupedMasterLP(MasterCosts):
         (the first of its parent's new groups) or gets its own."""
         old = self._gid
         gid, n_groups = self._refine(old, clauses)
-        _, first = np.unique(gid, return_index=True)       # a row of each new group
+        first = _first_rows(gid, n_groups)                  # a row of each new group
         parent = old[first]
         _, heir = np.unique(parent, return_index=True)      # the first new group of each
         keeps = np.zeros(n_groups, dtype=bool)
@@ -363,96 +364,75 @@ class GroupedMasterLP(MasterCosts):
         return z, mu_g, lam, in_lp, w
 
 
+#: :func:`_dense_ranks` marks the keys present in a table of booleans when the keys
+#: are below this many times their count (and counts them with ``numpy.unique`` above).
+RANK_TABLE_PER_KEY = 4
+
+
+def _dense_ranks(key, bound):
+    """Each key's rank among the distinct keys (what ``numpy.unique(key,
+    return_inverse=True)`` returns), for keys in ``[0, bound)``.
+
+    A check splits the groups of a million positive rows and more: sorting their
+    keys took most of a grouped solve's own time at ten million rows. Below a few
+    times as many possible keys as keys, the keys present are marked in a table and
+    counted through it, in a time linear in both.
+    """
+    if bound > max(RANK_TABLE_PER_KEY * key.size, 1 << 16):
+        _, inverse = np.unique(key, return_inverse=True)
+        return inverse.reshape(-1).astype(np.int64)
+    present = np.zeros(bound, dtype=bool)
+    present[key] = True
+    rank = np.cumsum(present, dtype=np.int32)
+    return rank[key].astype(np.int64) - 1
+
+
+@njit(cache=True)
+def _first_rows(gid, n_groups):
+    """The first row of each group ``0 .. n_groups - 1`` (every group has one)."""
+    first = np.full(n_groups, -1, dtype=np.int64)
+    for i in range(gid.size):
+        if first[gid[i]] < 0:
+            first[gid[i]] = i
+    return first
+
+
+#: Bytes of each clause's bits :func:`_sums` reads at a time (8 rows a byte): the rows'
+#: values of one block stay in cache while every clause reads them.
+SUM_BLOCK_BYTES = 512
+
+
 @njit(cache=True)
 def _sums(values, bits, which):
-    """Per clause ``which[i]`` (a row of ``bits``), the sum of ``values`` over the rows
-    it covers, added in the order ``np.add.reduceat`` adds a run of them (the
-    first, then numpy's pairwise sum of the rest, :func:`_pairwise`): the sums
-    of the rows' positions, as this class held them before, bit for bit."""
-    nb = bits.shape[1]
+    """Per clause ``which[i]`` (a row of ``bits``, ``numpy.packbits`` of its rows), the sum
+    of ``values`` over the rows it covers.
+
+    The rows are read a block at a time, and every clause's sum of the block before
+    the next block: the block's values stay in cache, where a clause at a time read
+    all the values from memory once per clause. Within a block, each of a byte's
+    eight rows adds to its own running sum (no branch per bit); the block's eight
+    sums are added pairwise, then to the clause's total.
+    """
     n = values.shape[0]
+    nb = bits.shape[1]
+    padded = np.zeros(8 * nb)       # the bits past the last row are 0: they add 0
+    padded[:n] = values
     out = np.zeros(which.shape[0])
-    buf = np.empty(n)
-    for i in range(which.shape[0]):
-        k = which[i]
-        m = 0
-        for b in range(nb):
-            byte = bits[k, b]
-            if byte == 0:
-                continue
-            base = 8 * b
-            for t in range(8):
-                # packbits puts a byte's first row in its highest bit
-                if byte & (128 >> t) and base + t < n:
-                    buf[m] = values[base + t]
-                    m += 1
-        if m > 0:
-            # np.add.reduceat's order: the first value, then the pairwise sum of the rest
-            out[i] = buf[0] + _pairwise(buf, 1, m - 1)
+    for b0 in range(0, nb, SUM_BLOCK_BYTES):
+        b1 = min(b0 + SUM_BLOCK_BYTES, nb)
+        for i in range(which.shape[0]):
+            k = which[i]
+            s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
+            for b in range(b0, b1):
+                byte = bits[k, b]
+                v = 8 * b
+                s0 += padded[v] * ((byte >> 7) & 1)
+                s1 += padded[v + 1] * ((byte >> 6) & 1)
+                s2 += padded[v + 2] * ((byte >> 5) & 1)
+                s3 += padded[v + 3] * ((byte >> 4) & 1)
+                s4 += padded[v + 4] * ((byte >> 3) & 1)
+                s5 += padded[v + 5] * ((byte >> 2) & 1)
+                s6 += padded[v + 6] * ((byte >> 1) & 1)
+                s7 += padded[v + 7] * (byte & 1)
+            out[i] += ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
     return out
-
-
-@njit(cache=True)
-def _pairwise(a, lo, n):
-    """numpy's pairwise sum of ``a[lo:lo + n]`` (its order of additions): halves
-    cut at multiples of 8 down to blocks of at most 128, each summed by
-    :func:`_block_sum`; walked with a stack (a recursive kernel does not cache)."""
-    if n <= 128:
-        return _block_sum(a, lo, n)
-    st_lo = np.empty(64, dtype=np.int64)
-    st_n = np.empty(64, dtype=np.int64)
-    st_stage = np.empty(64, dtype=np.int64)
-    vals = np.empty(64)
-    top, nv = 1, 0
-    st_lo[0], st_n[0], st_stage[0] = lo, n, 0
-    while top > 0:
-        t = top - 1
-        lo_, n_ = st_lo[t], st_n[t]
-        if n_ <= 128:
-            vals[nv] = _block_sum(a, lo_, n_)
-            nv += 1
-            top -= 1
-            continue
-        n2 = n_ // 2
-        n2 -= n2 % 8
-        if st_stage[t] == 0:
-            st_stage[t] = 1
-            st_lo[top], st_n[top], st_stage[top] = lo_, n2, 0
-            top += 1
-        elif st_stage[t] == 1:
-            st_stage[t] = 2
-            st_lo[top], st_n[top], st_stage[top] = lo_ + n2, n_ - n2, 0
-            top += 1
-        else:
-            vals[nv - 2] = vals[nv - 2] + vals[nv - 1]
-            nv -= 1
-            top -= 1
-    return vals[0]
-
-
-@njit(cache=True)
-def _block_sum(a, lo, n):
-    """numpy's sum of at most 128 values: eight running sums, then the rest."""
-    if n < 8:
-        res = 0.0
-        for i in range(lo, lo + n):
-            res += a[i]
-        return res
-    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
-    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
-    i = 8
-    while i < n - (n % 8):
-        r0 += a[lo + i]
-        r1 += a[lo + i + 1]
-        r2 += a[lo + i + 2]
-        r3 += a[lo + i + 3]
-        r4 += a[lo + i + 4]
-        r5 += a[lo + i + 5]
-        r6 += a[lo + i + 6]
-        r7 += a[lo + i + 7]
-        i += 8
-    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    while i < n:
-        res += a[lo + i]
-        i += 1
-    return res

@@ -19,8 +19,8 @@ from numba import njit
 
 from rulekit.evaluate import all_of
 
-__all__ = ["PackedRows", "columns", "take", "row_block", "float_rows", "weighed_columns",
-           "transposed", "all_rows_of"]
+__all__ = ["PackedRows", "columns", "take", "row_block", "float_rows", "float_rows_at",
+           "weighed_columns", "transposed", "all_rows_of"]
 
 #: Rows packed at a time when the rows are packed from a boolean matrix.
 PACK_BLOCK_ROWS = 1 << 16
@@ -37,9 +37,15 @@ class PackedRows:
 
     dtype = np.dtype(bool)
 
-    def __init__(self, bits: np.ndarray, n_rows: int):
+    def __init__(self, bits: np.ndarray, n_rows: int, by_row: np.ndarray | None = None):
         self.bits = bits
         self.shape = (int(n_rows), int(bits.shape[0]))
+        #: The same bits a row at a time, shape ``(U, ceil(d / 8))``
+        #: (``numpy.packbits(X, axis=1)``), or None.  The conversions to numbers
+        #: (:func:`float_rows`) read a row's bytes side by side from it, four times
+        #: as fast as gathering a bit from each condition's row of ``bits``, for an
+        #: eighth more memory.
+        self.by_row = by_row
 
     @classmethod
     def of_rows(cls, B, rows) -> "PackedRows":
@@ -48,11 +54,14 @@ class PackedRows:
         rows = np.asarray(rows, dtype=np.intp)
         U, d = rows.size, B.shape[1]
         bits = np.empty((d, (U + 7) // 8), dtype=np.uint8)
+        by_row = np.empty((U, (d + 7) // 8), dtype=np.uint8)
         step = PACK_BLOCK_ROWS              # a multiple of 8: blocks fill whole bytes
         for start in range(0, U, step):
             stop = min(start + step, U)
-            bits[:, start // 8:(stop + 7) // 8] = np.packbits(B[rows[start:stop]].T, axis=1)
-        return cls(bits, U)
+            block = B[rows[start:stop]]
+            bits[:, start // 8:(stop + 7) // 8] = np.packbits(block.T, axis=1)
+            by_row[start:stop] = np.packbits(block, axis=1)
+        return cls(bits, U, by_row)
 
     def complement(self) -> "PackedRows":
         """The complemented matrix ``~X`` (the bits past the last row stay 0)."""
@@ -60,7 +69,13 @@ class PackedRows:
         tail = self.shape[0] % 8
         if tail:
             bits[:, -1] &= np.uint8((0xFF << (8 - tail)) & 0xFF)
-        return PackedRows(bits, self.shape[0])
+        by_row = None
+        if self.by_row is not None:
+            by_row = ~self.by_row
+            tail = self.shape[1] % 8
+            if tail:
+                by_row[:, -1] &= np.uint8((0xFF << (8 - tail)) & 0xFF)
+        return PackedRows(bits, self.shape[0], by_row)
 
     def all_of(self, clause) -> np.ndarray:
         """Rows where every condition of ``clause`` holds (all rows for an empty one)."""
@@ -111,6 +126,25 @@ def _unpack_rows_into(bits, start, out):
             out[i, j] = (bits[j, byte] >> shift) & 1
 
 
+@njit(cache=True)
+def _unpack_row_bytes(by_row, start, out):
+    """``out[i, j] = bit j of row start + i``, from the rows' own bytes."""
+    n, d = out.shape
+    for i in range(n):
+        for j in range(d):
+            out[i, j] = (by_row[start + i, j >> 3] >> (7 - (j & 7))) & 1
+
+
+@njit(cache=True)
+def _unpack_row_bytes_at(by_row, rows, out):
+    """``out[i, j] = bit j of row rows[i]``, from the rows' own bytes."""
+    d = out.shape[1]
+    for i in range(rows.size):
+        u = rows[i]
+        for j in range(d):
+            out[i, j] = (by_row[u, j >> 3] >> (7 - (j & 7))) & 1
+
+
 def float_rows(X, start: int, stop: int, dtype, out=None) -> np.ndarray:
     """Rows ``start:stop`` of ``X`` as 0/1 numbers of ``dtype``, C-contiguous: what
     ``X[start:stop].astype(dtype)`` is for a boolean ``X``, made from packed rows directly.
@@ -125,9 +159,39 @@ def float_rows(X, start: int, stop: int, dtype, out=None) -> np.ndarray:
     else:
         out = out[:n]
     if isinstance(X, PackedRows):
-        _unpack_rows_into(X.bits, start, out)
+        if X.by_row is not None:
+            _unpack_row_bytes(X.by_row, start, out)
+        else:
+            _unpack_rows_into(X.bits, start, out)
     else:
         out[...] = X[start:stop]
+    return out
+
+
+@njit(cache=True)
+def _unpack_rows_at(bits, rows, out):
+    """``out[i, j] = bit rows[i] of condition j`` (rows ascending: the bytes read stay
+    in cache from one row to the next)."""
+    d = out.shape[1]
+    for i in range(rows.size):
+        u = rows[i]
+        byte, shift = u >> 3, 7 - (u & 7)
+        for j in range(d):
+            out[i, j] = (bits[j, byte] >> shift) & 1
+
+
+def float_rows_at(X, rows, dtype, out) -> np.ndarray:
+    """Rows ``rows`` (ascending indices) of ``X`` as 0/1 numbers of ``dtype``, written
+    into the first ``len(rows)`` rows of ``out``, which are returned."""
+    out = out[:len(rows)]
+    if isinstance(X, PackedRows):
+        rows = np.asarray(rows, dtype=np.int64)
+        if X.by_row is not None:
+            _unpack_row_bytes_at(X.by_row, rows, out)
+        else:
+            _unpack_rows_at(X.bits, rows, out)
+    else:
+        out[...] = X[rows]
     return out
 
 

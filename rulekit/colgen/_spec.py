@@ -13,12 +13,14 @@ _OPTIONS = {
 
 def precompile() -> None:
     """Kernels the warm-up fit does not reach, for ``rulekit compile``: the certifying
-    enumeration's lookahead search and the grouped master LP's clause sums (a fit meets
-    them only when its enumeration is cut short, or above 50,000 distinct positive rows)."""
+    enumeration's lookahead search, the grouped master LP's clause sums and groups, and
+    the packed rows' conversions to numbers (a fit meets them only when its enumeration
+    is cut short, or above 50,000 distinct positive rows or rows)."""
     import numpy as np
 
     from rulekit.colgen._enum import enumerate_pricing
-    from rulekit.colgen._grouped import _sums
+    from rulekit.colgen._grouped import _first_rows, _sums
+    from rulekit.colgen._packed import PackedRows, float_rows, float_rows_at
     from rulekit.colgen._pricing import PricingProblem
     from rulekit.colgen._settings import ColGenSettings
 
@@ -27,6 +29,12 @@ def precompile() -> None:
     problem = PricingProblem(X, rng.normal(size=40), 0.1, 0.0, 0.0, 3)
     enumerate_pricing(problem, ColGenSettings(), ratio_target=-0.5, lookahead=True)
     _sums(rng.random(200), np.packbits(rng.random((3, 200)) < 0.5, axis=1), np.arange(3))
+    _first_rows(np.zeros(3, dtype=np.int64), 1)
+    rows = PackedRows.of_rows(X, np.arange(40))
+    for packed in (rows, PackedRows(rows.bits, 40)):    # from the rows' bytes, the bits
+        for dtype in (np.float32, np.float64):
+            float_rows(packed, 0, 40, dtype)
+            float_rows_at(packed, np.arange(5), dtype, np.empty((5, 6), dtype=dtype))
 
 
 def demo() -> None:

@@ -199,29 +199,29 @@ def test_the_grouped_master_is_used_only_above_group_min_rows(monkeypatch):
     assert used
 
 
-def test_clause_sums_from_bits_are_the_sums_of_the_rows_positions():
-    """A bit per row gives each clause's sum bit for bit as the int32 positions gave it
-    (``np.add.reduceat`` over each clause's run), so the grouped LP's checks are the same."""
-    from rulekit.colgen._grouped import _sums
+def test_clause_sums_from_bits_are_the_sums_of_the_covered_rows(monkeypatch):
+    """Each clause's sum of the values over the rows its bits cover, to within the
+    rounding of a float64 sum (against math.fsum, exact), for any clauses in any order,
+    in blocks of bytes that end inside the rows and past them."""
+    import math
+
+    import rulekit.colgen._grouped as grouped
 
     rng = np.random.default_rng(0)
-    for n in (1, 7, 50, 129, 1000, 20_000):
+    for n in (1, 7, 50, 129, 1000, 20_000, 70_001):
         values = rng.normal(size=n) * 10.0 ** rng.integers(-3, 4, size=n)
         masks = rng.random((30, n)) < rng.uniform(0, 1, size=(30, 1))
         masks[3] = False
-        want = np.zeros(30)
-        for k, m in enumerate(masks):
-            rows = np.flatnonzero(m)
-            if rows.size:
-                want[k] = np.add.reduceat(values[rows], [0])[0]
-        got = _sums(values, np.packbits(masks, axis=1), np.arange(30))
-        np.testing.assert_array_equal(got, want)
-        # some clauses only, in any order
+        masks[4] = True
+        want = np.array([math.fsum(values[m].tolist()) for m in masks])
+        scale = np.array([np.abs(values[m]).sum() for m in masks])
+        got = grouped._sums(values, np.packbits(masks, axis=1), np.arange(30))
+        assert np.all(np.abs(got - want) <= 1e-13 * scale)
+        assert got[3] == 0.0
+        # some clauses only, in any order: the same numbers
         which = np.array([29, 3, 0, 17])
-        np.testing.assert_array_equal(_sums(values, np.packbits(masks, axis=1), which),
-                                      want[which])
-        # a sequential sum would differ in the last bits on long runs
-        assert n < 1000 or any(sum(values[m].tolist()) != w for m, w in zip(masks, want))
+        np.testing.assert_array_equal(
+            grouped._sums(values, np.packbits(masks, axis=1), which), got[which])
 
 
 def test_packed_masks_read_as_the_masks():
@@ -292,3 +292,22 @@ def test_a_solved_grouped_lp_is_freed_with_its_model():
     del g
     gc.collect()
     assert ref() is None
+
+
+@pytest.mark.parametrize("per_key", [4, 0])
+def test_groups_split_by_a_table_of_keys_are_numbered_as_sorting_numbers_them(per_key,
+                                                                              monkeypatch):
+    """The ranks of the keys (through the table of keys present, or through a sort when
+    the table would be large) are numpy.unique's, and each group's first row is the first
+    row where its number appears."""
+    import rulekit.colgen._grouped as grouped
+
+    monkeypatch.setattr(grouped, "RANK_TABLE_PER_KEY", per_key)
+    rng = np.random.default_rng(per_key)
+    for n, bound in ((1, 1), (50, 7), (100_000, 300_000), (70_000, 1 << 16)):
+        key = rng.integers(0, bound, size=n)
+        want_keys, want_first, want = np.unique(key, return_index=True, return_inverse=True)
+        got = grouped._dense_ranks(key, bound)
+        assert got.dtype == np.int64
+        np.testing.assert_array_equal(got, want.reshape(-1))
+        np.testing.assert_array_equal(grouped._first_rows(got, want_keys.size), want_first)

@@ -15,8 +15,8 @@ import pytest
 import rulekit.colgen._beam as beam
 import rulekit.colgen._search as s
 from rulekit.colgen import ColGenSettings, search
-from rulekit.colgen._packed import (PackedRows, all_rows_of, columns, float_rows, row_block,
-                                    take, transposed, weighed_columns)
+from rulekit.colgen._packed import (PackedRows, all_rows_of, columns, float_rows, float_rows_at,
+                                    row_block, take, transposed, weighed_columns)
 from rulekit.colgen._search import Problem
 from rulekit.evaluate import all_of, group_rows
 
@@ -54,6 +54,16 @@ def test_every_reader_of_packed_rows_reads_the_boolean_rows(U, monkeypatch):
         np.testing.assert_array_equal(all_rows_of(P, clause), all_of(X, clause))
     N = P.complement()
     np.testing.assert_array_equal(transposed(N), ~X.T)
+    # the numbers come from the rows' own bytes, complemented too, or from the
+    # conditions' bits when a matrix has no rows' bytes
+    assert P.by_row is not None and N.by_row is not None
+    for Q, want in ((P, X), (N, ~X), (PackedRows(P.bits, U), X), (PackedRows(N.bits, U), ~X)):
+        np.testing.assert_array_equal(float_rows(Q, 0, U, np.float32), want.astype(np.float32))
+        at = np.unique(pick)
+        buf = np.full((at.size + 3, 11), 7.0)
+        got = float_rows_at(Q, at, np.float64, buf)
+        np.testing.assert_array_equal(got, want[at].astype(np.float64))
+        assert np.shares_memory(got, buf) and np.all(buf[at.size:] == 7.0)
     np.testing.assert_array_equal(all_rows_of(N, (1, 4)), all_of(~X, (1, 4)))
     held = rng.random(U) < 0.5
     assert np.array_equal(N.bits & np.packbits(held), np.packbits(~X.T & held, axis=1))
@@ -190,16 +200,26 @@ def test_searches_on_packed_rows_find_what_searches_on_boolean_rows_find(case, m
 @pytest.mark.parametrize("U, block", [(1000, 128), (1000, 100), (90, 128), (3000, 1024)])
 def test_a_beam_level_weighed_a_block_at_a_time_sums_as_the_whole_product(U, block,
                                                                           monkeypatch):
-    """The beam's level sums, block by block, are the product of the stacked masks."""
+    """The beam's level sums, block by block, are the product of the stacked masks;
+    a row no mask holds, or of weight 0, changes no sum, and the blocks are of the
+    other rows only."""
     rng = np.random.default_rng(U + block)
     B = rng.random((U, 12)) < 0.4
     monkeypatch.setattr(beam, "FLOAT_BLOCK_ROWS", block)
+    monkeypatch.setattr(beam, "SPAN_BLOCKS", 2)         # several spans searched for rows
     r = rng.normal(size=U).astype(np.float32)
+    r[rng.random(U) < 0.2] = 0.0
     neg = np.clip(-r, 0, None)
-    masks = [rng.random(U) < p for p in (0.2, 0.5, 0.9)]
+    masks = [rng.random(U) < p for p in (0.05, 0.2, 0.5)]
     M = np.stack(masks).astype(np.float32)
+    exact = np.concatenate([M * r, M * neg]).astype(np.float64) @ B.astype(np.float64)
+    live = np.flatnonzero(M.any(axis=0) & (r != 0))
+    assert 0 < live.size < U
     for X in (B, PackedRows.of_rows(B, np.arange(U))):
-        F = beam.Float32Rows(X)
-        want = np.concatenate([M * r, M * neg]) @ F
-        got = F.weighted_sums(masks, (r, neg))
-        assert got.dtype == want.dtype and np.array_equal(got, want)
+        got = beam.Float32Rows(X).weighted_sums(masks, (r, neg))
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got, exact, rtol=1e-5, atol=1e-4)
+        Xl = B[live] if isinstance(X, np.ndarray) else PackedRows.of_rows(B, live)
+        alone = beam.Float32Rows(Xl).weighted_sums([m[live] for m in masks],
+                                                   (r[live], neg[live]))
+        assert np.array_equal(got, alone)
