@@ -299,26 +299,29 @@ class MasterLP(MasterCosts):
 
 
 
-class PackedMasks:
-    """Clause masks kept a bit per distinct row; reading one unpacks it.
+class ClauseMasks:
+    """Clause masks over packed rows, kept as the clauses and made again when read.
 
     A list of boolean masks to its readers (:class:`ColumnMasks` reads
-    ``masks[k]``), in an eighth of the memory: on 3.7 million distinct rows a
-    clause's mask is 3.7 MB as booleans, and a fit generates hundreds.
+    ``masks[k]``): reading ``masks[k]`` ANDs the packed rows of clause ``k``'s
+    conditions (at most a few, a bit per row each), as :meth:`Problem.mask
+    <rulekit.colgen._search.Problem.mask>` made it when the clause was added.
+    Kept a bit per row, the masks of a ten-million-row fit held 187 MB after
+    460 clauses, and grew with every round.
     """
 
-    def __init__(self, n_rows: int):
-        self.n_rows = int(n_rows)
-        self._bits = []
+    def __init__(self, X):
+        self.X = X
+        self.clauses = []
 
-    def append(self, mask):
-        self._bits.append(np.packbits(mask))
+    def append(self, clause):
+        self.clauses.append(tuple(clause))
 
     def __len__(self):
-        return len(self._bits)
+        return len(self.clauses)
 
     def __getitem__(self, k):
-        return np.unpackbits(self._bits[k], count=self.n_rows).view(bool)
+        return self.X.all_of(self.clauses[k])
 
     def __iter__(self):
         return (self[k] for k in range(len(self)))

@@ -36,7 +36,7 @@ from rulekit.evaluate import group_rows
 from ._beam import FLOAT_BLOCK_ROWS, Float32Rows, beam_search
 from ._enum import check_compatibility_memory, compatibility, enumerate_pricing
 from ._grouped import GroupedMasterLP
-from ._master import (ColumnMasks, LPTimeLimit, MasterLP, PackedMasks, SolverFailure,
+from ._master import (ClauseMasks, ColumnMasks, LPTimeLimit, MasterLP, SolverFailure,
                       greedy_selection, improve_selection, prune_selection, rule_objective,
                       solve_rmip)
 from ._metadata import ConditionMetadata
@@ -363,8 +363,8 @@ class ColumnGeneration:
             self.master = MasterLP(problem.wp, problem.wq, C, lambda0, lambda1,
                                    solver=settings.lp_solver, should_stop=self.should_stop,
                                    idle_rounds=idle)
-        # each clause's rows; on many distinct rows a bit per row (PackedMasks)
-        self.masks = ([] if problem.n_rows < PACKED_MASK_ROWS else PackedMasks(problem.n_rows))
+        # each clause's rows; on many distinct rows (packed) made again when read
+        self.masks = (ClauseMasks(problem.X) if isinstance(problem.X, PackedRows) else [])
         self.clauses, self.index = [], {}
         # the best rule set of a round's LP support (incumbent): (objective, clause indices)
         self.best_support = None
@@ -404,7 +404,7 @@ class ColumnGeneration:
         self.master.add_column(m, len(clause))
         self.index[clause] = len(self.clauses)
         self.clauses.append(clause)
-        self.masks.append(m)
+        self.masks.append(clause if isinstance(self.masks, ClauseMasks) else m)
         return True
 
     def seed(self, columns=()):

@@ -17,6 +17,7 @@ from scipy.optimize import linprog
 from rulekit.colgen import ColGenSettings, search
 from rulekit.colgen._grouped import GroupedMasterLP
 from rulekit.colgen._master import LPTimeLimit, MasterLP
+from rulekit.evaluate import all_of
 
 from test_certify_bound import brute_force, noisy, paper_objective
 
@@ -224,20 +225,25 @@ def test_clause_sums_from_bits_are_the_sums_of_the_covered_rows(monkeypatch):
             grouped._sums(values, np.packbits(masks, axis=1), which), got[which])
 
 
-def test_packed_masks_read_as_the_masks():
-    from rulekit.colgen._master import ColumnMasks, PackedMasks
+def test_clause_masks_read_as_the_masks():
+    """Masks kept as their clauses read as the masks of the rows the clauses cover."""
+    from rulekit.colgen._master import ClauseMasks, ColumnMasks
+    from rulekit.colgen._packed import PackedRows
 
     rng = np.random.default_rng(1)
-    masks = [rng.random(77) < p for p in (0.1, 0.5, 0.9, 0.0)]
-    packed = PackedMasks(77)
-    for m in masks:
-        packed.append(m)
-    assert len(packed) == 4
-    for a, b in zip(packed, masks):
+    B = rng.random((77, 9)) < 0.6
+    clauses = [(0,), (1, 4), (2, 3, 8), (5, 6, 7, 0), ()]
+    masks = [all_of(B, c) for c in clauses]
+    assert 0 < masks[2].sum() < 77
+    kept = ClauseMasks(PackedRows.of_rows(B, np.arange(77)))
+    for c in clauses:
+        kept.append(list(c))
+    assert len(kept) == 5 and kept.clauses[1] == (1, 4)
+    for a, b in zip(kept, masks):
         assert a.dtype == bool and np.array_equal(a, b)
-    A, B = ColumnMasks(packed, 77), ColumnMasks(masks, 77)
-    assert np.array_equal(A[:, [2, 0]], B[:, [2, 0]])
-    assert np.array_equal(A[np.arange(0, 77, 5)], B[np.arange(0, 77, 5)])
+    A, M = ColumnMasks(kept, 77), ColumnMasks(masks, 77)
+    assert np.array_equal(A[:, [2, 0]], M[:, [2, 0]])
+    assert np.array_equal(A[np.arange(0, 77, 5)], M[np.arange(0, 77, 5)])
 
 
 def test_large_problems_read_the_same_rows_from_packed_conditions(monkeypatch):
