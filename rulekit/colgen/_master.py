@@ -326,6 +326,12 @@ class ClauseMasks:
     def __iter__(self):
         return (self[k] for k in range(len(self)))
 
+    def subset(self, ks) -> "ClauseMasks":
+        """The masks of clauses ``ks``, in that order (still made when read)."""
+        sub = ClauseMasks(self.X)
+        sub.clauses = [self.clauses[k] for k in ks]
+        return sub
+
 
 class ColumnMasks:
     """The coverage matrix ``A`` of the generated clauses, kept as one mask per clause.

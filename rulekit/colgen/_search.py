@@ -777,7 +777,11 @@ class ColumnGeneration:
         if not support:
             return rule_objective(np.zeros((self.p.X.shape[0], 0), bool), [], self.p.wp,
                                   self.p.wq, self.lambda0, self.lambda1)
-        A = ColumnMasks([self.masks[k] for k in support], self.p.X.shape[0])
+        # on packed rows the support's masks are made as the greedy reads them, one at a
+        # time: made all at once they were a few hundred MB at ten million rows
+        masks = (self.masks.subset(support) if isinstance(self.masks, ClauseMasks)
+                 else [self.masks[k] for k in support])
+        A = ColumnMasks(masks, self.p.X.shape[0])
         chosen, value = greedy_selection(A, [len(self.clauses[k]) for k in support], self.p.wp,
                                          self.p.wq, self.C, self.lambda0, self.lambda1,
                                          range(len(support)), should_stop=self.should_stop)

@@ -317,3 +317,18 @@ def test_groups_split_by_a_table_of_keys_are_numbered_as_sorting_numbers_them(pe
         assert got.dtype == np.int64
         np.testing.assert_array_equal(got, want.reshape(-1))
         np.testing.assert_array_equal(grouped._first_rows(got, want_keys.size), want_first)
+
+
+def test_a_subset_of_clause_masks_reads_its_clauses_in_order():
+    from rulekit.colgen._master import ClauseMasks
+    from rulekit.colgen._packed import PackedRows
+
+    rng = np.random.default_rng(3)
+    B = rng.random((90, 6)) < 0.5
+    kept = ClauseMasks(PackedRows.of_rows(B, np.arange(90)))
+    for c in [(0,), (1, 2), (3, 4, 5), (0, 5)]:
+        kept.append(c)
+    sub = kept.subset([3, 1])
+    assert len(sub) == 2 and len(kept) == 4
+    np.testing.assert_array_equal(sub[0], all_of(B, (0, 5)))
+    np.testing.assert_array_equal(sub[1], all_of(B, (1, 2)))
