@@ -180,15 +180,42 @@ class Float32Rows:
             M = np.stack(masks).astype(self.dtype)
             return np.concatenate([M * w for w in weights]) @ self
         out = np.zeros((rows, self.shape[1]))
+        for idx in self._live_blocks(masks, weights, should_stop):
+            M = np.stack([m[idx] for m in masks]).astype(self.dtype)
+            out += np.concatenate([M * w[idx] for w in weights]) @ float_rows_at(
+                self.X, idx, self.dtype, self._block)
+        return out.astype(np.float32)
+
+    def signed_sums(self, masks, r, should_stop=None) -> np.ndarray:
+        """``weighted_sums(masks, (r, neg))`` with ``neg = max(-r, 0)``, in half the
+        products: on a row where ``r > 0`` the second weight is 0, and where ``r < 0``
+        it is ``-r``, so with ``P`` and ``N`` the sums over those rows, the two blocks of
+        sums are ``P + N`` and ``-N``. Each block of live rows is converted with its
+        rows of ``r > 0`` first, and multiplied in two parts.
+        """
+        U, K = self.shape[0], len(masks)
+        if U <= FLOAT_BLOCK_ROWS:
+            return self.weighted_sums(masks, (r, np.clip(-r, 0.0, None)), should_stop)
+        pos_sums = np.zeros((K, self.shape[1]))
+        neg_sums = np.zeros((K, self.shape[1]))
+        for idx in self._live_blocks(masks, (r,), should_stop):
+            up = r[idx] > 0
+            idx = np.concatenate([idx[up], idx[~up]])
+            n_up = int(up.sum())
+            rows = float_rows_at(self.X, idx, self.dtype, self._block)
+            W = np.stack([m[idx] for m in masks]).astype(self.dtype) * r[idx]
+            if n_up:
+                pos_sums += W[:, :n_up] @ rows[:n_up]
+            if n_up < idx.size:
+                neg_sums += W[:, n_up:] @ rows[n_up:]
+        return np.concatenate([pos_sums + neg_sums, -neg_sums]).astype(np.float32)
+
+    def _live_blocks(self, masks, weights, should_stop):
+        """The rows some mask holds and some weight is not 0 on, in order, in blocks of
+        :data:`FLOAT_BLOCK_ROWS` (the last one shorter)."""
         if self._block is None:
             self._block = np.empty((FLOAT_BLOCK_ROWS, self.shape[1]), dtype=self.dtype)
-
-        def add(idx):
-            _poll(should_stop)
-            M = np.stack([m[idx] for m in masks]).astype(self.dtype)
-            out[...] += np.concatenate([M * w[idx] for w in weights]) @ float_rows_at(
-                self.X, idx, self.dtype, self._block)
-
+        U = self.shape[0]
         # a span of rows is searched for live rows at a time, so that no index or mask
         # of every row is made; the blocks are the live rows in order, FLOAT_BLOCK_ROWS
         # at a time, whatever the spans
@@ -205,11 +232,12 @@ class Float32Rows:
             at = np.concatenate([carry, np.flatnonzero(live & some) + lo])
             whole = at.size - at.size % FLOAT_BLOCK_ROWS
             for start in range(0, whole, FLOAT_BLOCK_ROWS):
-                add(at[start:start + FLOAT_BLOCK_ROWS])
+                _poll(should_stop)
+                yield at[start:start + FLOAT_BLOCK_ROWS]
             carry = at[whole:]
         if carry.size:
-            add(carry)
-        return out.astype(np.float32)
+            _poll(should_stop)
+            yield carry
 
 
 def _poll(should_stop):
@@ -297,8 +325,7 @@ class _Beam:
         # what the beam's time went to on large data
         if isinstance(self.Xf, Float32Rows):
             # many rows: the level's masks are weighed a block of rows at a time
-            sums = self.Xf.weighted_sums([m for _, m in level], (self.r, self.neg),
-                                         self.should_stop)
+            sums = self.Xf.signed_sums([m for _, m in level], self.r, self.should_stop)
         else:
             masks = np.stack([m for _, m in level]).astype(self.Xf.dtype)
             sums = np.concatenate([masks * self.r, masks * self.neg]) @ self.Xf

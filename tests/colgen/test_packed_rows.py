@@ -223,3 +223,7 @@ def test_a_beam_level_weighed_a_block_at_a_time_sums_as_the_whole_product(U, blo
         alone = beam.Float32Rows(Xl).weighted_sums([m[live] for m in masks],
                                                    (r[live], neg[live]))
         assert np.array_equal(got, alone)
+        # the same sums from the rows of r > 0 and r < 0 multiplied apart
+        signed = beam.Float32Rows(X).signed_sums(masks, r)
+        assert signed.dtype == np.float32 and signed.shape == got.shape
+        np.testing.assert_allclose(signed, exact, rtol=1e-5, atol=1e-4)
