@@ -142,12 +142,16 @@ class Float32Rows:
     def __rmatmul__(self, M):
         return self.product(M)
 
-    def _rows(self, start, stop):
-        """Rows ``start:stop`` as float32, in the buffer (valid until the next call)."""
+    def _buffer(self):
+        """The one block of float32 rows every conversion writes into."""
         if self._block is None:
             self._block = np.empty((min(FLOAT_BLOCK_ROWS, self.shape[0]), self.shape[1]),
                                    dtype=self.dtype)
-        return float_rows(self.X, start, stop, self.dtype, out=self._block)
+        return self._block
+
+    def _rows(self, start, stop):
+        """Rows ``start:stop`` as float32, in the buffer (valid until the next call)."""
+        return float_rows(self.X, start, stop, self.dtype, out=self._buffer())
 
     def product(self, M, should_stop=None):
         """``M @ self``; ``should_stop`` is polled between blocks (:class:`_Stopped`)."""
@@ -183,7 +187,7 @@ class Float32Rows:
         for idx in self._live_blocks(masks, weights, should_stop):
             M = np.stack([m[idx] for m in masks]).astype(self.dtype)
             out += np.concatenate([M * w[idx] for w in weights]) @ float_rows_at(
-                self.X, idx, self.dtype, self._block)
+                self.X, idx, self.dtype, self._buffer())
         return out.astype(np.float32)
 
     def signed_sums(self, masks, r, should_stop=None) -> np.ndarray:
@@ -202,7 +206,7 @@ class Float32Rows:
             up = r[idx] > 0
             idx = np.concatenate([idx[up], idx[~up]])
             n_up = int(up.sum())
-            rows = float_rows_at(self.X, idx, self.dtype, self._block)
+            rows = float_rows_at(self.X, idx, self.dtype, self._buffer())
             W = np.stack([m[idx] for m in masks]).astype(self.dtype) * r[idx]
             if n_up:
                 pos_sums += W[:, :n_up] @ rows[:n_up]
@@ -213,8 +217,6 @@ class Float32Rows:
     def _live_blocks(self, masks, weights, should_stop):
         """The rows some mask holds and some weight is not 0 on, in order, in blocks of
         :data:`FLOAT_BLOCK_ROWS` (the last one shorter)."""
-        if self._block is None:
-            self._block = np.empty((FLOAT_BLOCK_ROWS, self.shape[1]), dtype=self.dtype)
         U = self.shape[0]
         # a span of rows is searched for live rows at a time, so that no index or mask
         # of every row is made; the blocks are the live rows in order, FLOAT_BLOCK_ROWS

@@ -40,8 +40,12 @@ class PackedRows:
     def __init__(self, bits: np.ndarray, n_rows: int, by_row: np.ndarray | None = None):
         self.bits = bits
         self.shape = (int(n_rows), int(bits.shape[0]))
+        if by_row is None:
+            # made from ``bits`` when not given (:meth:`of_rows` and :meth:`complement`
+            # give it, without the boolean matrix this makes)
+            by_row = np.packbits(np.unpackbits(bits, axis=1, count=self.shape[0]).T, axis=1)
         #: The same bits a row at a time, shape ``(U, ceil(d / 8))``
-        #: (``numpy.packbits(X, axis=1)``), or None.  The conversions to numbers
+        #: (``numpy.packbits(X, axis=1)``).  The conversions to numbers
         #: (:func:`float_rows`) read a row's bytes side by side from it, four times
         #: as fast as gathering a bit from each condition's row of ``bits``, for an
         #: eighth more memory.
@@ -69,12 +73,10 @@ class PackedRows:
         tail = self.shape[0] % 8
         if tail:
             bits[:, -1] &= np.uint8((0xFF << (8 - tail)) & 0xFF)
-        by_row = None
-        if self.by_row is not None:
-            by_row = ~self.by_row
-            tail = self.shape[1] % 8
-            if tail:
-                by_row[:, -1] &= np.uint8((0xFF << (8 - tail)) & 0xFF)
+        by_row = ~self.by_row
+        tail = self.shape[1] % 8
+        if tail:
+            by_row[:, -1] &= np.uint8((0xFF << (8 - tail)) & 0xFF)
         return PackedRows(bits, self.shape[0], by_row)
 
     def all_of(self, clause) -> np.ndarray:
@@ -115,27 +117,6 @@ def row_block(X, start: int, stop: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _unpack_rows_into(bits, start, out):
-    """``out[i, j] = bit (start + i) of condition j``, a row at a time (the bytes a row
-    reads, one per condition, stay in cache for the next 63 rows)."""
-    n, d = out.shape
-    for i in range(n):
-        u = start + i
-        byte, shift = u >> 3, 7 - (u & 7)
-        for j in range(d):
-            out[i, j] = (bits[j, byte] >> shift) & 1
-
-
-@njit(cache=True)
-def _unpack_row_bytes(by_row, start, out):
-    """``out[i, j] = bit j of row start + i``, from the rows' own bytes."""
-    n, d = out.shape
-    for i in range(n):
-        for j in range(d):
-            out[i, j] = (by_row[start + i, j >> 3] >> (7 - (j & 7))) & 1
-
-
-@njit(cache=True)
 def _unpack_row_bytes_at(by_row, rows, out):
     """``out[i, j] = bit j of row rows[i]``, from the rows' own bytes."""
     d = out.shape[1]
@@ -159,25 +140,10 @@ def float_rows(X, start: int, stop: int, dtype, out=None) -> np.ndarray:
     else:
         out = out[:n]
     if isinstance(X, PackedRows):
-        if X.by_row is not None:
-            _unpack_row_bytes(X.by_row, start, out)
-        else:
-            _unpack_rows_into(X.bits, start, out)
+        _unpack_row_bytes_at(X.by_row, np.arange(start, start + n, dtype=np.int64), out)
     else:
         out[...] = X[start:stop]
     return out
-
-
-@njit(cache=True)
-def _unpack_rows_at(bits, rows, out):
-    """``out[i, j] = bit rows[i] of condition j`` (rows ascending: the bytes read stay
-    in cache from one row to the next)."""
-    d = out.shape[1]
-    for i in range(rows.size):
-        u = rows[i]
-        byte, shift = u >> 3, 7 - (u & 7)
-        for j in range(d):
-            out[i, j] = (bits[j, byte] >> shift) & 1
 
 
 def float_rows_at(X, rows, dtype, out) -> np.ndarray:
@@ -185,11 +151,7 @@ def float_rows_at(X, rows, dtype, out) -> np.ndarray:
     into the first ``len(rows)`` rows of ``out``, which are returned."""
     out = out[:len(rows)]
     if isinstance(X, PackedRows):
-        rows = np.asarray(rows, dtype=np.int64)
-        if X.by_row is not None:
-            _unpack_row_bytes_at(X.by_row, rows, out)
-        else:
-            _unpack_rows_at(X.bits, rows, out)
+        _unpack_row_bytes_at(X.by_row, np.asarray(rows, dtype=np.int64), out)
     else:
         out[...] = X[rows]
     return out

@@ -30,11 +30,10 @@ def precompile() -> None:
     enumerate_pricing(problem, ColGenSettings(), ratio_target=-0.5, lookahead=True)
     _sums(rng.random(200), np.packbits(rng.random((3, 200)) < 0.5, axis=1), np.arange(3))
     _first_rows(np.zeros(3, dtype=np.int64), 1)
-    rows = PackedRows.of_rows(X, np.arange(40))
-    for packed in (rows, PackedRows(rows.bits, 40)):    # from the rows' bytes, the bits
-        for dtype in (np.float32, np.float64):
-            float_rows(packed, 0, 40, dtype)
-            float_rows_at(packed, np.arange(5), dtype, np.empty((5, 6), dtype=dtype))
+    packed = PackedRows.of_rows(X, np.arange(40))
+    for dtype in (np.float32, np.float64):
+        float_rows(packed, 0, 40, dtype)
+        float_rows_at(packed, np.arange(5), dtype, np.empty((5, 6), dtype=dtype))
 
 
 def demo() -> None:
