@@ -52,9 +52,10 @@ MIN_TIME_SHARE = 1e-3
 
 #: Seconds per distinct row a rule-set fit keeps, out of its searches' time, for the work
 #: after them: the selection's last steps and the model's counts over the rows.  Measured
-#: at 0.34 microseconds a row after the deadline on 3.7 million distinct rows (column
-#: generation at ten million rows, docs/scaling.md); 0.5 leaves a margin.  A 50,000-row
-#: fit keeps 25 ms.
+#: on 3.7 million distinct rows (column generation at ten million rows, docs/scaling.md):
+#: 0.45 s from the end of the search to the end of the fit, 0.12 microseconds a row, since
+#: the rule set is read over the rows a block at a time (rulekit.evaluate; 1.7 s before).
+#: 0.5 leaves a margin for a search that ends a little late.  A 50,000-row fit keeps 25 ms.
 WRAP_UP_SECONDS_PER_ROW = 5e-7
 
 #: The least memory (MB) left to a search after the matrices a path holds: a non-positive

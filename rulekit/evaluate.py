@@ -36,6 +36,29 @@ def _matrix(M) -> np.ndarray:
 check_rule_matrix = check_boolean_matrix
 
 
+#: Bytes of a row-major matrix read per block by :func:`first_match`,
+#: :func:`dnf_holds` and :func:`cnf_holds`: a block stays in cache while each
+#: literal reads its column.
+BLOCK_BYTES = 1 << 21
+
+#: The fewest rows in such a block (a wide matrix still reads whole blocks).
+MIN_BLOCK_ROWS = 1024
+
+
+def _row_blocks(M):
+    """Slices of ``M``'s rows a block at a time, or all rows in one slice.
+
+    One column of a row-major matrix is a strided read that touches a cache line
+    per row; a rule set reads as many columns as it has literals.  On millions of
+    rows that is one pass over memory per literal, where a block of rows read
+    once serves every literal (a 14-clause DNF over 3.7 million rows of 169
+    conditions: 1.7 s by columns).
+    """
+    n, width = M.shape
+    step = n if not M.flags.c_contiguous else max(MIN_BLOCK_ROWS, BLOCK_BYTES // max(width, 1))
+    return [slice(s, min(s + step, n)) for s in range(0, n, step)] or [slice(0, 0)]
+
+
 def all_of(M, columns: Sequence[int]) -> np.ndarray:
     """Rows where every listed column holds (all rows for an empty tuple)."""
     M = _matrix(M)
@@ -72,11 +95,12 @@ def first_match(M, rules: Sequence[Sequence[int]]) -> np.ndarray:
     """
     M = _matrix(M)
     out = np.full(M.shape[0], len(rules), dtype=np.int64)
-    free = np.ones(M.shape[0], dtype=bool)
-    for k, rule in enumerate(rules):
-        hit = free & all_of(M, rule)
-        out[hit] = k
-        free &= ~hit
+    for rows in _row_blocks(M):
+        block, free = M[rows], np.ones(rows.stop - rows.start, dtype=bool)
+        for k, rule in enumerate(rules):
+            hit = free & all_of(block, rule)
+            out[rows][hit] = k
+            free &= ~hit
     return out
 
 
@@ -111,8 +135,9 @@ def dnf_holds(M, clauses) -> np.ndarray:
     """OR of ANDs: rows where some clause has all its columns true."""
     M = _matrix(M)
     out = np.zeros(M.shape[0], dtype=bool)
-    for clause in clauses:
-        out |= all_of(M, clause)
+    for rows in _row_blocks(M):
+        for clause in clauses:
+            out[rows] |= all_of(M[rows], clause)
     return out
 
 
@@ -120,8 +145,9 @@ def cnf_holds(M, clauses) -> np.ndarray:
     """AND of ORs: rows where every clause has some column true."""
     M = _matrix(M)
     out = np.ones(M.shape[0], dtype=bool)
-    for clause in clauses:
-        out &= any_of(M, clause)
+    for rows in _row_blocks(M):
+        for clause in clauses:
+            out[rows] &= any_of(M[rows], clause)
     return out
 
 

@@ -39,6 +39,25 @@ def test_dnf_and_cnf_row_by_row(seed):
         assert cnf_holds(M, clauses)[i] == all(any(row[j] for j in c) for c in clauses)
 
 
+@pytest.mark.parametrize("layout", ["C", "F"])
+def test_rows_read_a_block_at_a_time_give_every_row(layout, monkeypatch):
+    """Many rows are read a block at a time (here 100 rows of 7 conditions, so the
+    last of 10 blocks is short): every row still gets its rule, row by row."""
+    import rulekit.evaluate as ev
+
+    monkeypatch.setattr(ev, "BLOCK_BYTES", 7 * 100)
+    monkeypatch.setattr(ev, "MIN_BLOCK_ROWS", 1)
+    rng = np.random.default_rng(5)
+    M = np.asarray(rng.random((950, 7)) < 0.5, order=layout)
+    assert len(ev._row_blocks(M)) == (10 if layout == "C" else 1)
+    rules = [(0, 3), (5,), (1, 2, 6), ()]
+    clauses = rules[:3]
+    where, dnf, cnf = first_match(M, rules), dnf_holds(M, clauses), cnf_holds(M, clauses)
+    for i, row in enumerate(M):
+        assert where[i] == next(k for k, r in enumerate(rules) if all(row[j] for j in r))
+        assert dnf[i] == any(all(row[j] for j in c) for c in clauses)
+        assert cnf[i] == all(any(row[j] for j in c) for c in clauses)
+
 def test_merge_rows_keeps_first_appearance_order_and_sums():
     M = np.array([[1, 0], [0, 1], [1, 0], [1, 1], [0, 1]], dtype=bool)
     rows, group, (ones, w) = merge_rows(M, np.ones(5, dtype=int), np.array([.5, 1, 2, 3, 4]))
