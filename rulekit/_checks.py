@@ -128,7 +128,7 @@ def check_labels(y, n: int, name: str = "y", *, binary: bool = False,
 
 
 def check_sample_weight(sample_weight, n: int, *, rows_of: str = "X",
-                        positive: bool = False) -> np.ndarray | None:
+                        positive: bool = False, copy: bool = True) -> np.ndarray | None:
     """Per-row weights, checked: ``n`` finite non-negative numbers.
 
     Parameters
@@ -142,6 +142,10 @@ def check_sample_weight(sample_weight, n: int, *, rows_of: str = "X",
     positive : bool, default=False
         Also require a positive weight somewhere (a fit needs something to
         learn from).
+    copy : bool, default=True
+        Return a copy even when the weights are floats already.  A caller
+        that never writes to them may pass False (on millions of rows a copy
+        is tens of MB held through a search).
 
     Returns
     -------
@@ -168,7 +172,7 @@ def check_sample_weight(sample_weight, n: int, *, rows_of: str = "X",
         raise ValueError(f"sample_weight must be 1-D (one weight per row), got shape {w.shape}")
     if w.shape[0] != n:
         raise ValueError(f"sample_weight has {w.shape[0]} entries but {rows_of} has {n} rows")
-    w = w.astype(float)
+    w = w.astype(float, copy=copy)
     if not np.isfinite(w).all() or (w < 0).any():
         raise ValueError("sample_weight must be finite and non-negative")
     if positive and n and not (w > 0).any():

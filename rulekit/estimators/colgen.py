@@ -392,11 +392,14 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         if folds is None and data.tested is not None:
             folds = np.argmax(data.tested, axis=1)
         # the cost of one counted row (the class weight): what the fold counts are weighed by
+        # (None: one, as binary_pairs reads it, rather than a column of ones held
+        # through the fit)
         unit = (weights if folds is None or folds.ndim == 1 else
+                None if params["class_weight"] is None else
                 _weights(y, np.ones(data.n_rows), params["class_weight"], classes, data.count))
         fits = []
         for i, k in enumerate(targets):
-            yk = (y == k).astype(np.int64)
+            yk = (y == k).astype(np.int8)      # 1 byte a row, held through the fit
             fit = self._fit_class(data, yk, unit, folds, params, rng, len(targets) - i, finer)
             fits.append(fit)
             if finer is not None and fit.view.binarizer is finer.binarizer:
@@ -449,7 +452,10 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
         if stop is not None:
             # out of time (or interrupted) before this problem's pairs are even folded:
             # on millions of rows that alone would overrun the limit; the constant rule set
-            res = constant_result(yk, w, stop)
+            # the weighted majority: a counted row weighs its count times its cost
+            rows_w = (w if folds is None or folds.ndim == 1 else
+                      folds.sum(axis=1) * (1.0 if w is None else w))
+            res = constant_result(yk, rows_w, stop)
             return BinaryFit(res, None, res.form, 0, _view(data.binarizer, data.B))
         pairs = _pairs(data.B, yk, w, folds, data.weight)
         view = _view(data.binarizer, pairs.B)

@@ -256,3 +256,24 @@ def test_a_sample_drawn_from_counts_weighs_whole_rows():
     assert np.array_equal(design.T, np.round(design.T))
     assert np.array_equal(design.weight, design.T.sum(axis=1))
     assert abs(design.T.sum() - 50) <= 2             # about the rows asked for
+
+
+def test_out_of_time_before_the_pairs_predicts_the_counted_majority(monkeypatch):
+    """A counted fit whose time ran out before a binary problem's pairs were folded
+    returns the constant rule set of the majority *of the rows*: here the positives
+    are 600 copies of one row and the negatives 400 distinct rows, so a majority of
+    distinct rows (each weighing one) would predict the wrong class."""
+    import rulekit.estimators.colgen as est_module
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": np.r_[np.full(600, 1000.0), rng.permutation(400).astype(float)],
+                      "b": np.r_[np.full(600, 7.0), rng.normal(size=400).round(3)]})
+    y = np.r_[np.ones(600, int), np.zeros(400, int)]
+    frame = X.assign(t=y)
+    source = stream.Chunks(lambda: (frame.iloc[i:i + 300] for i in range(0, 1000, 300)),
+                           target="t")
+    monkeypatch.setattr(est_module, "stop_status", lambda: "time_limit")
+    with pytest.warns(UserWarning):
+        est = BooleanRuleCGClassifier().fit(source)
+    assert est.certificate_.status == "time_limit"
+    assert (est.predict(X) == 1).all()
