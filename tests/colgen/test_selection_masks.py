@@ -75,6 +75,31 @@ def test_stopped_selection_steps_return_valid_selections():
     assert v2 <= value and sum(1 + n_lits[k] for k in better) <= 24
 
 
+def test_pruning_asks_the_clock_before_every_trial(monkeypatch):
+    """A pass of the pruning tries each clause kept; on millions of rows a trial reads
+    every kept clause's mask, so the clock is asked between trials, not only between
+    passes: stopped after its first trial, it has read the masks twice (the selection's
+    value, then one trial) and returns a valid selection at that value."""
+    masks, wp, wq, n_lits = _problem(3)
+    M = ColumnMasks(masks, len(wp))
+    reads = []
+    counted = _master.rule_objective
+
+    def counting(*a):
+        reads.append(1)
+        return counted(*a)
+
+    chosen = list(range(12))
+    unstopped, _ = prune_selection(chosen, M, n_lits, wp, wq, 0.0, 0.0)
+    assert len(unstopped) < len(chosen)       # this selection does prune
+    monkeypatch.setattr(_master, "rule_objective", counting)
+    calls = []
+    kept, value = prune_selection(chosen, M, n_lits, wp, wq, 0.0, 0.0,
+                                  should_stop=lambda: calls.append(1) or len(calls) > 2)
+    assert len(reads) == 2
+    assert value == counted(M[:, kept], [n_lits[k] for k in kept], wp, wq, 0.0, 0.0)
+
+
 def test_float32_rows_product():
     rng = np.random.default_rng(0)
     X = rng.random((1000, 30)) < 0.5
