@@ -172,3 +172,14 @@ def rule_set_losses(est, X, y) -> tuple:
         counts.append(((int((holds & ~positive).sum()), int((holds & positive).sum())),
                        (int((~holds & ~positive).sum()), int((~holds & positive).sum()))))
     return loss, counts
+
+
+def load_benchmark(name: str):
+    """A script of ``benchmarks/`` loaded as a module (that folder is not a package)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -2,21 +2,15 @@
 rows, learner and mode, and the table's ratios compare like with like.  The fits
 themselves are the benchmark's business, not the test suite's."""
 
-import importlib.util
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from helpers import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location(
-        "bench_scale", ROOT / "benchmarks" / "bench_scale.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bench_scale")
 
 
 def record(rows, cpu, own, mode="single", learner="corels"):

@@ -1,23 +1,17 @@
 """The before/after comparison of benchmark folds (benchmarks/compare_folds.py): the
 standard errors and the one-standard-error checks a default change is judged by."""
 
-import importlib.util
 import math
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from helpers import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def compare():
-    spec = importlib.util.spec_from_file_location(
-        "compare_folds", ROOT / "benchmarks" / "compare_folds.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("compare_folds")
 
 
 def folds(model, accs, dataset="d"):

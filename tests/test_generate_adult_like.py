@@ -1,8 +1,6 @@
 """The adult-like generator (benchmarks/generate_adult_like.py) is reproducible,
 chunk-independent, and writes load_adult's columns and dtypes."""
 
-import importlib.util
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,20 +8,15 @@ import pytest
 
 from rulekit.datasets import load_adult
 
+from helpers import load_benchmark
+
 # writes parquet files of a generated data set: the slow lane (2 to 4 CPU s in all)
 pytestmark = pytest.mark.slow
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def gen():
-    # the benchmarks folder is not a package: load the script as a module
-    spec = importlib.util.spec_from_file_location(
-        "generate_adult_like", ROOT / "benchmarks" / "generate_adult_like.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("generate_adult_like")
 
 
 @pytest.fixture(scope="module")
