@@ -84,6 +84,10 @@ class CoverSearch:
         self.P, self.N = self.B[y == 1], self.B[y == 0]
         self.y = y
         self.rng = np.random.default_rng(seed)
+        # the beam's pruning of redundant extensions, made once for every round
+        from rulekit.colgen._metadata import condition_metadata
+        self.meta = condition_metadata(self.conditions)
+        self.compat = self.meta.compatibility()
         self.clauses = list({c for c in map(self.greedy, range(len(self.P))) if c})
 
     def pure(self, c):
@@ -142,17 +146,15 @@ class CoverSearch:
 
     def by_beam(self, pi):
         from rulekit.colgen._beam import beam_search
-        from rulekit.colgen._metadata import condition_metadata
         from rulekit.colgen._pricing import PricingProblem
         from rulekit.colgen._settings import ColGenSettings
 
         r = np.where(self.y == 1, 0.0, NEGATIVE_RESIDUAL)
         r[self.y == 1] = -pi
-        meta = condition_metadata(self.conditions)
         settings = ColGenSettings(columns_per_round=20, beam_width=40,
                                   beam_max_literals=self.C - 1, beam_max_candidates=10**7)
-        prob = PricingProblem(self.B, r, 1.0, 0.0, 0.0, self.C - 1, meta=meta.pruning(),
-                              compat=meta.compatibility(), exclude=set(self.clauses))
+        prob = PricingProblem(self.B, r, 1.0, 0.0, 0.0, self.C - 1, meta=self.meta.pruning(),
+                              compat=self.compat, exclude=set(self.clauses))
         return [c for rc, c in beam_search(prob, settings).ranked
                 if rc < -1e-6 and self.pure(c)]
 

@@ -55,8 +55,10 @@ def _row_blocks(M):
     conditions: 1.7 s by columns).
     """
     n, width = M.shape
-    step = n if not M.flags.c_contiguous else max(MIN_BLOCK_ROWS, BLOCK_BYTES // max(width, 1))
-    return [slice(s, min(s + step, n)) for s in range(0, n, step)] or [slice(0, 0)]
+    if not M.flags.c_contiguous:
+        return [slice(0, n)]
+    step = max(MIN_BLOCK_ROWS, BLOCK_BYTES // max(width, 1))
+    return [slice(s, min(s + step, n)) for s in range(0, n, step)]
 
 
 def all_of(M, columns: Sequence[int]) -> np.ndarray:
@@ -96,10 +98,11 @@ def first_match(M, rules: Sequence[Sequence[int]]) -> np.ndarray:
     M = _matrix(M)
     out = np.full(M.shape[0], len(rules), dtype=np.int64)
     for rows in _row_blocks(M):
-        block, free = M[rows], np.ones(rows.stop - rows.start, dtype=bool)
+        block, where = M[rows], out[rows]
+        free = np.ones(block.shape[0], dtype=bool)
         for k, rule in enumerate(rules):
             hit = free & all_of(block, rule)
-            out[rows][hit] = k
+            where[hit] = k
             free &= ~hit
     return out
 
@@ -136,8 +139,9 @@ def dnf_holds(M, clauses) -> np.ndarray:
     M = _matrix(M)
     out = np.zeros(M.shape[0], dtype=bool)
     for rows in _row_blocks(M):
+        block, hit = M[rows], out[rows]
         for clause in clauses:
-            out[rows] |= all_of(M[rows], clause)
+            hit |= all_of(block, clause)
     return out
 
 
@@ -146,8 +150,9 @@ def cnf_holds(M, clauses) -> np.ndarray:
     M = _matrix(M)
     out = np.ones(M.shape[0], dtype=bool)
     for rows in _row_blocks(M):
+        block, hit = M[rows], out[rows]
         for clause in clauses:
-            out[rows] &= any_of(M[rows], clause)
+            hit &= any_of(block, clause)
     return out
 
 
