@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._patterns import PackedBits
+
 __all__ = ["check_boolean_matrix", "check_labels", "check_sample_weight", "check_counts"]
 
 #: Largest total of frequency weights: their sums stay exact in float64 (2**53).
@@ -41,8 +43,9 @@ def check_boolean_matrix(M, name: str = "M", *, min_rows: int = 0) -> np.ndarray
 
     Returns
     -------
-    ndarray of bool
-        ``M`` itself when it already is a boolean array, else a boolean copy.
+    ndarray of bool or PackedBits
+        ``M`` itself when it already is a boolean array (or rows packed as
+        :class:`rulekit._patterns.PackedBits`), else a boolean copy.
 
     Raises
     ------
@@ -54,6 +57,12 @@ def check_boolean_matrix(M, name: str = "M", *, min_rows: int = 0) -> np.ndarray
     """
     if M is None:
         raise TypeError(f"{name} must be a 2-D boolean array, got None")
+    if isinstance(M, PackedBits):
+        # boolean by construction; read a block at a time by the readers that take it
+        if M.shape[0] < min_rows:
+            raise ValueError(f"{name} must have at least {min_rows} row(s) (samples), got "
+                             f"{M.shape[0]}")
+        return M
     M = np.asarray(M)
     if M.ndim != 2:
         raise ValueError(f"{name} must be a 2-D (n_samples, n_columns) boolean array, got "

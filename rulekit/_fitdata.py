@@ -65,6 +65,9 @@ class FitData:
     binarizer : Binarizer
         Fitted on the training rows; ``B`` is its transform.
     B : ndarray of bool, shape (n_rows, n_conditions)
+        Or, counted from a source for a learner with ``_packed_counts``
+        (column generation), a :class:`rulekit._patterns.PackedBits`: the same
+        booleans packed eight to a byte, read a block of rows at a time.
     y : ndarray of int64, shape (n_rows,)
         Class codes ``0 .. len(classes) - 1``.
     sample_weight : ndarray of float, shape (n_rows,), or None

@@ -108,7 +108,7 @@ def counting() -> None:
 
     from rulekit import bitset
     from rulekit._patterns import (CATEGORICAL, NUMERIC, PatternCounter, condition_bitsets,
-                                   pack_conditions, unpack_rows)
+                                   pack_conditions, runs_if_sorted, unpack_rows)
 
     n, m = 40, 3
     rng = np.random.default_rng(0)
@@ -130,6 +130,7 @@ def counting() -> None:
     order = np.arange(len(found), dtype=np.int64)
     unpack_rows(found, order, m)
     condition_bitsets(keys, m)
+    runs_if_sorted(found)          # grouping rows that come in order (rulekit.evaluate)
     # packers of millions of rows: a transposed matrix's columns, chosen columns' bytes
     B = rng.random((n, m)) < 0.5
     bitset._pack_columns(B, np.zeros((m, bitset.n_words(n)), np.uint64))

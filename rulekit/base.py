@@ -55,6 +55,7 @@ returns the best model found.  ``predict``, ``predict_proba``, ``score`` and
 
 from __future__ import annotations
 
+import gc
 import warnings
 from dataclasses import replace
 
@@ -67,7 +68,7 @@ from sklearn.utils.validation import (_get_feature_names, _num_features, check_a
                                       check_consistent_length, check_is_fitted, column_or_1d,
                                       validate_data)
 
-from ._anytime import Anytime, memory_budget_mb, stop_if_short
+from ._anytime import Anytime, give_back_freed_memory, memory_budget_mb, stop_if_short
 from ._checks import check_counts, check_sample_weight
 from ._columns import check_unique_columns
 from ._fitdata import FitData, FitOutcome
@@ -243,6 +244,10 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     #: keep the training rows as given, packed (``FitData.rows``), for per-row views
     #: after folding (CORELS's ``rashomon_set`` and the explorer)
     _keeps_rows = False
+    #: counted from a source, ``FitData.B`` stays packed eight conditions to a byte
+    #: (:class:`rulekit._patterns.PackedBits`), for a learner that reads its rows a
+    #: block at a time (column generation); the others get the boolean matrix
+    _packed_counts = False
 
     # -- hooks: each a function of its arguments, none writes to self -------------
     def _inputs(self, X, params: dict) -> dict:
@@ -575,8 +580,16 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
                               n_folds=SOURCE_FOLDS if validates else 1,
                               max_memory=None if limit is None else limit / 2**20,
                               cost_after=self._cost_after_counting,
+                              packed=self._packed_counts,
                               fit=lambda summary, template: self._counted_binarizer(
                                   params, summary, template))
+        if counts is not X:
+            # what the passes dropped, given back before the search: a merge's tables can
+            # sit in reference cycles (dask's futures and their results) until Python's
+            # collector runs, which on fifty million rows kept 1.3 GB of a client's memory
+            # through a whole search, or not, by when the collector happened to run
+            gc.collect()
+            give_back_freed_memory()
         classes = np.asarray(counts.classes)
         if classes.size < 2:
             raise ValueError(f"{name}: the labels hold one class only ({classes[0]!r}); a "

@@ -188,14 +188,14 @@ def _frame(data, target, key):
 def count(data, target: str | None = None, *, key: str | None = None,
           binarizer: Binarizer | None = None, n_folds: int = 5,
           max_memory: float | None = None, split_every: int = 8,
-          fit=None, cost_after: float = 0.0) -> stream.Counts:
+          fit=None, cost_after: float = 0.0, packed: bool = False) -> stream.Counts:
     """Both passes of :func:`rulekit.stream.count`, per partition on the workers.
 
     Parameters
     ----------
     data : dask DataFrame or rulekit.stream.Files
         The rows, the target column among them.
-    target, key, binarizer, n_folds, max_memory, fit, cost_after
+    target, key, binarizer, n_folds, max_memory, fit, cost_after, packed
         As in :func:`rulekit.stream.count` (``fit`` runs here, on the client);
         ``max_memory`` bounds each merged count table (on the worker that
         merges it, and here as the batches merge) and so the client's result.
@@ -250,4 +250,4 @@ def count(data, target: str | None = None, *, key: str | None = None,
     if table.n_rows != summary.n_rows and n_counted == n_read == len(parts):
         raise ValueError(f"the dask collection gave {summary.n_rows} rows, then "
                          f"{table.n_rows}: its partitions must give the same rows twice")
-    return stream.counts_from_table(table, fitted, classes)
+    return stream.counts_from_table(table, fitted, classes, packed)

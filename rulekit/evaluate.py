@@ -19,12 +19,15 @@ from typing import Sequence
 import numpy as np
 
 from ._checks import check_boolean_matrix
+from ._patterns import PackedBits, runs_if_sorted
 
 __all__ = ["all_of", "any_of", "first_match", "capture_counts", "dnf_holds", "cnf_holds",
            "merge_rows", "check_rule_matrix"]
 
 
 def _matrix(M) -> np.ndarray:
+    if isinstance(M, PackedBits):
+        return M        # read a block of rows at a time (_row_blocks), never whole
     M = np.asarray(M)
     if M.ndim != 2:
         raise ValueError(f"rule matrix must be 2-D (samples x columns), got {M.ndim}-D")
@@ -55,7 +58,7 @@ def _row_blocks(M):
     conditions: 1.7 s by columns).
     """
     n, width = M.shape
-    if not M.flags.c_contiguous:
+    if not isinstance(M, PackedBits) and not M.flags.c_contiguous:
         return [slice(0, n)]
     step = max(MIN_BLOCK_ROWS, BLOCK_BYTES // max(width, 1))
     return [slice(s, min(s + step, n)) for s in range(0, n, step)]
@@ -210,7 +213,8 @@ def group_rows(*parts):
     group : ndarray of int64, shape (n_samples,)
         The group of each row.
     """
-    parts = [p if isinstance(p, np.ndarray) and p.dtype == np.uint8 and p.ndim == 2
+    parts = [p.packed if isinstance(p, PackedBits) else
+             p if isinstance(p, np.ndarray) and p.dtype == np.uint8 and p.ndim == 2
              else _matrix(p) for p in parts]
     n = parts[0].shape[0]
     packed = [p if p.dtype == np.uint8 else np.packbits(p, axis=1) for p in parts if p.shape[1]]
@@ -218,6 +222,12 @@ def group_rows(*parts):
         return np.zeros(min(n, 1), dtype=np.int64), np.zeros(n, dtype=np.int64)
     keys = packed[0] if len(packed) == 1 else np.concatenate(packed, axis=1)
     del packed
+    ordered, new = runs_if_sorted(keys)
+    if ordered:
+        # rows in order: each run of equal rows is a group, numbered by first appearance
+        # already, found without hashing (or sorting) every row
+        return np.flatnonzero(new).astype(np.int64), np.cumsum(new, dtype=np.int64) - 1
+    del new
     first, group = _distinct_rows(keys)
     # number groups by first appearance, so the layout follows the data order
     order = np.argsort(first, kind="stable")

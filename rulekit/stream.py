@@ -40,13 +40,13 @@ import pandas as pd
 
 from . import _columns as col
 from ._anytime import stopping
-from ._patterns import PatternCounter, unpack_rows
+from ._patterns import PackedBits, PatternCounter, unpack_rows
 from .evaluate import row_hashes
 from ._reference import MAX_ROWS as SAMPLE_ROWS
 from .binarize import (IDENTIFIER_MIN_VALUES, IDENTIFIER_SHARE, THRESHOLDS_RESERVE, Binarizer,
                        DataWarning)
 
-__all__ = ["Files", "Chunks", "Summary", "CountTable", "Counts", "TooManyPatterns",
+__all__ = ["Files", "Chunks", "Summary", "CountTable", "Counts", "PackedBits", "TooManyPatterns",
            "as_source", "summarize", "fit_binarizer", "count_table", "count",
            "EXACT_VALUES", "RELATIVE_ACCURACY", "MAX_LEVELS", "SAMPLE_ROWS"]
 
@@ -584,9 +584,10 @@ class Counts:
 
     Attributes
     ----------
-    B : ndarray of bool, shape (n_distinct, n_conditions)
+    B : ndarray of bool, shape (n_distinct, n_conditions), or PackedBits
         Distinct (pattern, class) rows, in :func:`canonical_order` (the same whatever
-        the order of the rows or how they are split into chunks).
+        the order of the rows or how they are split into chunks); packed eight to a
+        byte when counted with ``packed=True``.
     y : ndarray of int64, shape (n_distinct,)
         Class codes into ``classes``.
     weight : ndarray of int64, shape (n_distinct,)
@@ -613,12 +614,17 @@ class Counts:
         return int(self.fold_counts.shape[1])
 
 
-def counts_from_table(table: CountTable, binarizer: Binarizer, classes: np.ndarray) -> Counts:
-    """A :class:`Counts` from a merged pass-2 table, its rows in :func:`canonical_order`."""
+def counts_from_table(table: CountTable, binarizer: Binarizer, classes: np.ndarray,
+                      packed: bool = False) -> Counts:
+    """A :class:`Counts` from a merged pass-2 table, its rows in :func:`canonical_order`.
+
+    ``packed``: ``Counts.B`` is a :class:`PackedBits` (the keys' bytes, an eighth of
+    the booleans) for a learner that reads it so.
+    """
     m = len(binarizer.conditions_)
     order = canonical_order(table.keys)
     nb = table.keys.shape[1] - 2
-    B = unpack_rows(table.keys, order, m)
+    B = (PackedBits(table.keys[order, :nb], m) if packed else unpack_rows(table.keys, order, m))
     y = np.ascontiguousarray(table.keys[order, nb:]).view(">u2").ravel().astype(np.int64)
     return Counts(B, y, table.counts[order], table.fold_counts[order], classes, binarizer,
                   table.n_rows)
@@ -673,7 +679,7 @@ def reserve_after_counting(cost_after: float, seconds: float, n_rows: int,
 def count(data, target: str | None = None, *, key: str | None = None,
           binarizer: Binarizer | None = None, n_folds: int = 5,
           max_memory: float | None = None, fit: Callable | None = None,
-          cost_after: float = 0.0) -> Counts:
+          cost_after: float = 0.0, packed: bool = False) -> Counts:
     """Both passes over a source: thresholds from summaries, then counts.
 
     Parameters
@@ -705,6 +711,10 @@ def count(data, target: str | None = None, *, key: str | None = None,
         once that would no longer fit in the time left, and pass 1 once
         twice its own time would not, so that the fit as a whole keeps its
         limit.  0 reads until the limit itself.
+    packed : bool, default=False
+        Hold ``Counts.B`` packed, eight conditions to a byte (a :class:`PackedBits`,
+        read like the boolean matrix), as column generation does: on ten million
+        distinct rows the booleans alone take over a gigabyte.
 
     Returns
     -------
@@ -759,4 +769,4 @@ def count(data, target: str | None = None, *, key: str | None = None,
     if table.n_rows != summary.n_rows and not (cut or stopping()):
         raise ValueError(f"the source gave {summary.n_rows} rows, then {table.n_rows}: "
                          "it must give the same rows twice")
-    return counts_from_table(table, fitted, classes)
+    return counts_from_table(table, fitted, classes, packed)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rulekit._patterns import PackedBits
 from rulekit._columns import plain as _plain
 from rulekit.certificate import Certificate
 from rulekit.evaluate import cnf_holds, dnf_holds
@@ -148,7 +149,8 @@ class ColGenResult:
 
 def predict_clauses(clauses, form, B, constant=None) -> np.ndarray:
     """Evaluate a DNF (OR of ANDs) or CNF (AND of ORs) on ``B``."""
-    B = np.asarray(B, dtype=bool)
+    if not isinstance(B, PackedBits):    # packed rows are read a block at a time
+        B = np.asarray(B, dtype=bool)
     if constant is not None:
         return np.full(B.shape[0], int(constant), dtype=np.int64)
     return (dnf_holds if form == "dnf" else cnf_holds)(B, clauses).astype(np.int64)

@@ -17,6 +17,7 @@ from sklearn.utils.class_weight import compute_class_weight
 from .._anytime import current_run, stop_status, stopping
 from .._params import AnyOf, Instance, Integer, Options, as_generator, pick
 from .._fitdata import FitData, FitOutcome
+from .._patterns import PackedBits
 from .sources import Stacked
 from .validation import binary_pairs, draw_design, pair_order, take_rows_in_place
 from ..base import RuleClassifierBase
@@ -259,6 +260,9 @@ class BooleanRuleCGClassifier(RuleClassifierBase):
     # (binary_pairs), so counted rows from files, chunks or dask serve it as well
     _fits_sources = True
     _cost_after_counting = 4.0      # no mining: the pairs are folded per binary problem
+    # the search packs its distinct rows itself and reads the rest a block at a time:
+    # counted rows stay packed (1.5 GB fewer at fifty million adult-like rows)
+    _packed_counts = True
 
     def __init__(self, form="auto", max_complexity="auto", max_literals=None, lambda0=0.0,
                  lambda1=0.0, class_weight=None, complexity_grid=DEFAULT_GRID, settings=None,
@@ -527,12 +531,13 @@ def _in_pair_order(data: FitData, folds, owned=False) -> FitData:
             views = dict(data.views)
             if views.get("finer") is not None:
                 f = views["finer"]
-                views["finer"] = f._replace(B=np.ascontiguousarray(f.B[order]))
+                views["finer"] = f._replace(B=_rows(f.B, order))
             B = data.B
-            if owned and B.flags.c_contiguous and B.flags.writeable:
-                take_rows_in_place(B, order)
+            held = B.packed if isinstance(B, PackedBits) else B
+            if owned and held.flags.c_contiguous and held.flags.writeable:
+                take_rows_in_place(held, order)
             else:
-                B = np.ascontiguousarray(B[order])
+                B = _rows(B, order)
             data = replace(data, B=B, y=data.y[order],
                            count=None if data.count is None else data.count[order],
                            sample_weight=(None if data.sample_weight is None
@@ -540,6 +545,11 @@ def _in_pair_order(data: FitData, folds, owned=False) -> FitData:
                            views=views)
             folds = folds[order]
     return replace(data, views={**data.views, "fold_counts": folds})
+
+
+def _rows(B, order):
+    """Rows ``order`` of a condition matrix, in its own form (packed stays packed)."""
+    return B.take(order) if isinstance(B, PackedBits) else np.ascontiguousarray(B[order])
 
 
 def _weights(y, sample_weight, class_weight, classes, count=None):

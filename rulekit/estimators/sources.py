@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import stream
 from .._fitdata import FitData
+from .._patterns import PackedBits
 
 __all__ = ["is_dask", "is_source", "count_source", "fitdata_from_counts", "dask_predict",
            "Stacked"]
@@ -97,13 +98,15 @@ class Stacked:
         """:meth:`transform`, eight conditions to a byte (what pass 2 counts)."""
         return np.packbits(self.transform(X), axis=1)
 
-    def block(self, B, i: int) -> np.ndarray:
-        """The columns of part ``i`` in a stacked matrix ``B``."""
+    def block(self, B, i: int):
+        """The columns of part ``i`` in a stacked matrix ``B`` (packed if ``B`` is)."""
+        if isinstance(B, PackedBits):
+            return B.columns(self._stops[i], self._stops[i + 1])
         return np.ascontiguousarray(B[:, self._stops[i]:self._stops[i + 1]])
 
 
 def count_source(X, y, *, binarizer, n_folds: int, max_memory: float | None,
-                 fit=None, cost_after: float = 0.0) -> stream.Counts:
+                 fit=None, cost_after: float = 0.0, packed: bool = False) -> stream.Counts:
     """The distinct binarized rows of a source, with their class counts per fold.
 
     Parameters
@@ -126,6 +129,9 @@ def count_source(X, y, *, binarizer, n_folds: int, max_memory: float | None,
         What the fit does after counting costs, per pattern, in units of the
         counting pass's seconds per row (:func:`rulekit.stream.count`): the
         passes over files or chunks stop early enough for it under a time limit.
+    packed : bool, default=False
+        Counted here (not given as counts): hold ``Counts.B`` packed
+        (:class:`rulekit._patterns.PackedBits`), for a learner that reads it so.
     """
     if isinstance(X, stream.Counts):
         if y is not None:
@@ -136,12 +142,13 @@ def count_source(X, y, *, binarizer, n_folds: int, max_memory: float | None,
 
         frame, target = _dask_frame(X, y)
         return distributed.count(frame, target, binarizer=binarizer, n_folds=n_folds,
-                                 max_memory=max_memory, fit=fit, cost_after=cost_after)
+                                 max_memory=max_memory, fit=fit, cost_after=cost_after,
+                                 packed=packed)
     if y is not None:
         raise ValueError(f"fit({type(X).__name__}(...)): the source names its label column "
                          f"(target={X.target!r}); pass y=None")
     return stream.count(X, binarizer=binarizer, n_folds=n_folds, max_memory=max_memory, fit=fit,
-                        cost_after=cost_after)
+                        cost_after=cost_after, packed=packed)
 
 
 def fitdata_from_counts(counts: stream.Counts, params, splits) -> FitData:

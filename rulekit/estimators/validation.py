@@ -42,6 +42,7 @@ import numpy as np
 from numba import njit
 
 from .._params import as_generator, declared, validated
+from .._patterns import PackedBits, runs_if_sorted
 from .._tolerances import FLOAT_SLACK
 from ..evaluate import group_rows, merge_rows
 from ..colgen._select import (CHOICE_PARAMETERS, BudgetChoice, CV_MAX_ROWS, DEFAULT_GRID, INNER_FOLDS, PATIENCE,
@@ -58,7 +59,8 @@ class Pairs:
 
     Attributes
     ----------
-    B : ndarray of bool, shape (n_pairs, d)
+    B : ndarray of bool or PackedBits, shape (n_pairs, d)
+        Packed when the counted rows were (column generation from a source).
     y : ndarray of int64 in {0, 1}, shape (n_pairs,)
     w : ndarray of float, shape (n_pairs,)
         The summed weight of each pair's rows.
@@ -150,9 +152,11 @@ def binary_pairs(B, y, sample_weight=None, fold=None, frequency=None, *,
 
 def pair_keys(B, y) -> np.ndarray:
     """``numpy.packbits`` of the rows ``[B | y]``, made without that boolean matrix."""
-    B = np.asarray(B, dtype=bool)
-    d = B.shape[1]
-    keys = np.packbits(B, axis=1)
+    if isinstance(B, PackedBits):
+        d, keys = B.shape[1], B.packed.copy()    # packbits' layout already
+    else:
+        B = np.asarray(B, dtype=bool)
+        d, keys = B.shape[1], np.packbits(B, axis=1)
     if d % 8 == 0:          # the label starts a byte of its own
         keys = np.concatenate([keys, np.zeros((len(keys), 1), np.uint8)], axis=1)
     keys[:, d // 8] |= (np.asarray(y) != 0).astype(np.uint8) << np.uint8(7 - d % 8)
@@ -198,19 +202,30 @@ def _counted_pairs(B, y, unit, fold_counts) -> Pairs:
     F = np.asarray(fold_counts)
     F = F[:, (F != 0).any(axis=0)]          # the folds that hold rows, as a fold column has
     keys = pair_keys(B, y)
-    first, group = group_rows(keys)
-    order = np.lexsort(keys[first].T[::-1]) if keys.shape[1] else np.arange(len(first))
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    rows, group = first[order], rank[group]
-    del keys
+    ordered, new = runs_if_sorted(keys)
+    if ordered and new.all():
+        # distinct pairs in their order already (counted rows held in pair order,
+        # _in_pair_order): what the grouping and the sort below would give, without them
+        rows = group = np.arange(n)
+    else:
+        first, group = group_rows(keys)
+        order = np.lexsort(keys[first].T[::-1]) if keys.shape[1] else np.arange(len(first))
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        rows, group = first[order], rank[group]
+    del keys, new
     # the same products count x cost as the cut rows' weights, added in the rows' order
     fw = np.zeros((len(rows), F.shape[1]))
     # a counted row that costs one (no class weight): the weights are the counts, one
     # table for both (150 MB each at ten million rows); neither is written to after
     ones = bool(np.all(unit == 1.0))
     fc = fw if ones else np.zeros((len(rows), F.shape[1]))
-    if len(rows) == n:      # distinct pairs already: nothing adds up
+    same = len(rows) == n and np.array_equal(rows, np.arange(n))
+    if same:                # distinct pairs in order: each row is its pair, no temporary
+        np.multiply(F, unit[:, None], out=fw)
+        if not ones:
+            fc[:] = F
+    elif len(rows) == n:    # distinct pairs already: nothing adds up
         fw[group] = F * unit[:, None]
         if not ones:
             fc[group] = F
@@ -218,9 +233,11 @@ def _counted_pairs(B, y, unit, fold_counts) -> Pairs:
         np.add.at(fw, group, F * unit[:, None])
         if not ones:
             np.add.at(fc, group, F.astype(float))
-    same = len(rows) == n and np.array_equal(rows, np.arange(n))
-    B = B if isinstance(B, np.ndarray) and B.dtype == bool else np.asarray(B, dtype=bool)
-    PB = B if same else np.ascontiguousarray(B[rows])
+    if isinstance(B, PackedBits):
+        PB = B if same else B.take(rows)
+    else:
+        B = B if isinstance(B, np.ndarray) and B.dtype == bool else np.asarray(B, dtype=bool)
+        PB = B if same else np.ascontiguousarray(B[rows])
     return Pairs(PB, y[rows], fw.sum(axis=1), int(round(float(fc.sum()))), fold_weight=fw,
                  fold_count=fc)
 
@@ -316,7 +333,7 @@ def _sample(pairs: Pairs, m, rng):
     parts = []
     for label in np.unique(pairs.y):
         rows = np.flatnonzero(pairs.y == label)
-        cells = _cell_counts(pairs.fold_count[rows])
+        cells = _cell_counts(pairs.fold_count, rows)
         want = max(1, int(round(m * cells.sum() / total)))
         flat = cells.ravel()
         got = rng.multivariate_hypergeometric(flat, min(want, int(flat.sum())))
@@ -341,11 +358,22 @@ def _sample(pairs: Pairs, m, rng):
 COUNT_BLOCK = 1 << 20
 
 
-def _cell_counts(fold_count):
-    """Rows in each (pair, fold) cell, as whole numbers: a cell with any weight holds one."""
-    count = np.floor(fold_count + FLOAT_SLACK).astype(np.int64)
-    count[(fold_count > 0) & (count == 0)] = 1
-    return count
+def _cell_counts(fold_count, rows=None):
+    """Rows in each (pair, fold) cell of ``fold_count`` (or of its ``rows``), as whole
+    numbers: a cell with any weight holds one.
+
+    Made :data:`COUNT_BLOCK` pairs at a time, into the one table returned: the
+    temporaries of the whole (a gathered copy, the sum, its floor) were three more
+    tables as large, a gigabyte at fifty million adult-like rows.
+    """
+    n = len(fold_count) if rows is None else len(rows)
+    out = np.empty((n, fold_count.shape[1]), dtype=np.int64)
+    for i in range(0, n, COUNT_BLOCK):
+        part = fold_count[i:i + COUNT_BLOCK] if rows is None else fold_count[rows[i:i + COUNT_BLOCK]]
+        count = np.floor(part + FLOAT_SLACK).astype(np.int64)
+        count[(part > 0) & (count == 0)] = 1
+        out[i:i + len(count)] = count
+    return out
 
 
 def probe_rows(y, m, rng):
