@@ -35,8 +35,9 @@ Contract for a learner's estimator (``rulekit/estimators/<learner>.py``):
   ``_per_class_mining``, ``_on_counts`` (does the learner search the
   distinct binarized rows, each weighted by how many rows it stands for?),
   ``_weights_are_counts`` (are whole ``sample_weight`` copies of the row?)
-  and ``_fits_sources`` (does ``fit`` also read files, chunks, dask frames
-  and counts?);
+  ``_fits_sources`` (does ``fit`` also read files, chunks, dask frames
+  and counts?) and ``_packed_counts`` (may rows counted from a source stay
+  packed, eight conditions to a byte?);
 * implement :meth:`RuleClassifierBase._solve`;
 * optionally override the hooks, each a function of what it is given:
   :meth:`RuleClassifierBase._binarizer`, ``_resolve_min_support``,

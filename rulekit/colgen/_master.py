@@ -443,7 +443,7 @@ def improve_selection(chosen, A, n_lits, wp, wq, C, lambda0, lambda1, *, candida
     chosen = [int(k) for k in chosen]
     cand = np.arange(A.shape[1]) if candidates is None else np.asarray(candidates, dtype=np.int64)
     cand = np.union1d(cand, np.asarray(chosen, dtype=np.int64))
-    Af = _Cover(A, cand)
+    Af = _Cover(A[:, cand])
     sizes = 1.0 + n_lits[cand]
     cost = wq @ Af + lambda0 + lambda1 * n_lits[cand]     # false positives + penalty
     where = {int(k): j for j, k in enumerate(cand)}
@@ -487,57 +487,35 @@ class _Cover:
     """The candidates' coverage for the local search: ``v @ cover`` and its columns.
 
     Up to :data:`SUM_BLOCK` rows it is the float64 matrix the products read.
-    On more rows each candidate's rows are kept a bit per row, and a product
-    converts a block of rows at a time: the float64 copy of 45 candidates on 3.7
-    million distinct rows was 1.3 GB, the largest array of the fit, and their
-    booleans 490 MB on 10.9 million rows (61 MB as bits).  The products then add
-    up block by block, each block the same C-ordered float64 rows as before,
-    which on whole weights (counts of rows) is the same sum.
+    On more rows the booleans are kept, and a product converts a block of rows at
+    a time: the float64 copy of 45 candidates on 3.7 million distinct rows was
+    1.3 GB, the largest array of the fit.  The products then add up block by
+    block, which on whole weights (counts of rows) is the same sum.
     """
 
     # numpy then leaves ``ndarray @ self`` to __rmatmul__
     __array_ufunc__ = None
 
-    def __init__(self, A, cand):
-        self.n = int(A.shape[0])
-        self.small = self.n <= SUM_BLOCK
-        if self.small:
-            self.M = np.ascontiguousarray(A[:, cand], dtype=np.float64)
-            return
-        # a column at a time: the candidates' booleans are never held side by side
-        self.bits = np.empty((len(cand), (self.n + 7) // 8), dtype=np.uint8)
-        for j, k in enumerate(cand):
-            self.bits[j] = np.packbits(np.asarray(A[:, int(k)], dtype=bool))
-
-    def _rows(self, start, stop):
-        """Rows ``start:stop`` as C-ordered float64."""
-        lo = start // 8
-        block = np.unpackbits(self.bits[:, lo:(stop + 7) // 8], axis=1)
-        return np.ascontiguousarray(block[:, start - 8 * lo:stop - 8 * lo].T, dtype=np.float64)
+    def __init__(self, cover):
+        self.small = cover.shape[0] <= SUM_BLOCK
+        self.M = np.ascontiguousarray(cover, dtype=np.float64 if self.small else bool)
 
     def __rmatmul__(self, v):
         if self.small:
             return v @ self.M
-        out = np.zeros(self.bits.shape[0])
-        for start in range(0, self.n, SUM_BLOCK):
-            stop = min(start + SUM_BLOCK, self.n)
-            out += v[start:stop] @ self._rows(start, stop)
+        out = np.zeros(self.M.shape[1])
+        for start in range(0, self.M.shape[0], SUM_BLOCK):
+            stop = start + SUM_BLOCK
+            out += v[start:stop] @ self.M[start:stop].astype(np.float64)
         return out
 
     def counts(self, inside):
         """Per row, how many of the columns ``inside`` (a mask) cover it."""
-        if self.small:
-            return self.M[:, inside].sum(axis=1)
-        out = np.zeros(self.n, dtype=np.int64)
-        for i in np.flatnonzero(inside):
-            out += self.column(i)
-        return out
+        return self.M[:, inside].sum(axis=1)
 
     def column(self, i):
         """Which rows column ``i`` covers."""
-        if self.small:
-            return self.M[:, i] > 0
-        return np.unpackbits(self.bits[i], count=self.n).view(bool)
+        return self.M[:, i] > 0
 
 
 def prune_selection(chosen, A, n_lits, wp, wq, lambda0, lambda1, should_stop=None):

@@ -111,23 +111,3 @@ def test_float32_rows_product():
     got = rl @ Float32Rows(Xl)
     assert got.dtype == np.float32 and got.shape == (5,)
     np.testing.assert_allclose(got, rl.astype(np.float64) @ Xl, rtol=1e-5, atol=1e-2)
-
-
-@pytest.mark.parametrize("block", [8, 64, 257, 1000])
-def test_the_local_search_cover_as_bits_reads_as_the_booleans(block, monkeypatch):
-    """On many rows the local search keeps its candidates a bit per row: every product,
-    count and column is the one read from the booleans a block of rows at a time."""
-    masks, wp, wq, _ = _problem(11)
-    A = np.column_stack(masks)
-    cand = np.array([4, 0, 9, 2, 17])
-    monkeypatch.setattr(_master, "SUM_BLOCK", block)
-    cover = _master._Cover(ColumnMasks(masks, A.shape[0]), cand)
-    assert not cover.small and cover.bits.nbytes < A[:, cand].nbytes
-    # on whole weights (counts of rows) every sum is exact, so the same to the last bit
-    whole = np.round(wq * 4)
-    assert np.array_equal(whole @ cover, whole @ A[:, cand].astype(np.float64))
-    np.testing.assert_allclose(wq @ cover, wq @ A[:, cand].astype(np.float64), rtol=1e-12)
-    inside = np.array([True, False, True, True, False])
-    assert np.array_equal(cover.counts(inside), A[:, cand[inside]].sum(axis=1))
-    for j, k in enumerate(cand):
-        assert np.array_equal(cover.column(j), A[:, k])
