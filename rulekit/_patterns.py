@@ -24,7 +24,7 @@ from numba import njit
 
 __all__ = ["OP_CODES", "MISSING_CODE", "UNKNOWN_CODE", "NUMERIC", "CATEGORICAL",
            "pack_conditions", "unpack_rows", "condition_bitsets", "PatternCounter",
-           "PackedBits", "runs_if_sorted"]
+           "PackedBits", "runs_if_sorted", "sorted_groups"]
 
 #: A condition's operator as the compiled loop reads it.
 OP_CODES = {"<=": 0, ">": 1, "is missing": 2, "==": 3, "!=": 4, "in": 5, "not in": 6}
@@ -216,6 +216,16 @@ def runs_if_sorted(keys):
             return False, new
         new[i] = step > 0
     return True, new
+
+
+def sorted_groups(keys):
+    """``(first, group)`` of rows of ``keys`` that come in byte order -- each run of equal
+    rows a group, numbered in order (first appearance and sorted order agree) -- or None
+    when they do not come in order (:func:`runs_if_sorted`)."""
+    ordered, new = runs_if_sorted(keys)
+    if not ordered:
+        return None
+    return np.flatnonzero(new).astype(np.int64), np.cumsum(new, dtype=np.int64) - 1
 
 
 @njit(cache=True)

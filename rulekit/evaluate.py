@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from ._checks import check_boolean_matrix
-from ._patterns import PackedBits, runs_if_sorted
+from ._patterns import PackedBits, sorted_groups
 
 __all__ = ["all_of", "any_of", "first_match", "capture_counts", "dnf_holds", "cnf_holds",
            "merge_rows", "check_rule_matrix"]
@@ -222,12 +222,9 @@ def group_rows(*parts):
         return np.zeros(min(n, 1), dtype=np.int64), np.zeros(n, dtype=np.int64)
     keys = packed[0] if len(packed) == 1 else np.concatenate(packed, axis=1)
     del packed
-    ordered, new = runs_if_sorted(keys)
-    if ordered:
-        # rows in order: each run of equal rows is a group, numbered by first appearance
-        # already, found without hashing (or sorting) every row
-        return np.flatnonzero(new).astype(np.int64), np.cumsum(new, dtype=np.int64) - 1
-    del new
+    runs = sorted_groups(keys)
+    if runs is not None:
+        return runs     # rows in order: their runs, without hashing (or sorting) every row
     first, group = _distinct_rows(keys)
     # number groups by first appearance, so the layout follows the data order
     order = np.argsort(first, kind="stable")
