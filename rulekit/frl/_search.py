@@ -264,12 +264,17 @@ class _Packed:
         # when a prefix's counts come from its parent's less the rows its last
         # rule took (exact for whole weights only)
         self.capture_share = _kernels.capture_share(self.whole, self.block)
+        # each row's factor bits, row-major, for counts that gather the rows they
+        # are given (none when they do not: small data, fractional weights)
+        gather = _kernels.compacts(self.whole, self.block)
+        self.R_p, self.R_q = (_kernels.row_major(M) if gather else np.zeros((0, 1), np.uint64)
+                              for M in (self.P, self.Q))
 
     def kernel_data(self) -> tuple:
         """The tuple :func:`._kernels.chunk` unpacks first."""
         return (self.P, self.Q, self.items, self.full_p, self.full_n, self.root_p, self.root_q,
                 self.root_active, self.n_pos, self.n_neg, self.lay_p, self.lay_q, self.block,
-                self.capture_share)
+                self.capture_share, self.R_p, self.R_q)
 
 
 def _class_slots(F, items, yb, weights):
@@ -443,12 +448,14 @@ def _check_memory(A, factors) -> None:
     about 150 MB at most, and 64 MB at most of every antecedent's counts for
     shallow prefixes), a few numbers per antecedent, and its factors'
     rows twice while it packs them (the rows folded on the factors used,
-    never more than the rows given, and their bits).
+    never more than the rows given, and their bits), and once more
+    row-major, 8 bytes a row per 64 factors (:func:`._kernels.row_major`).
     """
     F = A if factors is None else factors[0]
     n_ante = A.shape[1] if factors is None else factors[1].shape[0]
     fixed = 60 * _MAX_MEMO_NODES + 45 * _CACHE_ENTRIES + _kernels.FULL_COUNTS_BYTES
-    need = fixed + 100 * n_ante + 1.125 * F.shape[0] * F.shape[1]
+    need = (fixed + 100 * n_ante + 1.125 * F.shape[0] * F.shape[1]
+            + 8 * F.shape[0] * -(-F.shape[1] // 64))
     check_allocation(need, f"the falling-rule-list search over {n_ante:,} antecedents "
                      f"and {F.shape[0]:,} rows",
                      "mine fewer antecedents (a higher min_support, max_card=1, a smaller "
