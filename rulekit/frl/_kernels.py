@@ -27,14 +27,16 @@ mined pairs the packed antecedents take 9 MB, read once per rule drawn; the
 The counts, and so the search, are the same.
 
 On millions of distinct rows the factors no longer fit in the cache, and
-three things cut the words read (issue 35), none changing a count: with
+four things cut the words read (issue 35), none changing a count: with
 whole weights the rows of one weight are packed in the order of the bits of
 the factors that are first in most pairs, so a factor's rows lie in runs of
 words and a pair reads only the runs of its first factor's uncaptured rows;
 on factor matrices too large for the shared cache the words are counted in
-blocks that stay in a core's cache (:func:`count_candidates`); and a prefix
-whose last rule took rows spanning few words is counted from its parent's
-counts less the rows taken (:func:`count_captured`).
+blocks that stay in a core's cache (:func:`count_candidates`); a prefix
+whose last rule took fewer rows than it leaves is counted from its parent's
+counts less the rows taken (:func:`count_captured`); and rows sparse in
+their words are gathered into dense words before they are counted
+(:func:`_count_class_compact`).
 
 One call of :func:`chunk` runs a batch of whole iterations; the anytime
 driver calls it repeatedly so that the time limit, Ctrl-C and the callback
