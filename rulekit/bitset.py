@@ -35,6 +35,7 @@ __all__ = [
     "count_and3",
     "andnot_into",
     "popcount64",
+    "lowest_bit",
     "antecedent_words",
 ]
 
@@ -178,6 +179,14 @@ def popcount64(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
+@njit(cache=True, inline="always")
+def lowest_bit(x):
+    """Index of the lowest set bit of a nonzero uint64 word (the bits below it,
+    counted)."""
+    x = np.uint64(x)
+    return popcount64((x & (~x + np.uint64(1))) - np.uint64(1))
+
+
 @njit(cache=True)
 def popcount_words(a):
     """Set bits in a 1-D packed vector."""
@@ -247,9 +256,8 @@ def antecedent_words(conditions, items, valid, weights, keep, out, support):
             if weighted:
                 base = word * 64
                 while x:
-                    low = x & (~x + np.uint64(1))
-                    total += weights[base + popcount64(low - np.uint64(1))]
-                    x ^= low
+                    total += weights[base + lowest_bit(x)]
+                    x &= x - np.uint64(1)       # the lowest bit cleared
             else:
                 total += popcount64(x)
         support[l] = total

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from rulekit.bitset import n_words, pack, popcount64
+from rulekit.bitset import lowest_bit, n_words, pack
 from rulekit.corels import _capture_graph as cg
 from rulekit.evaluate import capture_counts, merge_rows
 from rulekit.models import Rule, RuleList
@@ -70,11 +70,10 @@ def _votes(flat, off, labels, default, Ap, n_groups, n_classes):
             for w in range(W):
                 x = took[w]
                 while x:
-                    t = x & (~x + np.uint64(1))  # lowest set bit
-                    g = w * 64 + popcount64(t - np.uint64(1))
+                    g = w * 64 + lowest_bit(x)
                     if g < n_groups:
                         votes[g, labels[e]] += 1
-                    x ^= t
+                    x &= x - np.uint64(1)       # the lowest bit cleared
         for g in range(n_groups):
             if (free[g >> 6] >> np.uint64(g & 63)) & np.uint64(1):
                 votes[g, default[i]] += 1

@@ -50,7 +50,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rulekit.bitset import popcount64
+from rulekit.bitset import lowest_bit, popcount64
 
 from . import _objective as _obj
 
@@ -419,7 +419,7 @@ def _count_class_compact(M, R, items, rem, sel, out, lay, block):
         here = jm if jm < mix.shape[0] and mix[jm] == k else -1
         v = w[k]
         while x != 0:
-            b = popcount64((x & (~x + np.uint64(1))) - np.uint64(1))    # lowest row
+            b = lowest_bit(x)
             x &= x - np.uint64(1)
             if here >= 0:
                 v = _slot_weight(w, mix, ptr, mask, tw, k, here, b)
