@@ -332,3 +332,98 @@ def test_a_subset_of_clause_masks_reads_its_clauses_in_order():
     assert len(sub) == 2 and len(kept) == 4
     np.testing.assert_array_equal(sub[0], all_of(B, (0, 5)))
     np.testing.assert_array_equal(sub[1], all_of(B, (1, 2)))
+
+
+def _reduced_costs(h, y):
+    """Each column's ``c_j - y . a_j`` by the test's own sums over HiGHS's matrix."""
+    lp = h.getLp()
+    a = lp.a_matrix_
+    start, index, value = (np.asarray(a.start_, dtype=np.int64),
+                           np.asarray(a.index_, dtype=np.int64),
+                           np.asarray(a.value_))
+    d = np.asarray(lp.col_cost_, dtype=float).copy()
+    for j in range(lp.num_col_):
+        rows = index[start[j]:start[j + 1]]
+        d[j] -= float(np.dot(y[rows], value[start[j]:start[j + 1]]))
+    return d
+
+
+def test_split_groups_start_where_their_parents_stood():
+    """A check that splits the groups keeps the last basis dual feasible: each new
+    group's column is, in the LP's rows so far, its parent's, so it takes its parent's
+    bound (a basic parent's reduced cost is 0, and either bound is dual feasible). The
+    warm solve then only repairs the rows that join; with the solver's default (every
+    new column at its lower bound), the children of a parent at its upper bound priced
+    in the wrong direction and the simplex began infeasible both ways."""
+    import highspy
+
+    S = highspy.HighsBasisStatus
+    checked = 0
+    for seed in range(12):
+        wp, wq, masks, lits, C, lam0, lam1 = instance(seed + 300, U=240, K=30)
+        g = GroupedMasterLP(wp, wq, C, lam0, lam1)
+        for m, n in zip(masks[:12], lits[:12]):
+            g.add_column(m, n)
+        g.solve(None)
+        y = np.asarray(g._h.getSolution().row_dual, dtype=float)
+        for m, n in zip(masks[12:], lits[12:]):
+            g.add_column(m, n)
+        size = np.bincount(g._gid, minlength=g.n_groups)
+        loose = [k for k in range(12, 30) if not g._compatible(k, g._gid, size)]
+        if not loose:
+            continue
+        before = g.n_groups
+        g._split(loose[:2])
+        assert g.n_groups > before
+        status = g._h.getBasis().col_status
+        d = _reduced_costs(g._h, y)
+        for j, st in enumerate(status):
+            # a maximisation: at the lower bound d <= 0, at the upper bound d >= 0
+            if st == S.kLower:
+                assert d[j] <= 1e-7, (seed, j)
+            elif st == S.kUpper:
+                assert d[j] >= -1e-7, (seed, j)
+        checked += 1
+        # and the solve from there is still the whole master LP's
+        z, mu, lam, w = g.solve(None)
+        assert z == pytest.approx(full_lp(wp, wq, masks, lits, C, lam0, lam1),
+                                  rel=1e-7, abs=1e-7), seed
+        check_answer(wp, wq, masks, lits, C, lam0, lam1, z, mu, lam, w)
+    assert checked >= 6
+
+
+def test_a_clause_that_cannot_price_out_is_not_summed(monkeypatch):
+    """A clause costs at least the negatives it covers; its covered duals sum to at most
+    the positive weight it covers (``mu_u <= wp_u``). When the cost is already that
+    much, the check does not read its rows, and the answer is still the whole LP's."""
+    import rulekit.colgen._grouped as grouped
+
+    summed = []
+    sums = grouped._sums
+    monkeypatch.setattr(grouped, "_sums",
+                        lambda v, bits, which: summed.extend(which.tolist()) or sums(v, bits,
+                                                                                      which))
+    skipped = 0
+    for seed in range(8):
+        wp, wq, masks, lits, C, lam0, lam1 = instance(seed + 500, U=120, K=30)
+        # clauses that cover more negative weight than positive weight
+        rng = np.random.default_rng(seed)
+        for _ in range(5):
+            m = (wq > wp) & (rng.random(wp.size) < 0.7)
+            masks.append(m)
+            lits.append(1)
+        g = GroupedMasterLP(wp, wq, C, lam0, lam1)
+        for m, n in zip(masks, lits):
+            g.add_column(m, n)
+        for k, m in enumerate(masks):
+            assert g._reach[k] == pytest.approx(wp[m].sum())
+        summed.clear()
+        z, mu, lam, w = g.solve(None)
+        assert z == pytest.approx(full_lp(wp, wq, masks, lits, C, lam0, lam1),
+                                  rel=1e-7, abs=1e-7), seed
+        check_answer(wp, wq, masks, lits, C, lam0, lam1, z, mu, lam, w)
+        hopeless = {k for k, m in enumerate(masks)
+                    if wq[m].sum() + lam0 + lam1 * lits[k] >= wp[m].sum() and m.any()}
+        assert not hopeless & set(summed), seed
+        skipped += len(hopeless)
+    assert skipped >= 8
