@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._packed import columns, float_rows, float_rows_at
+from ._packed import PackedRows, columns, float_rows, float_rows_at, signed_byte_sums
 from ._pricing import PricingOutcome, PricingProblem
 from ._settings import ColGenSettings
 
@@ -194,10 +194,21 @@ class Float32Rows:
         """``weighted_sums(masks, (r, neg))`` with ``neg = max(-r, 0)``, in half the
         products: on a row where ``r > 0`` the second weight is 0, and where ``r < 0``
         it is ``-r``, so with ``P`` and ``N`` the sums over those rows, the two blocks of
-        sums are ``P + N`` and ``-N``. Each block of live rows is converted with its
-        rows of ``r > 0`` first, and multiplied in two parts.
+        sums are ``P + N`` and ``-N``. On packed rows, ``P`` and ``N`` are read from the
+        rows' own bytes a mask at a time (:func:`~._packed.signed_byte_sums`; a mask
+        of None holds every row); otherwise each block of live rows is converted with
+        its rows of ``r > 0`` first, and multiplied in two parts.
         """
         U, K = self.shape[0], len(masks)
+        if isinstance(self.X, PackedRows):
+            # from the rows' own bytes, a mask at a time: no row is converted
+            out = np.zeros((2 * K, self.shape[1]))
+            for k, m in enumerate(masks):
+                _poll(should_stop)
+                pos, neg = signed_byte_sums(self.X, m, r)
+                out[k] = pos + neg
+                out[K + k] = -neg
+            return out.astype(np.float32)
         if U <= FLOAT_BLOCK_ROWS:
             return self.weighted_sums(masks, (r, np.clip(-r, 0.0, None)), should_stop)
         pos_sums = np.zeros((K, self.shape[1]))
@@ -291,7 +302,10 @@ class _Beam:
 
     def first_level(self, width, max_literals):
         """Score the single literals; the first beam ``[(clause, mask)]``."""
-        if isinstance(self.Xf, Float32Rows):
+        if isinstance(self.Xf, Float32Rows) and isinstance(self.Xf.X, PackedRows):
+            # many rows, packed: both sums in one pass over the rows' own bytes
+            s, nb = self.Xf.signed_sums([None], self.r, self.should_stop)
+        elif isinstance(self.Xf, Float32Rows):
             # many rows: both in one pass over the rows, each block converted once (a
             # stacked product may round otherwise than ``r @ Xf`` and ``neg @ Xf`` do on
             # a copy, as the blocks' sums already do)

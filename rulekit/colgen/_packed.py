@@ -20,7 +20,7 @@ from numba import njit
 from rulekit.evaluate import all_of
 
 __all__ = ["PackedRows", "columns", "take", "row_block", "float_rows", "float_rows_at",
-           "weighed_columns", "transposed", "all_rows_of"]
+           "weighed_columns", "signed_byte_sums", "transposed", "all_rows_of"]
 
 #: Rows packed at a time when the rows are packed from a boolean matrix.
 PACK_BLOCK_ROWS = 1 << 16
@@ -175,6 +175,58 @@ def weighed_columns(r, X, block=1 << 13) -> np.ndarray:
         stop = min(start + block, U)
         out += r[start:stop] @ float_rows(X, start, stop, np.float64, out=buf)
     return out
+
+
+@njit(cache=True)
+def _add_by_byte(by_row, mask, use_mask, r, acc):
+    """Add ``r[i]`` to ``acc[s, b, by_row[i, b]]`` for every byte ``b`` of each row ``i``
+    that ``mask`` holds (every row without ``use_mask``), ``s`` 0 where ``r[i] > 0`` and
+    1 where ``r[i] < 0``."""
+    nb = by_row.shape[1]
+    for i in range(by_row.shape[0]):
+        w = r[i]
+        if w == 0.0 or (use_mask and not mask[i]):
+            continue
+        side = 0 if w > 0.0 else 1
+        wf = np.float64(w)
+        for b in range(nb):
+            acc[side, b, by_row[i, b]] += wf
+
+
+@njit(cache=True)
+def _fold_bytes(acc, out):
+    """``out[s, 8 b + t]`` += the sums ``acc[s, b, v]`` of the byte values ``v`` whose bit
+    ``t`` (the high bit first, as ``numpy.packbits``) is set."""
+    for side in range(acc.shape[0]):
+        for b in range(acc.shape[1]):
+            for v in range(1, 256):
+                total = acc[side, b, v]
+                if total != 0.0:
+                    for t in range(8):
+                        if (v >> (7 - t)) & 1:
+                            out[side, 8 * b + t] += total
+
+
+def signed_byte_sums(X: PackedRows, mask, r) -> tuple:
+    """``(P, N)``: each condition's sum of ``r`` over the rows of ``mask`` (every row
+    when None) where the condition holds, over the rows of ``r > 0`` and of ``r < 0``.
+
+    Read from the rows' own bytes (:attr:`PackedRows.by_row`): a row adds its weight
+    once per byte, to that byte's value, and each value's total is then added to the
+    conditions whose bits it sets. That is a sixteenth of the additions of a sum per
+    condition (for 116 conditions), and no row is converted to numbers. The totals are
+    kept in float64 and added in row order, so they may round otherwise than a float32
+    product would.
+    """
+    nb = X.by_row.shape[1]
+    acc = np.zeros((2, nb, 256))
+    use_mask = mask is not None
+    m = mask if use_mask else np.zeros(1, dtype=bool)
+    _add_by_byte(X.by_row, m, use_mask, r, acc)
+    out = np.zeros((2, 8 * nb))
+    _fold_bytes(acc, out)
+    d = X.shape[1]
+    return out[0, :d], out[1, :d]
 
 
 def transposed(X) -> np.ndarray:

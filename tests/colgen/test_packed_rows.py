@@ -227,3 +227,41 @@ def test_a_beam_level_weighed_a_block_at_a_time_sums_as_the_whole_product(U, blo
         signed = beam.Float32Rows(X).signed_sums(masks, r)
         assert signed.dtype == np.float32 and signed.shape == got.shape
         np.testing.assert_allclose(signed, exact, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("d", [1, 7, 8, 9, 20])
+@pytest.mark.parametrize("complemented", [False, True])
+def test_sums_by_byte_value_are_each_conditions_sums_over_its_rows(d, complemented):
+    """``signed_byte_sums`` adds each row's weight once per byte of the row, to that
+    byte's value, then hands each value's total to the conditions whose bits it sets:
+    for every condition, the sums of ``r`` over the rows (of the mask) where it holds,
+    apart for ``r > 0`` and ``r < 0``, as exact sums of the same float32 weights."""
+    from fractions import Fraction
+
+    from rulekit.colgen._packed import signed_byte_sums
+
+    rng = np.random.default_rng(d + 10 * complemented)
+    U = 300
+    B = rng.random((U, d)) < 0.4
+    X = PackedRows.of_rows(B, np.arange(U))
+    if complemented:
+        X, B = X.complement(), ~B
+    r = rng.normal(size=U).astype(np.float32)
+    r[rng.random(U) < 0.2] = 0.0
+    for mask in (None, rng.random(U) < 0.3, np.zeros(U, dtype=bool)):
+        rows = np.ones(U, dtype=bool) if mask is None else mask
+        pos, neg = signed_byte_sums(X, mask, r)
+        assert pos.shape == neg.shape == (d,)
+        for j in range(d):
+            hold = rows & B[:, j]
+            want_pos = sum((Fraction(float(v)) for v in r[hold & (r > 0)]), Fraction(0))
+            want_neg = sum((Fraction(float(v)) for v in r[hold & (r < 0)]), Fraction(0))
+            assert pos[j] == pytest.approx(float(want_pos), rel=1e-12, abs=1e-12)
+            assert neg[j] == pytest.approx(float(want_neg), rel=1e-12, abs=1e-12)
+    # the beam's level sums on packed rows come from these: P + N, then -N
+    masks = [rng.random(U) < p for p in (0.1, 0.5)]
+    got = beam.Float32Rows(X).signed_sums(masks, r)
+    M = np.stack(masks).astype(np.float64)
+    exact = np.concatenate([M * r, M * np.clip(-r, 0, None)]) @ B.astype(np.float64)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, exact, rtol=1e-6, atol=1e-5)
