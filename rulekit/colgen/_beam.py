@@ -166,6 +166,18 @@ class Float32Rows:
             out += M[..., start:stop] @ self._rows(start, stop)
         return out.astype(np.float32)
 
+    def first_sums(self, r, neg, should_stop=None):
+        """``(r @ X, neg @ X)`` with ``neg = max(-r, 0)``: the beam's first level.
+
+        Both in one pass over the rows: on packed rows over their own bytes
+        (:meth:`signed_sums` with a mask holding every row), otherwise with each
+        block converted once (a stacked product may round otherwise than
+        ``r @ Xf`` and ``neg @ Xf`` do on a copy, as the blocks' sums already do).
+        """
+        if isinstance(self.X, PackedRows):
+            return self.signed_sums([None], r, should_stop)
+        return self.product(np.stack([r, neg]), should_stop)
+
     def weighted_sums(self, masks, weights, should_stop=None) -> np.ndarray:
         """``np.concatenate([M * w for w in weights]) @ self`` with ``M`` the masks stacked
         as float32, made a block of rows at a time: the stacked masks and their weighted
@@ -302,14 +314,8 @@ class _Beam:
 
     def first_level(self, width, max_literals):
         """Score the single literals; the first beam ``[(clause, mask)]``."""
-        if isinstance(self.Xf, Float32Rows) and isinstance(self.Xf.X, PackedRows):
-            # many rows, packed: both sums in one pass over the rows' own bytes
-            s, nb = self.Xf.signed_sums([None], self.r, self.should_stop)
-        elif isinstance(self.Xf, Float32Rows):
-            # many rows: both in one pass over the rows, each block converted once (a
-            # stacked product may round otherwise than ``r @ Xf`` and ``neg @ Xf`` do on
-            # a copy, as the blocks' sums already do)
-            s, nb = self.Xf.product(np.stack([self.r, self.neg]), self.should_stop)
+        if isinstance(self.Xf, Float32Rows):
+            s, nb = self.Xf.first_sums(self.r, self.neg, self.should_stop)
         else:
             s, nb = self.r @ self.Xf, self.neg @ self.Xf
         rc = s + self.p.penalty(1)

@@ -171,12 +171,14 @@ class GroupedMasterLP(MasterCosts):
             # sum to the grouped ones and its reduced cost is the LP's, >= 0 at the
             # optimum: only the clauses left out are priced
             out = np.setdiff1d(np.arange(K), in_lp)
+            priced = costs[out] + lam * sizes[out]
             # a clause whose cost is at least all the duals it could cover (mu_u <= wp_u)
             # cannot price out: its sum is not read (at ten million rows, the sums over
             # 1.6 million positive rows were a tenth of the master's time)
-            out = out[costs[out] + lam * sizes[out] - reach[out] < 0.0]
+            hopeful = priced - reach[out] < 0.0
+            out, priced = out[hopeful], priced[hopeful]
             rc = np.full(K, np.inf)
-            rc[out] = costs[out] + lam * sizes[out] - _sums(mu_rows, bits, out)
+            rc[out] = priced - _sums(mu_rows, bits, out)
             joining = np.flatnonzero(rc < -self.eps)
             if joining.size == 0:
                 break
