@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._packed import PackedRows, columns, float_rows, float_rows_at, signed_byte_sums
+from ._packed import (PackedRows, columns, float_rows, float_rows_at, rows_holding,
+                      signed_byte_sums)
 from ._pricing import PricingOutcome, PricingProblem
 from ._settings import ColGenSettings
 
@@ -63,7 +64,7 @@ class _Stopped(Exception):
 
 
 def beam_search(problem: PricingProblem, settings: ColGenSettings, *, width=None,
-                max_candidates=None, should_stop=None) -> PricingOutcome:
+                max_candidates=None, should_stop=None, memo=None) -> PricingOutcome:
     """Find clauses with negative reduced cost.
 
     Parameters
@@ -83,6 +84,13 @@ def beam_search(problem: PricingProblem, settings: ColGenSettings, *, width=None
         Polled between levels and, on many rows, between blocks of a level's
         product (a level on millions of rows takes seconds): when it turns
         true the search returns the clauses found by the levels it finished.
+    memo : dict, optional
+        Shared by the searches of one pricing problem, widened one after the
+        other: on packed rows, the sums of each clause scored (and of the first
+        level) are kept in it and not read from the rows again. A wider beam
+        scores the narrower one's clauses first, and on millions of rows each
+        clause's sums are a pass over its rows. The sums are the same either
+        way (each clause's are read on their own).
 
     Returns
     -------
@@ -90,7 +98,7 @@ def beam_search(problem: PricingProblem, settings: ColGenSettings, *, width=None
         ``ranked``: ``(approximate rc, clause)`` sorted by rc, all below
         ``-eps``; nothing proved.
     """
-    beam = _Beam(problem, settings, should_stop)
+    beam = _Beam(problem, settings, should_stop, memo)
     width = settings.beam_width if width is None else width
     max_candidates = settings.beam_max_candidates if max_candidates is None else max_candidates
     max_literals = min(settings.beam_max_literals, problem.max_literals)
@@ -208,8 +216,9 @@ class Float32Rows:
         it is ``-r``, so with ``P`` and ``N`` the sums over those rows, the two blocks of
         sums are ``P + N`` and ``-N``. On packed rows, ``P`` and ``N`` are read from the
         rows' own bytes a mask at a time (:func:`~._packed.signed_byte_sums`; a mask
-        of None holds every row); otherwise each block of live rows is converted with
-        its rows of ``r > 0`` first, and multiplied in two parts.
+        there may also be ascending row indices, as the beam's are on packed rows, and
+        None holds every row); otherwise each block of live rows is converted with its
+        rows of ``r > 0`` first, and multiplied in two parts.
         """
         U, K = self.shape[0], len(masks)
         if isinstance(self.X, PackedRows):
@@ -273,7 +282,7 @@ def _poll(should_stop):
 class _Beam:
     """The scores of one beam search and the clauses it found (``found``)."""
 
-    def __init__(self, problem, settings, should_stop=None):
+    def __init__(self, problem, settings, should_stop=None, memo=None):
         self.should_stop = should_stop
         X = problem.X
         Xf = float_rows(X, 0, X.shape[0], np.float64) if problem.Xf is None else problem.Xf
@@ -285,6 +294,12 @@ class _Beam:
         self.excl = exclude if isinstance(exclude, (set, dict, frozenset)) else set(exclude)
         self.n_best, self.eps = settings.columns_per_round, settings.eps
         self.found = {}
+        # on packed rows a clause's rows are ascending indices, not a mask of every row:
+        # a level's clauses hold a few percent of millions of rows, and their sums and
+        # children then cost what those rows cost (_packed.rows_holding)
+        self.indexed = isinstance(X, PackedRows) and isinstance(Xf, Float32Rows)
+        # each clause's sums there are its own (signed_byte_sums), so they can be kept
+        self.memo = memo if self.indexed else None
 
     def allowed(self, clause):
         """Columns that may extend ``clause`` (see :func:`_allowed_extensions`).
@@ -314,7 +329,11 @@ class _Beam:
 
     def first_level(self, width, max_literals):
         """Score the single literals; the first beam ``[(clause, mask)]``."""
-        if isinstance(self.Xf, Float32Rows):
+        if self.memo is not None:
+            if () not in self.memo:
+                self.memo[()] = tuple(self.Xf.first_sums(self.r, self.neg, self.should_stop))
+            s, nb = self.memo[()]
+        elif isinstance(self.Xf, Float32Rows):
             s, nb = self.Xf.first_sums(self.r, self.neg, self.should_stop)
         else:
             s, nb = self.r @ self.Xf, self.neg @ self.Xf
@@ -326,6 +345,8 @@ class _Beam:
         ok = np.flatnonzero((bound < -self.eps) & (nb > 0))
         score = 0.5 * rc[ok] + 0.5 * bound[ok]
         top = ok[np.argsort(score, kind="stable")[:width]]
+        if self.indexed:
+            return [((int(j),), rows_holding(self.p.X, int(j))) for j in top]
         return list(zip([(int(idx),) for idx in top], self._columns(top)))
 
     def _columns(self, js):
@@ -336,6 +357,14 @@ class _Beam:
         """
         return columns(self.p.X, js)
 
+    def _children(self, ranked):
+        """``[(child, its rows)]`` of ``ranked`` (``(child, (score, parent rows, j))``):
+        the parent's rows where condition ``j`` holds."""
+        if self.indexed:
+            return [(c, rows_holding(self.p.X, j, m)) for c, (_, m, j) in ranked]
+        cols = self._columns([j for _, (_, _, j) in ranked])
+        return [(c, m & col) for (c, (_, m, _)), col in zip(ranked, cols)]
+
     def next_level(self, level, n_lits, width, max_literals):
         """Extend every clause of ``level`` (``n_lits`` literals each) by one literal.
 
@@ -345,7 +374,9 @@ class _Beam:
         # every clause of the level scored in one matrix product: a product
         # per clause reads all of ``Xf`` from memory once per clause, which is
         # what the beam's time went to on large data
-        if isinstance(self.Xf, Float32Rows):
+        if self.memo is not None:
+            sums = self._memo_sums(level)
+        elif isinstance(self.Xf, Float32Rows):
             # many rows: the level's masks are weighed a block of rows at a time
             sums = self.Xf.signed_sums([m for _, m in level], self.r, self.should_stop)
         else:
@@ -368,8 +399,18 @@ class _Beam:
                     if child not in children:
                         children[child] = (float(score[t]), m, int(js[t]))
         ranked = sorted(children.items(), key=lambda kv: (kv[1][0], kv[0]))[:width]
-        cols = self._columns([j for _, (_, _, j) in ranked])
-        return [(c, m & col) for (c, (_, m, _)), col in zip(ranked, cols)], scored
+        return self._children(ranked), scored
+
+    def _memo_sums(self, level):
+        """The level's sums as :meth:`Float32Rows.signed_sums` gives them, each clause's
+        read from the rows once per pricing problem (``memo``)."""
+        new = [(c, m) for c, m in level if c not in self.memo]
+        if new:
+            got = self.Xf.signed_sums([m for _, m in new], self.r, self.should_stop)
+            for i, (c, _) in enumerate(new):
+                self.memo[c] = (got[i], got[len(new) + i])
+        return np.stack([self.memo[c][0] for c, _ in level]
+                        + [self.memo[c][1] for c, _ in level])
 
     def best(self):
         """The ``n_best`` clauses found, ``(rc, clause)`` by rc."""

@@ -106,6 +106,12 @@ class GroupedMasterLP(MasterCosts):
         self._row = {}               # clause -> its row in the grouped LP
         self._built_groups = 1       # groups the LP had at the end of its first solve
         self._deadline = None
+        # the last answer of the LP, kept while the LP is unchanged (None once a group,
+        # a clause or the budget changes it), and how many clauses the last check that
+        # found none to join priced against it: a solve after add_column alone then
+        # prices the new clauses only, without running HiGHS again
+        self._answer = None
+        self._checked = 0
 
     # -- interface of MasterLP -------------------------------------------------------
     def set_budget(self, max_complexity):
@@ -162,15 +168,22 @@ class GroupedMasterLP(MasterCosts):
                            + [k for k in self._defining if k not in keep], costs, sizes)
         while True:
             self._check_clock()
-            z, mu_g, lam, in_lp, w_lp = self._run(costs)
-            self.n_solves += 1
+            priced_from = 0
+            if self._answer is None:
+                self._answer = self._run(costs)
+                self.n_solves += 1
+            else:
+                # the LP and its answer are as the last check left them, which found
+                # every clause then known priced at least -eps
+                priced_from = self._checked
+            z, mu_g, lam, in_lp, w_lp = self._answer
             gid = self._gid
             wg = self._wg
             mu_rows = mu_g[gid] * (self.wpos / wg[gid])
             # a clause of the grouped LP covers its groups wholly, so its covered duals
             # sum to the grouped ones and its reduced cost is the LP's, >= 0 at the
             # optimum: only the clauses left out are priced
-            out = np.setdiff1d(np.arange(K), in_lp)
+            out = np.setdiff1d(np.arange(priced_from, K), in_lp)
             priced = costs[out] + lam * sizes[out]
             # a clause whose cost is at least all the duals it could cover (mu_u <= wp_u)
             # cannot price out: its sum is not read (at ten million rows, the sums over
@@ -181,6 +194,7 @@ class GroupedMasterLP(MasterCosts):
             rc[out] = priced - _sums(mu_rows, bits, out)
             joining = np.flatnonzero(rc < -self.eps)
             if joining.size == 0:
+                self._checked = K
                 break
             joining = joining[np.argsort(rc[joining], kind="stable")][:JOIN_PER_CHECK]
             size = np.bincount(gid, minlength=self.n_groups)
@@ -254,6 +268,7 @@ class GroupedMasterLP(MasterCosts):
 
     def _set_lam(self):
         """``lam``'s cost ``-C`` in the maximised objective (fixed at 0 without a budget)."""
+        self._answer = None
         if self.C is None:
             self._h.changeColCost(0, 0.0)
             self._h.changeColBounds(0, 0.0, 0.0)
@@ -322,6 +337,7 @@ class GroupedMasterLP(MasterCosts):
     def _split(self, clauses):
         """Split the groups by ``clauses``: a new group keeps its parent's column (the
         first of its parent's new groups) or gets its own."""
+        self._answer = None
         old, old_var, old_wg = self._gid, self._var, self._wg
         gid, n_groups = self._refine(old, clauses)
         first = _first_rows(gid, n_groups)                  # a row of each new group
@@ -377,6 +393,7 @@ class GroupedMasterLP(MasterCosts):
         clauses = [k for k in clauses if k not in self._row]
         if not clauses:
             return
+        self._answer = None
         seen = np.zeros(self.n_groups, dtype=bool)
         index, values, starts = [], [], []
         at = 0

@@ -601,10 +601,11 @@ class ColumnGeneration:
         # candidates at BEAM_WORK row operations (large data)
         most = max(s.beam_max_candidates, BEAM_WORK // max(self.p.X.shape[0], 1))
         problem = self.pricing_problem(r, lam)
+        memo = {}                 # each clause's sums, read once for every width
         for mult in s.beam_widening:
             found = beam_search(problem, s, width=s.beam_width * mult,
                                 max_candidates=min(s.beam_max_candidates * mult, most),
-                                should_stop=self.should_stop)
+                                should_stop=self.should_stop, memo=memo)
             if self._admit(found.clauses, r, lam) or self.should_stop():
                 break
         return found

@@ -129,6 +129,52 @@ def test_columns_added_between_solves_and_a_new_budget(rebuild, monkeypatch):
     assert len(made) == 6 if not rebuild else len(made) > 6 * 3
 
 
+def test_a_solve_after_new_clauses_alone_prices_only_them(monkeypatch):
+    """Clauses added to an LP that is as its last check left it are priced against its
+    last answer, without HiGHS: when none of them prices out, the answer stands (and
+    is the full master's); when one does, it joins and HiGHS runs again. A new budget
+    changes the LP: HiGHS runs again."""
+    import rulekit.colgen._grouped as grouped
+
+    runs, summed = [], []
+    run, sums = GroupedMasterLP._run, grouped._sums
+    monkeypatch.setattr(GroupedMasterLP, "_run", lambda self, c: runs.append(1) or run(self, c))
+    monkeypatch.setattr(grouped, "_sums",
+                        lambda v, bits, which: summed.extend(which.tolist()) or sums(v, bits, which))
+    for seed in range(8):
+        wp, wq, masks, lits, C, lam0, lam1 = instance(seed + 300, K=20)
+        g = GroupedMasterLP(wp, wq, C, lam0, lam1)
+        for m, n in zip(masks, lits):
+            g.add_column(m, n)
+        g.solve(None)
+        # one clause that cannot price out (one negative row, no positive row) and
+        # one that may (every positive row)
+        lone = np.zeros_like(wp, dtype=bool)
+        lone[np.flatnonzero(wq > 0)[0]] = True
+        everything = wp > 0
+        del runs[:], summed[:]
+        g.add_column(lone, 1)
+        z, mu, lam, w = g.solve(None)
+        assert runs == [] and set(summed) <= {20}       # no HiGHS, no old clause priced
+        check_answer(wp, wq, masks + [lone], lits + [1], C, lam0, lam1, z, mu, lam, w)
+        del summed[:]
+        g.add_column(everything, 1)
+        cols, lits2 = masks + [lone, everything], lits + [1, 1]
+        z, mu, lam, w = g.solve(None)
+        assert 21 in summed or g._reach[21] <= g.costs[21]
+        assert z == pytest.approx(full_lp(wp, wq, cols, lits2, C, lam0, lam1),
+                                  rel=1e-7, abs=1e-7)
+        check_answer(wp, wq, cols, lits2, C, lam0, lam1, z, mu, lam, w)
+        if C is not None:
+            del runs[:]
+            g.set_budget(C + 2)
+            z, mu, lam, w = g.solve(None)
+            assert runs
+            assert z == pytest.approx(full_lp(wp, wq, cols, lits2, C + 2, lam0, lam1),
+                                      rel=1e-7, abs=1e-7)
+            check_answer(wp, wq, cols, lits2, C + 2, lam0, lam1, z, mu, lam, w)
+
+
 def test_rows_group_when_clauses_agree():
     """The point of it: far fewer LP rows than positive rows when clauses agree."""
     rng = np.random.default_rng(5)

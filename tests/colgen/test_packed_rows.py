@@ -265,3 +265,53 @@ def test_sums_by_byte_value_are_each_conditions_sums_over_its_rows(d, complement
     exact = np.concatenate([M * r, M * np.clip(-r, 0, None)]) @ B.astype(np.float64)
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, exact, rtol=1e-6, atol=1e-5)
+
+
+@pytest.mark.parametrize("U", [1, 7, 8, 9, 300])
+def test_rows_holding_a_condition_are_the_masks_rows(U):
+    """``rows_holding`` gives, as ascending indices, the rows (of all, or of a subset)
+    where a condition holds: what the boolean column says, also on complemented rows."""
+    from rulekit.colgen._packed import rows_holding
+
+    rng = np.random.default_rng(U)
+    B = rng.random((U, 13)) < 0.35
+    X = PackedRows.of_rows(B, np.arange(U))
+    for P, M in ((X, B), (X.complement(), ~B)):
+        for j in range(13):
+            np.testing.assert_array_equal(rows_holding(P, j), np.flatnonzero(M[:, j]))
+            sub = np.flatnonzero(rng.random(U) < 0.5)
+            np.testing.assert_array_equal(rows_holding(P, j, sub), sub[M[sub, j]])
+
+
+def test_a_beam_on_packed_rows_finds_what_it_finds_on_boolean_rows_and_reads_each_clause_once(
+        monkeypatch):
+    """On packed rows the beam keeps a clause's rows as indices and its sums in a memo
+    shared by the widened searches of one pricing: the clauses and scores are those of
+    the beam on the boolean rows (float64 sums, the same ranking), and no clause's sums
+    are read twice however often the widened searches score it."""
+    import rulekit.colgen._packed as packed
+    from rulekit.colgen._pricing import PricingProblem
+
+    rng = np.random.default_rng(3)
+    U, d = 2000, 14
+    B = rng.random((U, d)) < rng.uniform(0.1, 0.6, size=d)
+    r = (rng.integers(-3, 4, size=U) * (rng.random(U) < 0.7)).astype(np.float32)
+    X = PackedRows.of_rows(B, np.arange(U))
+    settings = ColGenSettings()
+    read = []
+    sums = packed.signed_byte_sums
+    monkeypatch.setattr(beam, "signed_byte_sums",
+                        lambda X, rows, r: read.append(None if rows is None else tuple(rows))
+                        or sums(X, rows, r))
+    memo = {}
+    for width in (5, 20, 80):
+        plain = beam.beam_search(PricingProblem(B, r, 0.0, 1.0, 1.0, 4, Xf=B.astype(np.float64)),
+                                 settings, width=width, max_candidates=10 ** 6)
+        kept = beam.beam_search(PricingProblem(X, r, 0.0, 1.0, 1.0, 4,
+                                               Xf=beam.Float32Rows(X)),
+                                settings, width=width, max_candidates=10 ** 6, memo=memo)
+        # whole weights: every sum is exact in float32 and float64 alike
+        assert kept.ranked == plain.ranked and kept.ranked
+    assert read.count(None) == 1                      # the first level, once
+    assert len(read) == len(set(read))                # each clause's rows, once
+    assert len(memo) == len(read)
