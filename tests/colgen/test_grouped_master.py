@@ -228,6 +228,38 @@ def test_search_on_the_grouped_master_holds_against_brute_force(form):
             assert res.trace[0].rmlp == pytest.approx(full.trace[0].rmlp, rel=1e-7, abs=1e-7)
 
 
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_the_grouped_master_is_certified_at_the_last_rounds_duals(form, monkeypatch):
+    """A run on the grouped master ended by its round limit prices the last round's
+    duals without solving the master again. Its bound still holds against brute force
+    (any duals bound the master LP), and it does not claim the master LP solved: the
+    last round's clauses price out at those duals."""
+    solves = []
+    solve = GroupedMasterLP.solve
+    monkeypatch.setattr(GroupedMasterLP, "solve",
+                        lambda self, t: solves.append(1) or solve(self, t))
+    settings = ColGenSettings(group_min_rows=0, max_rounds=1, initial_beam=False)
+    priced, raised = 0, 0
+    for seed in range(12):
+        B, y = noisy(seed + 60, n=14, d=4)
+        w = np.random.default_rng(seed).integers(1, 4, len(y)).astype(float)
+        del solves[:]
+        res = search(B, y, form=form, max_complexity=6, max_literals=3, sample_weight=w,
+                     settings=settings)
+        assert len(solves) == 1                        # the round's, none to certify
+        opt = brute_force(B, y, w, 6, 3, form)
+        assert Fraction(res.objective).limit_denominator() == paper_objective(
+            B, y, w, res.clauses, form) >= opt
+        assert res.lower_bound is not None
+        assert Fraction(res.lower_bound).limit_denominator() <= opt, seed
+        first = res.trace[0]
+        if first.n_added > 0 and first.rmlp > 0:
+            priced += 1
+            raised += res.lower_bound > 0
+            assert not res.lp_proven
+    assert priced >= 8 and raised >= priced // 2
+
+
 def test_the_grouped_master_is_used_only_above_group_min_rows(monkeypatch):
     import rulekit.colgen._search as s
 
