@@ -89,3 +89,38 @@ def test_the_build_time_compilation_runs_each_part(capsys):
         assert _precompile.main([root, part]) == 0
     assert _precompile.main([root, "colgen"]) == 2
     assert "unknown part 'colgen'" in capsys.readouterr().err
+
+
+PACKED_READERS = """
+import json, warnings
+import numpy as np
+from numba.core import event
+from rulekit.colgen._packed import PackedRows, rows_holding, signed_byte_sums
+from rulekit.colgen._grouped import _first_rows, _sums
+rng = np.random.default_rng(1)
+X = rng.random((300, 9)) < 0.4
+P = PackedRows.of_rows(X, np.arange(300))
+r = rng.normal(size=300).astype(np.float32)     # the beam's weights on packed rows
+with event.install_recorder("numba:compile") as rec:
+    signed_byte_sums(P, None, r)
+    signed_byte_sums(P, rows_holding(P, 3, rows_holding(P, 2)), r)
+    _sums(rng.random(300), P.bits, np.arange(4))
+    _first_rows(np.zeros(5, dtype=np.int64), 1)
+print(json.dumps(sorted({ev.data["dispatcher"].py_func.__name__ for _, ev in rec.buffer})))
+"""
+
+
+@pytest.mark.slow  # two new processes, one compiling column generation's kernels cold
+def test_rulekit_compile_leaves_column_generations_large_data_kernels_compiled(tmp_path):
+    """What a fit on many distinct rows reads from packed rows (the beam's sums by byte
+    value, a clause's rows, the grouped master's clause sums) is compiled by column
+    generation's ``rulekit compile`` hook: a later process finds every kernel cached."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    warm = "from rulekit.learners import LEARNERS; LEARNERS['cg-dnf'].precompile()"
+    out = subprocess.run([sys.executable, "-c", warm], env=env, capture_output=True,
+                         text=True, timeout=1800)
+    assert out.returncode == 0, out.stderr
+    out = subprocess.run([sys.executable, "-c", PACKED_READERS], env=env, capture_output=True,
+                         text=True, timeout=1800)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == []

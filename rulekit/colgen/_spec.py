@@ -14,13 +14,15 @@ _OPTIONS = {
 def precompile() -> None:
     """Kernels the warm-up fit does not reach, for ``rulekit compile``: the certifying
     enumeration's lookahead search, the grouped master LP's clause sums and groups, and
-    the packed rows' conversions to numbers (a fit meets them only when its enumeration
+    what the search reads from packed rows: their conversions to numbers, the beam's
+    sums by byte value and a clause's rows (a fit meets them only when its enumeration
     is cut short, or above 50,000 distinct positive rows or rows)."""
     import numpy as np
 
     from rulekit.colgen._enum import enumerate_pricing
     from rulekit.colgen._grouped import _first_rows, _sums
-    from rulekit.colgen._packed import PackedRows, float_rows, float_rows_at
+    from rulekit.colgen._packed import (PackedRows, float_rows, float_rows_at, rows_holding,
+                                        signed_byte_sums)
     from rulekit.colgen._pricing import PricingProblem
     from rulekit.colgen._settings import ColGenSettings
 
@@ -34,6 +36,10 @@ def precompile() -> None:
     for dtype in (np.float32, np.float64):
         float_rows(packed, 0, 40, dtype)
         float_rows_at(packed, np.arange(5), dtype, np.empty((5, 6), dtype=dtype))
+    # the beam's weights are float32 on packed rows (Float32Rows)
+    r = rng.normal(size=40).astype(np.float32)
+    signed_byte_sums(packed, None, r)
+    rows_holding(packed, 2, rows_holding(packed, 1))
 
 
 def demo() -> None:
