@@ -329,12 +329,10 @@ class _Beam:
 
     def first_level(self, width, max_literals):
         """Score the single literals; the first beam ``[(clause, mask)]``."""
-        if self.memo is not None:
-            if () not in self.memo:
-                self.memo[()] = tuple(self.Xf.first_sums(self.r, self.neg, self.should_stop))
-            s, nb = self.memo[()]
-        elif isinstance(self.Xf, Float32Rows):
-            s, nb = self.Xf.first_sums(self.r, self.neg, self.should_stop)
+        if isinstance(self.Xf, Float32Rows):
+            # () is no clause: the key of the first level's sums, over every row
+            s, nb = self._kept((), lambda: self.Xf.first_sums(self.r, self.neg,
+                                                               self.should_stop))
         else:
             s, nb = self.r @ self.Xf, self.neg @ self.Xf
         rc = s + self.p.penalty(1)
@@ -400,6 +398,14 @@ class _Beam:
                         children[child] = (float(score[t]), m, int(js[t]))
         ranked = sorted(children.items(), key=lambda kv: (kv[1][0], kv[0]))[:width]
         return self._children(ranked), scored
+
+    def _kept(self, key, compute):
+        """``compute()``, kept in ``memo`` under ``key`` when the beam has one."""
+        if self.memo is None:
+            return compute()
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return self.memo[key]
 
     def _memo_sums(self, level):
         """The level's sums as :meth:`Float32Rows.signed_sums` gives them, each clause's

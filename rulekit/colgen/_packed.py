@@ -244,34 +244,9 @@ def rows_holding(X: PackedRows, j: int, rows=None) -> np.ndarray:
     ``j`` holds, as ascending indices: what ``numpy.flatnonzero(mask & X[:, j])`` is
     for the mask of ``rows``, in a time of ``len(rows)`` rather than of every row."""
     if rows is None:
-        return _set_bits(X.bits[j], X.shape[0])
+        return np.flatnonzero(np.unpackbits(X.bits[j], count=X.shape[0]))
     return _rows_with_bit(X.by_row, np.asarray(rows, dtype=np.int64), j >> 3,
                           np.uint8(1 << (7 - (j & 7))))
-
-
-@njit(cache=True)
-def _set_bits(bits, n):
-    """The indices of the set bits among the first ``n`` of ``bits`` (high bit first),
-    ascending; a zero byte is passed over whole."""
-    count = 0
-    for b in range(bits.shape[0]):
-        v = bits[b]
-        while v:
-            v &= v - 1
-            count += 1
-    out = np.empty(count, dtype=np.int64)
-    at = 0
-    for b in range(bits.shape[0]):
-        v = bits[b]
-        if v == 0:
-            continue
-        for t in range(8):
-            if (v >> (7 - t)) & 1:
-                i = 8 * b + t
-                if i < n:
-                    out[at] = i
-                    at += 1
-    return out[:at]
 
 
 @njit(cache=True)
