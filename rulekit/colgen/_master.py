@@ -530,12 +530,15 @@ class _Cover:
 def prune_selection(chosen, A, n_lits, wp, wq, lambda0, lambda1, should_stop=None):
     """Drop clauses whose removal does not increase the objective (until ``should_stop()``).
 
-    The clock is asked before every trial: on millions of rows a trial reads the
-    masks of every clause kept (14 clauses over 3.7 million rows: 0.13 s a trial, 1.8 s
-    a pass), and the selection is valid after any of them.
+    The clock is asked before every trial, and the selection is valid after any of
+    them. A trial's cover counts are the kept clauses' less the one it drops: one mask
+    read a trial, where summing every kept clause's mask again took 0.13 s a trial on
+    14 clauses over 3.7 million rows. The counts are whole numbers, so the objective is
+    the one :func:`rule_objective` gives on the trial's masks, to the last bit.
     """
     chosen = list(chosen)
-    best = rule_objective(A[:, chosen], [n_lits[j] for j in chosen], wp, wq, lambda0, lambda1)
+    counts = A[:, chosen].sum(axis=1) if chosen else np.zeros(wp.shape[0], dtype=np.int64)
+    best = _counts_objective(counts, [n_lits[j] for j in chosen], wp, wq, lambda0, lambda1)
     stopped = should_stop if should_stop is not None else (lambda: False)
     changed = True
     while changed and not stopped():
@@ -545,9 +548,11 @@ def prune_selection(chosen, A, n_lits, wp, wq, lambda0, lambda1, should_stop=Non
             if stopped():
                 break
             trial = [j for j in chosen if j != k]
-            val = rule_objective(A[:, trial], [n_lits[j] for j in trial], wp, wq, lambda0, lambda1)
+            trial_counts = counts - A[:, k]
+            val = _counts_objective(trial_counts, [n_lits[j] for j in trial], wp, wq,
+                                    lambda0, lambda1)
             if val <= best + FLOAT_SLACK:
-                chosen, best, changed = trial, min(best, val), True
+                chosen, best, changed, counts = trial, min(best, val), True, trial_counts
                 break
     return chosen, best
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from rulekit._patterns import PackedBits
 from rulekit.evaluate import all_of
 
 __all__ = ["PackedRows", "columns", "take", "row_block", "float_rows", "float_rows_at",
@@ -54,18 +55,27 @@ class PackedRows:
 
     @classmethod
     def of_rows(cls, B, rows) -> "PackedRows":
-        """Rows ``rows`` of the boolean matrix ``B``, packed a block at a time (the
-        boolean copy of the rows is never made whole)."""
+        """Rows ``rows`` of the boolean matrix ``B`` (or of counted rows already packed,
+        :class:`rulekit._patterns.PackedBits`), packed.
+
+        The rows' own bytes are packed a block at a time (the boolean copy of the rows
+        is never made whole) or taken as they are, and the conditions' bits are made
+        from them eight rows and eight conditions at a time
+        (:func:`_conditions_from_rows`): packing the transposed boolean blocks took 2.4
+        s of a fit on 2.75 million distinct rows of 169 conditions, a strided read of
+        every boolean.
+        """
         rows = np.asarray(rows, dtype=np.intp)
         U, d = rows.size, B.shape[1]
+        if isinstance(B, PackedBits):
+            by_row = B.packed[rows]
+        else:
+            by_row = np.empty((U, (d + 7) // 8), dtype=np.uint8)
+            for start in range(0, U, PACK_BLOCK_ROWS):
+                stop = min(start + PACK_BLOCK_ROWS, U)
+                by_row[start:stop] = np.packbits(B[rows[start:stop]], axis=1)
         bits = np.empty((d, (U + 7) // 8), dtype=np.uint8)
-        by_row = np.empty((U, (d + 7) // 8), dtype=np.uint8)
-        step = PACK_BLOCK_ROWS              # a multiple of 8: blocks fill whole bytes
-        for start in range(0, U, step):
-            stop = min(start + step, U)
-            block = B[rows[start:stop]]
-            bits[:, start // 8:(stop + 7) // 8] = np.packbits(block.T, axis=1)
-            by_row[start:stop] = np.packbits(block, axis=1)
+        _conditions_from_rows(by_row, d, bits)
         return cls(bits, U, by_row)
 
     def complement(self) -> "PackedRows":
@@ -89,6 +99,36 @@ class PackedRows:
         for j in clause[1:]:
             hit &= self.bits[j]
         return np.unpackbits(hit, count=U).view(bool)
+
+
+#: The masks that swap the bits of an 8 x 8 bit matrix held in 64 bits across its
+#: diagonal, in three steps (single bits, pairs, nibbles), with the shifts they go with.
+_TRANSPOSE_STEPS = ((0x00AA00AA00AA00AA, 7), (0x0000CCCC0000CCCC, 14), (0x00000000F0F0F0F0, 28))
+
+
+@njit(cache=True)
+def _conditions_from_rows(by_row, d, bits):
+    """``bits[j]`` = ``numpy.packbits`` of condition ``j`` over the rows of ``by_row`` (each
+    row its conditions' bits, eight to a byte): the same bits, the other way round.
+
+    Eight rows' byte ``b`` are eight conditions' byte for those rows, transposed: the
+    eight bytes are read into one 64-bit word, high byte first, and its 8 x 8 bits are
+    swapped across the diagonal in three masked steps; byte ``c`` of the word, high
+    byte first, is then condition ``8 b + c``'s. The bits of a last byte past the last
+    row stay 0, as ``packbits`` leaves them.
+    """
+    n, nb = by_row.shape
+    for t0 in range(0, n, 8):
+        m = min(8, n - t0)
+        for b in range(nb):
+            x = np.uint64(0)
+            for k in range(m):
+                x |= np.uint64(by_row[t0 + k, b]) << np.uint64(8 * (7 - k))
+            for mask, shift in _TRANSPOSE_STEPS:
+                t = (x ^ (x >> np.uint64(shift))) & np.uint64(mask)
+                x = x ^ t ^ (t << np.uint64(shift))
+            for c in range(min(8, d - 8 * b)):
+                bits[8 * b + c, t0 >> 3] = np.uint8((x >> np.uint64(8 * (7 - c))) & np.uint64(0xFF))
 
 
 def columns(X, js) -> np.ndarray:

@@ -20,6 +20,7 @@ stop with status ``"interrupted"`` and the best rule set found.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 import warnings
@@ -58,8 +59,9 @@ SEARCH_PARAMETERS = {
     "lambda1": Real(0, None),
     "metadata": Instance((ConditionMetadata,), "a ConditionMetadata (see condition_metadata)",
                          allow_none=True),
-    # a sequence of clauses (tuples of column indices): checked by _check_columns
+    # sequences of clauses (tuples of column indices): checked by _check_columns
     "columns": NoValidation(),
+    "fallback": NoValidation(),
     "settings": Instance((ColGenSettings,), "a ColGenSettings", allow_none=True),
     **pick(COMMON_PARAMETERS, "time_limit", "random_state", "callback", "verbose"),
 }
@@ -92,8 +94,9 @@ LOCAL_SEARCH_COLUMNS, LOCAL_SEARCH_WORK = 400, 4_000_000
 
 @validated(SEARCH_PARAMETERS, "rulekit.colgen.search")
 def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.0,
-           lambda1=0.0, sample_weight=None, metadata=None, columns=(), settings=None,
-           time_limit=120.0, random_state=0, callback=None, verbose=0) -> ColGenResult:
+           lambda1=0.0, sample_weight=None, metadata=None, columns=(), fallback=(),
+           settings=None, time_limit=120.0, random_state=0, callback=None,
+           verbose=0) -> ColGenResult:
     """Learn a Boolean rule set (DNF or CNF) by column generation.
 
     Parameters
@@ -121,6 +124,13 @@ def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.
     columns : sequence of tuple of int
         Clauses to start from besides the single conditions (a warm start,
         e.g. ``ColGenResult.columns`` of an earlier run on related data).
+    fallback : sequence of tuple of int
+        A rule set to fall back on (e.g. ``ColGenResult.clauses`` of a run on a
+        sample): its clauses join the columns even when a limit cuts the
+        seeding short, and a selection made before any master LP was solved
+        tries them first.  On millions of rows the seeding alone is seconds
+        (a pass over the rows per column), and a fit with little time left
+        then returned the empty rule set.
     settings : ColGenSettings, optional
         Solvers, pricing strategy and work limits (defaults when None).
     time_limit : float or None
@@ -154,6 +164,7 @@ def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.
         raise ValueError(f"metadata describes {p['metadata'].n_columns} columns but B has "
                          f"{B.shape[1]}")
     columns = _check_columns(columns, B.shape[1])
+    fallback = _check_columns(fallback, B.shape[1])
     C = p["max_complexity"]
     D = literal_limit(p["max_literals"], C)
     # the clock runs from here: building the problem on distinct rows is part of the run
@@ -166,7 +177,7 @@ def search(B, y, *, form="dnf", max_complexity=30, max_literals=None, lambda0=0.
             return problem                 # a single class or weightless positives
         cg = ColumnGeneration(problem, C, D, p["lambda0"], p["lambda1"], settings,
                               as_generator(p["random_state"]), run)
-        cg.seed(columns)
+        cg.seed(columns, fallback)
         stop = cg.rounds()
         cg.certify(stop)
         result = cg.result(stop)
@@ -380,6 +391,8 @@ class ColumnGeneration:
         self.C, self.D = C, D
         self.enum_rate = ENUM_RATE_GUESS   # row operations per second, measured
         self.clock_capped = False
+        self.fallback = []              # the columns of seed()'s fallback rule set
+        self._seed_reserve = 0.0        # seconds the seeding leaves for the fallback
         self._new_budget()
 
     # -- clock ----------------------------------------------------------------------
@@ -413,22 +426,40 @@ class ColumnGeneration:
         self.masks.append(clause if isinstance(self.masks, ClauseMasks) else m)
         return True
 
-    def seed(self, columns=()):
-        """Single conditions that hold on some positive row, one beam round, ``columns``."""
-        for j in self.p.conditions_held(self.p.wp > 0):
-            if self.should_stop():      # each column is a pass over the rows
+    def seed(self, columns=(), fallback=()):
+        """Single conditions that hold on some positive row, ``columns``, one beam round;
+        then the clauses of ``fallback`` not among them, which join even when the clock
+        stopped the rest (see :func:`search`)."""
+        self._seed(columns, len(fallback))
+        if self.run.limit_reached() == "interrupted":
+            return                      # Ctrl-C or a callback: no further pass over the rows
+        for c in fallback:
+            if (self.add(c) or c in self.index) and self.index[c] not in self.fallback:
+                self.fallback.append(self.index[c])
+
+    def _seed_stopped(self) -> bool:
+        # each column is a pass over the rows: the seeding stops where the rounds would,
+        # and early enough to add the fallback's clauses and select among them
+        left = self._rounds_time_left()
+        return self.should_stop() or (left is not None and left <= self._seed_reserve)
+
+    def _seed(self, columns, n_fallback=0):
+        added, spent = 0, 0.0
+        for c in itertools.chain(((int(j),) for j in self.p.conditions_held(self.p.wp > 0)),
+                                 columns):
+            if self._seed_stopped():
                 return
-            self.add((int(j),))
-        for c in columns:
-            if self.should_stop():
-                return
+            start = time.perf_counter()
             self.add(c)
+            added, spent = added + 1, spent + time.perf_counter() - start
+            # a fallback clause costs a column's pass to add and about one more to select
+            self._seed_reserve = 2.0 * n_fallback * spent / added
         s = self.s
-        if s.initial_beam and self.D > 1 and s.pricing != "ip" and not self.should_stop():
+        if s.initial_beam and self.D > 1 and s.pricing != "ip" and not self._seed_stopped():
             # one heuristic round at mu = wp, lam = 0: clauses that cover many
             # positives and few negatives
             for c in beam_search(self.pricing_problem(self.p.wq - self.p.wp, 0.0), s,
-                                 should_stop=self.should_stop).clauses:
+                                 should_stop=self._seed_stopped).clauses:
                 if len(c) > 1:
                     self.add(c)
 
@@ -453,7 +484,9 @@ class ColumnGeneration:
 
         def step(_work):
             stop = self.run.limit_reached()
-            if stop is None and self.rounds_deadline is not None and self._rounds_time_left() <= 0:
+            # before any master LP, the time the seeding left for the fallback stays its
+            if stop is None and self.rounds_deadline is not None and self._rounds_time_left() <= (
+                    self._seed_reserve if self.z is None else 0.0):
                 stop = "time_limit"
             if stop is not None:
                 return stop, self.state()
@@ -826,6 +859,11 @@ class ColumnGeneration:
         w = np.concatenate([self.w_lp, np.zeros(max(0, A.shape[1] - self.w_lp.size))])
         args = (n_lits, self.p.wp, self.p.wq, self.C, self.lambda0, self.lambda1)
         order = np.argsort(-w, kind="stable")
+        if self.z is None and self.fallback:
+            # no master LP solved (the clock stopped the seeding or the first solve):
+            # no weights to order by, so the fallback rule set's clauses come first
+            first = np.asarray(self.fallback, dtype=order.dtype)
+            order = np.concatenate([first, order[~np.isin(order, first)]])
         # every step below asks the clock between columns or moves: past the deadline
         # each returns the valid selection it has, and the run's status says time_limit
         chosen, ub = greedy_selection(A, *args, order, should_stop=self.should_stop)

@@ -103,6 +103,10 @@ class BudgetChoice:
     columns : tuple of tuple of int
         Clauses generated while choosing for the chosen form: a warm start
         for the final fit (``search(columns=...)``).
+    fallback : tuple of tuple of int
+        With ``"probe"``: the rule set the chosen form's short run selected, for
+        the final fit to fall back on when the clock leaves it no master LP
+        (``search(fallback=...)``).
     stopped : str or None
         ``"time_limit"`` or ``"interrupted"`` when a limit, Ctrl-C or a
         callback cut the choice short: it is then the best among the
@@ -118,6 +122,7 @@ class BudgetChoice:
     errors: dict = field(default_factory=dict)
     columns: tuple = field(default=(), repr=False, compare=False)
     stopped: str | None = None
+    fallback: tuple = field(default=(), repr=False, compare=False)
     result: object = field(default=None, repr=False, compare=False)
 
 
@@ -324,7 +329,8 @@ def fit_binary(view, y, sample_weight, *, form, max_complexity, max_literals, la
 def _final_fit(view, y, form, C, settings, choice, rng, verbose, kw):
     """The search on every row, started from the clauses the choice generated."""
     return search(view.B, y, form=form, max_complexity=C, settings=settings,
-                  columns=() if choice is None else choice.columns, time_limit=None,
+                  columns=() if choice is None else choice.columns,
+                  fallback=() if choice is None else choice.fallback, time_limit=None,
                   verbose=verbose, metadata=view.meta, random_state=rng, **kw)
 
 
@@ -514,7 +520,7 @@ def _probe_forms(B, y, w, C, forms, p):
     clock choose the form.  The sample's clauses warm-start the final fit.
     """
     total = float(w.sum())
-    values, columns = {}, {}
+    values, columns, chosen = {}, {}, {}
     settings = p["settings"].replace(
         max_rounds=PROBE_ROUNDS, restricted_mip=False,
         enum_work_limit=max(p["settings"].enum_work_limit, PROBE_ENUM_WORK))
@@ -527,9 +533,9 @@ def _probe_forms(B, y, w, C, forms, p):
             # the best of the forms probed to the end, else the one cut short
             best = min(values, key=values.get)[0] if values else form
             return BudgetChoice(best, C, "probe", values, columns.get(best, res.columns),
-                                stopped=res.status)
+                                stopped=res.status, fallback=chosen.get(best, res.clauses))
         lp = res.lp_value if res.lp_value is not None else res.objective
         values[(form, C)] = float(lp) / total
-        columns[form] = res.columns
+        columns[form], chosen[form] = res.columns, res.clauses
     form = min(forms, key=lambda f: values[(f, C)])
-    return BudgetChoice(form, C, "probe", values, columns[form])
+    return BudgetChoice(form, C, "probe", values, columns[form], fallback=chosen[form])

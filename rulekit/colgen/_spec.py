@@ -20,7 +20,7 @@ def precompile() -> None:
     import numpy as np
 
     from rulekit.colgen._enum import enumerate_pricing
-    from rulekit.colgen._grouped import _first_rows, _sums
+    from rulekit.colgen._grouped import _first_rows, _or_where_set, _sums
     from rulekit.colgen._packed import (PackedRows, float_rows, float_rows_at, rows_holding,
                                         signed_byte_sums)
     from rulekit.colgen._pricing import PricingProblem
@@ -32,6 +32,7 @@ def precompile() -> None:
     enumerate_pricing(problem, ColGenSettings(), ratio_target=-0.5, lookahead=True)
     _sums(rng.random(200), np.packbits(rng.random((3, 200)) < 0.5, axis=1), np.arange(3))
     _first_rows(np.zeros(3, dtype=np.int64), 1)
+    _or_where_set(np.zeros(9, dtype=np.int64), np.packbits(rng.random(9) < 0.5), np.int64(2))
     packed = PackedRows.of_rows(X, np.arange(40))
     for dtype in (np.float32, np.float64):
         float_rows(packed, 0, 40, dtype)

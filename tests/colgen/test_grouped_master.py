@@ -189,6 +189,27 @@ def test_rows_group_when_clauses_agree():
     assert g.n_groups <= 2 ** 5 < U
 
 
+@pytest.mark.parametrize("n_clauses", [1, 5, 16, 17, 40])
+def test_groups_split_by_clauses_are_the_rows_alike_under_every_clause(n_clauses):
+    """_refine reads each clause's bits straight into the rows' keys: two positive rows
+    share a group exactly when every clause given (and the groups before) treat them
+    alike, for a number of rows that leaves a part byte and chunks of 16 clauses."""
+    rng = np.random.default_rng(n_clauses)
+    U = 203
+    masks = rng.random((n_clauses, U)) < rng.uniform(0.05, 0.9, size=(n_clauses, 1))
+    g = GroupedMasterLP(np.ones(U), np.zeros(U), 20, 0.0, 0.0)
+    for m in masks:
+        g.add_column(m, 1)
+    before = rng.integers(0, 3, size=U).astype(np.int64)
+    gid, n_groups = g._refine(before, list(range(n_clauses)))
+    patterns = np.column_stack([before, masks.T])
+    _, want = np.unique(patterns, axis=0, return_inverse=True)
+    assert n_groups == want.max() + 1 == gid.max() + 1
+    # the same partition of the rows: one group for one pattern, both ways
+    pairs = np.unique(np.column_stack([gid, want.reshape(-1)]), axis=0)
+    assert len(pairs) == n_groups
+
+
 def test_a_stop_raises_the_time_limit():
     wp, wq, masks, lits, C, lam0, lam1 = instance(3)
     g = GroupedMasterLP(wp, wq, C, lam0, lam1, should_stop=lambda: True)

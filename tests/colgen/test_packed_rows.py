@@ -18,6 +18,7 @@ from rulekit.colgen import ColGenSettings, search
 from rulekit.colgen._packed import (PackedRows, all_rows_of, columns, float_rows, float_rows_at,
                                     row_block, take, transposed, weighed_columns)
 from rulekit.colgen._search import Problem
+from rulekit._patterns import PackedBits
 from rulekit.evaluate import all_of, group_rows
 
 
@@ -81,6 +82,21 @@ def test_rows_unpacked_eight_by_eight_are_the_boolean_rows(d):
         for dtype in (np.float32, np.float64, np.uint8):
             np.testing.assert_array_equal(float_rows(P, start, stop, dtype),
                                           X[start:stop].astype(dtype))
+
+
+@pytest.mark.parametrize("U, d", [(1, 1), (7, 9), (8, 8), (9, 16), (61, 17), (300, 70)])
+def test_packed_rows_hold_each_conditions_bits_made_from_boolean_or_counted_rows(U, d):
+    """of_rows makes the conditions' bits from the rows' bytes, eight by eight: what
+    numpy.packbits of the transposed rows is, for every width of the last byte of rows
+    and of conditions, from a boolean matrix and from counted rows already packed."""
+    rng = np.random.default_rng(U * 100 + d)
+    B = rng.random((U + 4, d)) < 0.4
+    rows = rng.permutation(U + 4)[:U]
+    X = B[rows]
+    for source in (B, PackedBits(np.packbits(B, axis=1), d)):
+        P = PackedRows.of_rows(source, rows)
+        np.testing.assert_array_equal(P.bits, np.packbits(X.T, axis=1))
+        np.testing.assert_array_equal(P.by_row, np.packbits(X, axis=1))
 
 
 @pytest.mark.parametrize("threshold", [1, 10**9])

@@ -77,13 +77,13 @@ def test_stopped_selection_steps_return_valid_selections():
 
 def test_pruning_asks_the_clock_before_every_trial(monkeypatch):
     """A pass of the pruning tries each clause kept; on millions of rows a trial reads
-    every kept clause's mask, so the clock is asked between trials, not only between
-    passes: stopped after its first trial, it has read the masks twice (the selection's
-    value, then one trial) and returns a valid selection at that value."""
+    a mask, so the clock is asked between trials, not only between passes: stopped
+    after its first trial, it has valued two selections (the one given, then one
+    trial) and returns a valid selection at that value."""
     masks, wp, wq, n_lits = _problem(3)
     M = ColumnMasks(masks, len(wp))
     reads = []
-    counted = _master.rule_objective
+    counted = _master._counts_objective
 
     def counting(*a):
         reads.append(1)
@@ -92,12 +92,12 @@ def test_pruning_asks_the_clock_before_every_trial(monkeypatch):
     chosen = list(range(12))
     unstopped, _ = prune_selection(chosen, M, n_lits, wp, wq, 0.0, 0.0)
     assert len(unstopped) < len(chosen)       # this selection does prune
-    monkeypatch.setattr(_master, "rule_objective", counting)
+    monkeypatch.setattr(_master, "_counts_objective", counting)
     calls = []
     kept, value = prune_selection(chosen, M, n_lits, wp, wq, 0.0, 0.0,
                                   should_stop=lambda: calls.append(1) or len(calls) > 2)
     assert len(reads) == 2
-    assert value == counted(M[:, kept], [n_lits[k] for k in kept], wp, wq, 0.0, 0.0)
+    assert value == rule_objective(M[:, kept], [n_lits[k] for k in kept], wp, wq, 0.0, 0.0)
 
 
 def test_float32_rows_product():
@@ -111,3 +111,37 @@ def test_float32_rows_product():
     got = rl @ Float32Rows(Xl)
     assert got.dtype == np.float32 and got.shape == (5,)
     np.testing.assert_allclose(got, rl.astype(np.float64) @ Xl, rtol=1e-5, atol=1e-2)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pruning_drops_what_a_full_recount_would_drop(seed):
+    """prune_selection counts a trial as the kept clauses' cover less the dropped one's:
+    the clauses it keeps and their objective are those of recounting every trial from
+    its masks (written here from the loss's definition), bit for bit."""
+    masks, wp, wq, n_lits = _problem(seed, U=900, K=14)
+    rng = np.random.default_rng(seed)
+    # whole and fractional weights; penalties that make some drops pay
+    if seed % 2:
+        wp, wq = np.round(wp * 3), np.round(wq * 3)
+    lam0, lam1 = [(0.0, 0.0), (2.0, 0.5), (15.0, 3.0)][seed % 3]
+    chosen = [int(k) for k in rng.permutation(14)[:9]]
+
+    def objective(sel):
+        counts = np.sum([masks[j] for j in sel], axis=0) if sel else np.zeros(len(wp))
+        return (float(wp[counts == 0].sum() + (wq * counts).sum())
+                + float(sum(lam0 + lam1 * n_lits[j] for j in sel)))
+
+    want, best = list(chosen), objective(chosen)
+    changed = True
+    while changed:
+        changed = False
+        for k in sorted(want, key=lambda j: -n_lits[j]):
+            trial = [j for j in want if j != k]
+            if objective(trial) <= best + 1e-9:
+                want, best, changed = trial, min(best, objective(trial)), True
+                break
+    got, value = prune_selection(chosen, ColumnMasks(masks, len(wp)), n_lits, wp, wq, lam0, lam1)
+    assert got == want and value == best
+    assert value == rule_objective(np.column_stack([masks[j] for j in got]) if got else
+                                   np.zeros((len(wp), 0), dtype=bool),
+                                   [n_lits[j] for j in got], wp, wq, lam0, lam1)

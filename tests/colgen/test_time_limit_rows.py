@@ -145,3 +145,41 @@ def test_each_search_leaves_the_time_the_counts_after_it_need(n_classes, monkeyp
         k = len(shares) - i              # the classes still to fit share the time left
         assert (left - 1e-3 * 600 * k) / k - 0.05 <= share <= (left - 1e-3 * distinct * k) / k
     assert WRAP_UP_SECONDS_PER_ROW * 3.7e6 < 3.0   # the default keeps seconds, not minutes
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_a_seeding_cut_short_falls_back_on_the_rule_set_it_was_given(form, monkeypatch):
+    """On millions of rows a final fit can meet its deadline while seeding (a pass over
+    the rows per column), before any master LP: it returned the empty rule set. The
+    clauses of ``fallback`` (the rule set the choice's short run selected) still join
+    and are selected first, so the run returns a rule set no worse than that one.
+    Here the clock is made to leave no time for the rounds from the start."""
+    import itertools
+    from fractions import Fraction
+
+    import rulekit.colgen._search as s
+    from test_certify_bound import paper_objective
+
+    rng = np.random.default_rng(3)
+    B = rng.random((300, 6)) < 0.5
+    y = ((B[:, 0] & B[:, 1]) | (B[:, 2] & ~B[:, 3])).astype(int)
+    y[rng.random(300) < 0.1] ^= 1
+    w = np.ones(300)
+    # the fallback: the best rule set of two clauses among a few, by the loss's definition
+    candidates = [(0, 1), (2,), (3, 4), (1, 5), (0,)]
+    fallback = min((list(c) for c in itertools.combinations(candidates, 2)),
+                   key=lambda c: paper_objective(B, y, w, c, form))
+    monkeypatch.setattr(s.ColumnGeneration, "_rounds_time_left", lambda self: 0.0)
+    kw = dict(form=form, max_complexity=20, time_limit=1000.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = search(B, y, **kw)
+        res = search(B, y, fallback=fallback, **kw)
+    empty = paper_objective(B, y, w, [], form)
+    # without it: nothing seeded and no round, so the empty rule set (the old behaviour)
+    assert plain.clauses == () and Fraction(plain.objective).limit_denominator() == empty
+    got = paper_objective(B, y, w, [list(c) for c in res.clauses], form)
+    assert res.status == "time_limit"
+    assert got == Fraction(res.objective).limit_denominator()
+    assert got <= paper_objective(B, y, w, fallback, form) < empty
+    assert set(res.clauses) <= {tuple(c) for c in fallback}
