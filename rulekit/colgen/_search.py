@@ -434,8 +434,10 @@ class ColumnGeneration:
         if self.run.limit_reached() == "interrupted":
             return                      # Ctrl-C or a callback: no further pass over the rows
         for c in fallback:
-            if (self.add(c) or c in self.index) and self.index[c] not in self.fallback:
-                self.fallback.append(self.index[c])
+            self.add(c)                 # nothing when it is a column already
+            k = self.index.get(c)       # None: too long for the budget
+            if k is not None and k not in self.fallback:
+                self.fallback.append(k)
 
     def _seed_stopped(self) -> bool:
         # each column is a pass over the rows: the seeding stops where the rounds would,
