@@ -185,20 +185,24 @@ def _lerp(a, b, t):
     return np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
 
 
-def weighted_quantiles(values: np.ndarray, weights: np.ndarray | None, qs: np.ndarray) -> np.ndarray:
+def weighted_quantiles(values: np.ndarray, weights: np.ndarray | None, qs: np.ndarray,
+                       order: np.ndarray | None = None) -> np.ndarray:
     """Linear-interpolation quantiles of ``values`` repeated ``weights`` times.
 
     Row ``i`` of the sorted values occupies the positions ``[C[i-1], C[i])``
     of the repeated data (``C`` the cumulative weights); the quantile ``q``
     sits at position ``h = (W - 1) q`` (``W`` the total weight) and is
     interpolated between the values at ``floor(h)`` and ``floor(h) + 1``.
-    Fractional weights use the same formula.
+    Fractional weights use the same formula.  ``order``: the values' stable
+    ascending order (``numpy.argsort(values, kind="stable")``), when the caller
+    has it already.
     """
     values = np.asarray(values, dtype=float)
     qs = np.asarray(qs, dtype=float)
     if weights is None:
         weights = np.ones(values.shape[0])
-    order = np.argsort(values, kind="stable")
+    if order is None:
+        order = np.argsort(values, kind="stable")
     v, cum = values[order], np.cumsum(np.asarray(weights, dtype=float)[order])
     total = cum[-1]
     # numpy's virtual index for "linear" (numpy 2: (n - 1) q, computed the same way)
@@ -211,11 +215,13 @@ def weighted_quantiles(values: np.ndarray, weights: np.ndarray | None, qs: np.nd
     return _lerp(at(below), at(upper), h - below)
 
 
-def candidate_cuts(values: np.ndarray, weights: np.ndarray | None, n_thresholds: int) -> np.ndarray:
+def candidate_cuts(values: np.ndarray, weights: np.ndarray | None, n_thresholds: int,
+                   order: np.ndarray | None = None) -> np.ndarray:
     """Quantile thresholds (or the distinct values when there are few), sorted, unique.
 
     ``values`` are the present values of rows with positive weight.  A cut
     equal to the largest value is dropped (its ``x > t`` would never hold).
+    ``order``: as :func:`weighted_quantiles` takes it.
     """
     distinct = np.unique(values)
     if distinct.size <= 1:
@@ -223,7 +229,7 @@ def candidate_cuts(values: np.ndarray, weights: np.ndarray | None, n_thresholds:
     if distinct.size <= n_thresholds + 1:
         return distinct[:-1]
     qs = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
-    cuts = np.unique(weighted_quantiles(values, weights, qs))
+    cuts = np.unique(weighted_quantiles(values, weights, qs, order))
     return cuts[cuts < distinct[-1]]
 
 

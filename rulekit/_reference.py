@@ -130,15 +130,24 @@ def reference_cuts(numeric: dict, context: np.ndarray | None, y, weights: np.nda
             gains[key] = gains.get(key, 0.0) + gain
     out = {}
     for j, name in enumerate(names):
-        x = numeric[name][keep]
-        distinct = np.unique(x[~np.isnan(x)])
+        splits = [(split, gain) for (jj, split), gain in gains.items() if jj == j]
         scored: dict = {}
-        for (jj, split), gain in gains.items():
-            if jj != j or distinct.size < 2:
-                continue
-            k = np.searchsorted(distinct, split, side="right") - 1
-            if 0 <= k < distinct.size - 1:  # a split below the minimum separates only missing rows
-                scored[distinct[k]] = scored.get(distinct[k], 0.0) + gain
+        if splits:
+            x = numeric[name][keep]
+            x = x[~np.isnan(x)]
+            # each split snapped to the largest value at or below it, unless that is the
+            # column's largest (the cut would separate nothing); a split below the minimum
+            # separates only missing rows. A pass per split, not a sort of the column: the
+            # ensemble splits a column a few times, and sorting each column of ten million
+            # rows took 5 s of a fit
+            top = x.max() if x.size else np.nan
+            for split, gain in splits:
+                below = x[x <= split]
+                if below.size == 0:
+                    continue
+                v = below.max() + 0.0       # (+ 0.0: a zero cut is 0.0, never -0.0)
+                if v < top:
+                    scored[v] = scored.get(v, 0.0) + gain
         best = sorted(scored, key=lambda c: (-scored[c], c))[:n_thresholds]
         out[name] = np.array(sorted(best), dtype=float)
     return out

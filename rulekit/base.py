@@ -69,7 +69,8 @@ from sklearn.utils.validation import (_get_feature_names, _num_features, check_a
                                       check_consistent_length, check_is_fitted, column_or_1d,
                                       validate_data)
 
-from ._anytime import Anytime, give_back_freed_memory, memory_budget_mb, stop_if_short
+from ._anytime import (Anytime, current_run, give_back_freed_memory, memory_budget_mb,
+                       stop_if_short, stop_status)
 from ._checks import check_counts, check_sample_weight
 from ._columns import check_unique_columns
 from ._fitdata import FitData, FitOutcome
@@ -508,10 +509,20 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         fields = dict(params=params, classes=classes, n_features_in=_num_features(X),
                       feature_names_in=_get_feature_names(X), binarizer=binarizer, y=codes,
                       sample_weight=None if counts is not None else weights)
-        # splits drawn on the rows the data stand for: a row of count k is k rows,
-        # which may fall in different folds, exactly as k copies would
-        tested = self._validation_splits(codes if counts is None else np.repeat(codes, counts),
-                                         params)
+        def splits():
+            # drawn on the rows the data stand for: a row of count k is k rows, which may
+            # fall in different folds, exactly as k copies would. Drawn after binarizing (the
+            # splits have their own random state, so the order changes nothing), and not at
+            # all once the search would stop at once: past the limit, or with less time left
+            # than the check before the search asks for (_fit), which would stop it after
+            # the draw all the same (ten million rows: the draw took 5 s past a limit of 5 s)
+            run = current_run()
+            if stop_status() is not None or (
+                    run is not None and stop_if_short(SEARCH_SETUP_RESERVE * run.elapsed)):
+                return None
+            return self._validation_splits(
+                codes if counts is None else np.repeat(codes, counts), params)
+
         if (self._fits_on_counts(params) and counts is None
                 and len(codes) >= PACKED_FOLD_ROWS
                 and len(codes) * max(_num_features(X), 1) >= PACKED_FOLD_CELLS):
@@ -520,6 +531,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
             # million rows of 116 conditions: 14 MB of bytes instead of 113 MB)
             binarizer.fit(X, codes, sample_weight=weights)
             keys = binarizer.transform_packed(X)
+            tested = splits()
             m = len(binarizer.conditions_)
             rows = (condition_bitsets(keys, m), codes, len(codes)) if self._keeps_rows else None
             data = FitData.from_packed(keys, m, tested=tested, rows=rows, **fields)
@@ -529,6 +541,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
             B = binarizer.fit_transform(X, codes, sample_weight=weights)
             data = FitData(B=B, count=counts, **fields,
                            rows=(pack(B.T), codes, len(codes)) if self._keeps_rows else None)
+            tested = splits()
             if tested is not None:
                 data = data.split_by(tested)
             if self._fits_on_counts(params):

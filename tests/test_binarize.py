@@ -559,6 +559,29 @@ def test_reference_ensemble_stops_at_the_fits_time_limit():
     assert REFERENCE_TREES > 1
 
 
+def test_reference_cuts_are_values_of_their_column_below_its_largest():
+    """Each reference cut is snapped to a present training value (the largest at or below
+    the ensemble's split), never the column's largest (``x > largest`` would hold nowhere),
+    and a zero cut is 0.0 whatever the sign of the zeros in the column."""
+    from rulekit._reference import reference_cuts
+
+    rng = np.random.default_rng(3)
+    n = 600
+    numeric = {"steps": rng.choice([-0.0, 0.0, 1.5, -2.0, 4.0], n),
+               "smooth": np.round(rng.normal(size=n), 2),
+               "rare_top": np.r_[np.zeros(n - 3), [9.0, 9.0, 9.0]]}
+    numeric["smooth"][rng.random(n) < 0.2] = np.nan
+    y = ((numeric["steps"] > 0) ^ (rng.random(n) < 0.1)).astype(int)
+    weights = np.where(rng.random(n) < 0.1, 0.0, 1.0)
+    cuts = reference_cuts(numeric, None, y, weights, n_thresholds=9)
+    assert len(cuts["steps"]) > 0
+    for name, cut in cuts.items():
+        x = numeric[name][weights > 0]
+        x = x[~np.isnan(x)]
+        assert np.all(np.isin(cut, x)) and np.all(cut < x.max()), name
+        assert not np.any((cut == 0) & np.signbit(cut)), name
+
+
 def test_column_report_says_why_a_column_gives_no_condition():
     """Each reason comes from the step of fit that decided it (issue 37, item 4)."""
     import json

@@ -88,6 +88,34 @@ def test_a_fit_cut_short_by_its_time_limit_proves_nothing():
     assert est.predict(X).shape == (len(y),)
 
 
+def test_past_the_limit_a_fit_makes_no_pass_that_nothing_would_search(monkeypatch):
+    """A time_limit covers the whole fit. Once it has passed (here, at once), the rest of
+    the preparation is thrown away (the search stops at once with the constant model), so
+    CORELS neither draws its validation splits nor reads every row's categories for the
+    reference ensemble: on ten million rows in memory with time_limit=5, those two took the
+    fit to 16 s. Without a limit, the same fit does both (so the test can tell)."""
+    from rulekit import CorelsClassifier
+    from rulekit import _columns
+    from rulekit.estimators import corels as corels_estimator
+
+    calls = []
+    draw, weigh = corels_estimator.cv_splits, _columns.category_weights
+    monkeypatch.setattr(corels_estimator, "cv_splits",
+                        lambda *a, **k: calls.append("splits") or draw(*a, **k))
+    monkeypatch.setattr(_columns, "category_weights",
+                        lambda *a, **k: calls.append("categories") or weigh(*a, **k))
+    X, y = _mixed_frame(n=200)
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        est = CorelsClassifier(time_limit=1e-9).fit(X, y)
+    assert calls == []
+    assert est.certificate_.status == "time_limit"
+    assert est.predict(X).shape == (len(y),)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        CorelsClassifier().fit(X, y)
+    assert "splits" in calls and "categories" in calls
+
+
 def test_choosing_thresholds_keeps_time_for_what_follows_it(monkeypatch):
     """Under a time limit, the binarizer's column loop stops once twice its own time so far
     no longer fits in the time left (encoding, grouping, mining and the search's set-up
