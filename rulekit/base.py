@@ -70,7 +70,7 @@ from sklearn.utils.validation import (_get_feature_names, _num_features, check_a
                                       validate_data)
 
 from ._anytime import (Anytime, current_run, give_back_freed_memory, memory_budget_mb,
-                       stop_if_short, stop_status)
+                       stop_if_short)
 from ._checks import check_counts, check_sample_weight
 from ._columns import check_unique_columns
 from ._fitdata import FitData, FitOutcome
@@ -106,6 +106,16 @@ PACKED_FOLD_ROWS = 4096
 #: falling list's set-up 0.65 s after 2.86 s of preparation (0.23), column generation's
 #: pairs 0.85 s after 2.73 s (0.31).
 SEARCH_SETUP_RESERVE = 0.5
+
+
+def _search_would_stop() -> bool:
+    """Whether the open run's search would stop at once: past its limit (or Ctrl-C), or
+    with less time left than the search's set-up on rows in memory takes (up to
+    :data:`SEARCH_SETUP_RESERVE` times the time spent so far), in which case the run's
+    deadline is moved to now (:func:`~rulekit._anytime.stop_if_short`)."""
+    run = current_run()
+    return run is not None and (run.limit_reached() is not None
+                                or stop_if_short(SEARCH_SETUP_RESERVE * run.elapsed))
 
 
 def _source_learners() -> list:
@@ -487,7 +497,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
                 # takes up to a third of the preparation's time on many rows and looks at no
                 # clock; with less time than that left, the search stops at once (a source's
                 # passes keep that time themselves: rulekit.stream)
-                stop_if_short(SEARCH_SETUP_RESERVE * run.elapsed)
+                _search_would_stop()
             outcome = self._solve(data)
         if cut is not None:
             outcome = replace(outcome, certificate=outcome.certificate.cut_short(cut))
@@ -516,9 +526,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
             # all once the search would stop at once: past the limit, or with less time left
             # than the check before the search asks for (_fit), which would stop it after
             # the draw all the same (ten million rows: the draw took 5 s past a limit of 5 s)
-            run = current_run()
-            if stop_status() is not None or (
-                    run is not None and stop_if_short(SEARCH_SETUP_RESERVE * run.elapsed)):
+            if _search_would_stop():
                 return None
             return self._validation_splits(
                 codes if counts is None else np.repeat(codes, counts), params)

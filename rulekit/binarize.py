@@ -422,9 +422,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 # first, in scikit-learn's words, without naming the column
                 _check_finite(name, col.as_float(series), col.is_missing(series))
         cuts = None
-        if params["thresholds"] == "reference" and not stopping():
-            # (past the limit the loop below gives no column a condition: the reference
-            # ensemble's categories and sample, a pass over every row, would be wasted)
+        if params["thresholds"] == "reference":
             cuts = self._reference_cuts(columns, y, w, floor, poll=True)
 
         specs, conditions = [], []

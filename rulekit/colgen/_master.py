@@ -394,8 +394,12 @@ def rule_objective(A_sel, sizes, wp, wq, lambda0, lambda1):
     ``A_sel`` is the (U, m) coverage of the selected clauses, ``sizes`` their
     literal counts.
     """
-    counts = A_sel.sum(axis=1) if A_sel.size else np.zeros(wp.shape[0])
-    return _counts_objective(counts, sizes, wp, wq, lambda0, lambda1)
+    return _counts_objective(_cover_counts(A_sel, wp.shape[0]), sizes, wp, wq, lambda0, lambda1)
+
+
+def _cover_counts(A_sel, n_rows):
+    """How many of the clauses of ``A_sel`` (shape ``(n_rows, m)``) cover each row."""
+    return A_sel.sum(axis=1) if A_sel.size else np.zeros(n_rows)
 
 
 def _counts_objective(counts, sizes, wp, wq, lambda0, lambda1):
@@ -537,7 +541,7 @@ def prune_selection(chosen, A, n_lits, wp, wq, lambda0, lambda1, should_stop=Non
     the one :func:`rule_objective` gives on the trial's masks, to the last bit.
     """
     chosen = list(chosen)
-    counts = A[:, chosen].sum(axis=1) if chosen else np.zeros(wp.shape[0], dtype=np.int64)
+    counts = _cover_counts(A[:, chosen], wp.shape[0])
     best = _counts_objective(counts, [n_lits[j] for j in chosen], wp, wq, lambda0, lambda1)
     stopped = should_stop if should_stop is not None else (lambda: False)
     changed = True
